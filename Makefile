@@ -1,0 +1,52 @@
+# pullsched — the two commands a fresh machine needs are `make demo` and `make test`.
+# Both install missing Debian packages first (tools/setup/install-deps.sh, idempotent).
+
+BUILD_DIR  ?= build
+BUILD_TYPE ?= Release
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+OUT        ?= out
+CMAKE_ARGS ?=
+
+.PHONY: all setup configure build test unit regression stress demo report bench format clean
+
+all: build
+
+setup:
+	@bash tools/setup/install-deps.sh
+
+$(BUILD_DIR)/CMakeCache.txt: | setup
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+
+configure: setup
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+
+build: setup $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Everything but the long `stress` label.
+test: build
+	ctest --test-dir $(BUILD_DIR) -LE stress --output-on-failure -j $(JOBS) --timeout 600
+
+unit: build
+	ctest --test-dir $(BUILD_DIR) -L unit --output-on-failure -j $(JOBS)
+
+regression: build
+	ctest --test-dir $(BUILD_DIR) -L regression --output-on-failure -j $(JOBS)
+
+stress: build
+	ctest --test-dir $(BUILD_DIR) -L stress --output-on-failure --timeout 3600
+
+demo: build
+	@bash tools/demo.sh $(BUILD_DIR) $(OUT)
+
+report: build
+	@bash tools/plot/render-all.sh $(OUT)
+
+bench: build
+	$(BUILD_DIR)/bin/scheduler_bench
+
+format:
+	clang-format -i $$(git ls-files '*.hpp' '*.cpp')
+
+clean:
+	rm -rf $(BUILD_DIR) build-tsan build-asan

@@ -1,0 +1,56 @@
+#include "pullsched/scheduler/detail/JobPool.hpp"
+
+#include <algorithm>
+
+namespace pullsched::detail {
+
+JobPool::JobPool(std::size_t initialCapacity) : free_(1) {
+    grow(std::max<std::size_t>(initialCapacity, 64));
+}
+
+JobPool::~JobPool() = default;
+
+JobRecord* JobPool::acquire() {
+    JobRecord* rec = nullptr;
+    while (!free_.pop(rec)) {
+        std::lock_guard lock(growMutex_);
+        if (free_.pop(rec)) break;
+        grow(std::max<std::size_t>(capacity_ / 2, 256));  // amortised: the pool only grows
+    }
+    inUse_.fetch_add(1, std::memory_order_relaxed);
+    lifeRefs_.fetch_add(1, std::memory_order_relaxed);
+    return rec;
+}
+
+void JobPool::release(JobRecord* rec) noexcept {
+    rec->recycle();
+    inUse_.fetch_sub(1, std::memory_order_relaxed);
+    free_.push(rec);  // reserve() in grow() keeps this from allocating
+    unref();
+}
+
+void JobPool::retire() noexcept {
+    unref();
+}
+
+void JobPool::unref() noexcept {
+    if (lifeRefs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+std::size_t JobPool::capacity() const {
+    std::lock_guard lock(growMutex_);
+    return capacity_;
+}
+
+void JobPool::grow(std::size_t count) {
+    auto block = std::make_unique<JobRecord[]>(count);
+    free_.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        block[i].pool = this;
+        free_.push(&block[i]);
+    }
+    blocks_.push_back(std::move(block));
+    capacity_ += count;
+}
+
+}  // namespace pullsched::detail

@@ -1,0 +1,554 @@
+#include "pullsched/scheduler/detail/SchedulerCore.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "pullsched/scheduler/Observer.hpp"
+#include "pullsched/scheduler/detail/CpuRelax.hpp"
+
+namespace pullsched::detail {
+
+namespace {
+
+std::int64_t ticks(TimePoint t) noexcept {
+    return t.time_since_epoch().count();
+}
+
+/// Parked workers re-check this often even if nobody wakes them: a safety net that
+/// costs a few microseconds of CPU per second per worker.
+constexpr Duration kParkSafetyNet = std::chrono::milliseconds(500);
+
+void validate(const SchedulerConfig& cfg) {
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument("pullsched: invalid SchedulerConfig: " + what);
+    };
+    if (cfg.workers == 0) fail("workers must be at least 1 (got 0)");
+    if (cfg.workers > 1024)
+        fail("workers must be at most 1024 (got " + std::to_string(cfg.workers) + ")");
+    const LoadHorizons& h = cfg.horizons;
+    if (!(Duration::zero() < h.nearTime && h.nearTime <= h.workTime && h.workTime <= h.idleWait))
+        fail("horizons must satisfy 0 < nearTime <= workTime <= idleWait");
+    if (h.spinWindow < Duration::zero()) fail("horizons.spinWindow must not be negative");
+    const BackoffConfig& b = cfg.backoff;
+    if (b.maxExponent <= b.spinLevels) fail("backoff.maxExponent must exceed backoff.spinLevels");
+    if (b.maxExponent - b.spinLevels > 20) fail("backoff.maxExponent - spinLevels must be <= 20");
+    if (b.sleepBase <= Duration::zero()) fail("backoff.sleepBase must be positive");
+    if (cfg.dutyCycle <= Duration::zero()) fail("dutyCycle must be positive");
+}
+
+}  // namespace
+
+SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg)
+    : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
+      index(idx)
+#if PULLSCHED_TRACE
+      ,
+      trace(static_cast<std::uint16_t>(idx), cfg.traceEventsPerWorker)
+#endif
+{
+}
+
+SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
+    : cfg_((validate(cfg), cfg)),
+      clock_(cfg.clock ? cfg.clock : &steadyClock_),
+      observer_(cfg.observer),
+      loadController_(cfg.horizons),
+      pool_(JobPool::create(cfg.initialJobCapacity)),
+      entrance_(cfg.initialJobCapacity),
+      ready_(cfg.initialJobCapacity),
+      timeQueue_(cfg.initialJobCapacity) {
+    nextDutyCycle_ = now() + cfg_.dutyCycle;
+    workers_.reserve(cfg_.workers);
+    for (unsigned i = 0; i < cfg_.workers; ++i)
+        workers_.push_back(std::make_unique<Worker>(i, cfg_));
+    workForce_.start(cfg_.workers, cfg_.lowTimerSlack,
+                     [this](unsigned i) { workerLoop(*workers_[i]); });
+}
+
+SchedulerCore::~SchedulerCore() {
+    shutdown(cfg_.shutdownMode);
+    pool_->retire();
+}
+
+// ---------------------------------------------------------------- posting
+
+JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
+    if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
+        throw std::invalid_argument("pullsched: job deadline lies before its start time");
+    if (stopping_.load(std::memory_order_acquire))
+        throw std::logic_error("pullsched: post() after shutdown");
+    JobRecord* rec = pool_->acquire();
+    rec->owner = this;
+    rec->start = opts.start;
+    rec->deadline = opts.deadline;
+    rec->tag = opts.tag;
+    rec->refs.store(1, std::memory_order_relaxed);  // the scheduler's
+    rec->gate.store(1, std::memory_order_relaxed);  // the poster's guard
+    return rec;
+}
+
+void SchedulerCore::abandon(JobRecord* rec) noexcept {
+    releaseRef(rec);
+}
+
+void SchedulerCore::submit(JobRecord* rec, std::span<JobRecord* const> preds) {
+    rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
+    unfinished_.fetch_add(1, std::memory_order_relaxed);
+    for (JobRecord* p : preds) {
+        std::lock_guard lock(p->succLock);
+        if (!p->closed) {
+            addRef(rec);  // held by p's successor list until p notifies
+            rec->gate.fetch_add(1, std::memory_order_relaxed);
+            p->addSuccessor(rec);
+        } else if (p->state.load(std::memory_order_acquire) != JobState::Completed) {
+            rec->doomed.store(true, std::memory_order_relaxed);
+        }
+    }
+    if (rec->gate.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        if (rec->doomed.load(std::memory_order_relaxed)) {
+            finalize(rec, JobState::Cancelled, nullptr);
+        } else {
+            release(rec, nullptr);
+        }
+    }
+}
+
+/// The gate opened and no predecessor failed: queue the job by its start time.
+void SchedulerCore::release(JobRecord* job, Worker* w) {
+    job->state.store(JobState::Scheduled, std::memory_order_relaxed);
+    if (job->start == kAsap || job->start <= now()) {
+        if (w && !w->local) {
+            w->local = job;  // run it next on this worker: no queue round-trip
+            w->localIsContinuation = true;
+        } else {
+            pushReady(job, w);
+        }
+    } else {
+        pushTimed(job, w);
+    }
+}
+
+void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
+    queued_.fetch_add(1, std::memory_order_relaxed);
+    ready_.push(job);
+    if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
+}
+
+void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
+    const std::int64_t start = ticks(job->start);
+    queued_.fetch_add(1, std::memory_order_relaxed);
+    entrance_.push(job);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    const std::int64_t tended = tendTarget_.load(std::memory_order_seq_cst);
+    if (tended == kNoTender) {
+        // Nobody watches the queue: have one parked worker groom and become the tender.
+        if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
+    } else if (start < tended) {
+        // The tender sleeps towards a later head: wake it to look at this one.
+        if (tenderSignal_.notifyAll()) bump(w, &WorkerCounters::wakeups);
+    }
+}
+
+// ---------------------------------------------------------------- the pull loop
+
+void SchedulerCore::workerLoop(Worker& w) {
+    while (true) {
+        if (stopping_.load(std::memory_order_relaxed)) {
+            if (w.local) {  // handed back, so that shutdown cancels it
+                queued_.fetch_add(1, std::memory_order_relaxed);
+                ready_.push(std::exchange(w.local, nullptr));
+            }
+            break;
+        }
+        JobRecord* job = std::exchange(w.local, nullptr);
+        if (job) {
+            if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
+            w.localIsContinuation = false;
+        } else if (ready_.pop(job)) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+        }
+        if (job) {
+            run(job, w);
+            w.backoff.onSuccess();
+            continue;
+        }
+
+        const GroomResult g = groom(w);
+        if (g.contended) {
+            backoff(w);
+            continue;
+        }
+        w.backoff.onSuccess();
+        if (g.moved > 0) continue;
+
+        const TimePoint t = now();
+        const std::int64_t tended = tendTarget_.load(std::memory_order_acquire);
+        const bool mayTend = g.head && (tended == kNoTender || ticks(*g.head) < tended);
+        const WorkerAction action = loadController_.decide(g.head, t, mayTend);
+        PULLSCHED_TRACE_POINT(w.trace, t, Decision,
+                              static_cast<int>(loadController_.classify(g.head, t)));
+        switch (action.kind) {
+            case WorkerAction::Kind::Dispatch:
+                break;
+            case WorkerAction::Kind::Spin:
+                spinUntil(action.until, w);
+                break;
+            case WorkerAction::Kind::TendNext:
+                tendNext(*g.head, action.until, w);
+                break;
+            case WorkerAction::Kind::Park:
+                park(w);
+                break;
+        }
+    }
+}
+
+SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
+    GroomResult r;
+    if (!token_.tryAcquire()) {
+        WorkerCounters::bump(w.counters.tokenContention);
+        if (observer_) observer_->onTokenContended(w.index);
+        PULLSCHED_TRACE_POINT(w.trace, now(), TokenContended, w.backoff.level());
+        r.contended = true;
+        return r;
+    }
+    WorkerCounters::bump(w.counters.tokenAcquisitions);
+    if (observer_) observer_->onTokenAcquired(w.index);
+
+    JobRecord* rec = nullptr;
+    while (entrance_.pop(rec))
+        timeQueue_.push({rec->start, rec->seq, rec});
+
+    const TimePoint t = now();
+    PULLSCHED_TRACE_POINT(w.trace, t, TokenAcquired, timeQueue_.size());
+    JobRecord* expired = nullptr;
+    while (timeQueue_.headDue(t)) {
+        rec = timeQueue_.pop().payload;
+        if (rec->deadline < t) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            rec->link = std::exchange(expired, rec);
+            continue;
+        }
+        if (!w.local) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            w.local = rec;
+        } else {
+            ready_.push(rec);
+        }
+        ++r.moved;
+    }
+    if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
+    if (t >= nextDutyCycle_) {
+        // Duty cycle: the periodic upkeep the reference ran as an internal job.
+        nextDutyCycle_ = t + cfg_.dutyCycle;
+        noteQueueDepth();
+    }
+    PULLSCHED_TRACE_POINT(w.trace, t, TokenDropped, r.moved);
+    token_.release();
+
+    // Everything below runs without the token.
+    while (expired) {
+        JobRecord* e = std::exchange(expired, expired->link);
+        e->link = nullptr;
+        PULLSCHED_TRACE_POINT(w.trace, t, Expired, e->tag);
+        finalize(e, JobState::Expired, &w);
+    }
+    if (r.moved > 0) {
+        noteQueueDepth();
+        for (std::size_t i = 1; i < r.moved; ++i) {
+            if (!idleSignal_.notifyOne()) break;
+            WorkerCounters::bump(w.counters.wakeups);
+        }
+        // This worker is about to run a job; if a later head remains and nobody tends
+        // it, hand that duty to a parked worker.
+        if (r.head && tendTarget_.load(std::memory_order_acquire) == kNoTender) {
+            if (idleSignal_.notifyOne()) WorkerCounters::bump(w.counters.wakeups);
+        }
+    }
+    return r;
+}
+
+void SchedulerCore::run(JobRecord* job, Worker& w) {
+    const bool timed = observer_ || job->deadline != kNoDeadline;
+    const TimePoint t = timed ? now() : TimePoint{};
+    if (job->deadline != kNoDeadline && t > job->deadline) {
+        PULLSCHED_TRACE_POINT(w.trace, t, Expired, job->tag);
+        finalize(job, JobState::Expired, &w);
+        return;
+    }
+    job->state.store(JobState::Running, std::memory_order_relaxed);
+    WorkerCounters::bump(w.counters.dispatches);
+    PULLSCHED_TRACE_POINT(w.trace, now(), Dispatch, job->tag);
+    if (observer_) observer_->onJobStart(w.index, {job->tag, job->start, job->deadline, t});
+
+    JobState outcome = JobState::Completed;
+    try {
+        job->task();
+    } catch (...) {
+        job->error = std::current_exception();  // published by the state store in finalize
+        outcome = JobState::Failed;
+    }
+    if (observer_) observer_->onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
+    finalize(job, outcome, &w);
+}
+
+/// A job reached its final state: count it, close its successor list and notify the
+/// successors' gates. Cancellation cascades through a work list, not recursion, so a
+/// failed head of a 100k-job chain cannot overflow the stack.
+void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
+    JobRecord* cascade = nullptr;
+    while (job) {
+        job->task.reset();  // release captured resources now, not when the record is reused
+        WorkerCounters& c = countersOf(w);
+        auto* counter = outcome == JobState::Completed ? &c.completed
+                        : outcome == JobState::Failed  ? &c.failed
+                        : outcome == JobState::Expired ? &c.expired
+                                                       : &c.cancelled;
+        if (w) {
+            WorkerCounters::bump(*counter);
+        } else {
+            WorkerCounters::add(*counter);
+        }
+        {
+            std::lock_guard lock(job->succLock);
+            job->state.store(outcome, std::memory_order_release);
+            job->closed = true;
+        }
+        const bool ok = outcome == JobState::Completed;
+        job->forEachSuccessor([&](JobRecord* s) {
+            if (!ok) s->doomed.store(true, std::memory_order_relaxed);
+            const std::int32_t left = s->gate.fetch_sub(1, std::memory_order_acq_rel) - 1;
+            if (w) PULLSCHED_TRACE_POINT(w->trace, now(), GateNotify, left);
+            if (left == 0) {
+                if (s->doomed.load(std::memory_order_relaxed)) {
+                    s->link = std::exchange(cascade, s);  // our list keeps s alive: its
+                } else {                                  // scheduler reference is held
+                    release(s, w);
+                }
+            }
+            releaseRef(s);  // the successor-list reference
+        });
+        JobRecord* done = job;
+        job = nullptr;
+        if (cascade) {
+            job = std::exchange(cascade, cascade->link);
+            job->link = nullptr;
+            outcome = JobState::Cancelled;
+        }
+        releaseRef(done);  // the scheduler's reference
+        if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) drainSignal_.notifyAll();
+    }
+}
+
+// ---------------------------------------------------------------- waiting
+
+void SchedulerCore::backoff(Worker& w) {
+    const BackoffStep step = w.backoff.onContention();
+    if (step.sleep > Duration::zero()) {
+        WorkerCounters::bump(w.counters.backoffSleeps);
+        WorkerCounters::bump(w.counters.backoffSleepNs,
+                             static_cast<std::uint64_t>(step.sleep.count()));
+        if (observer_) observer_->onSleep(w.index, SleepKind::Backoff, step.sleep);
+        PULLSCHED_TRACE_POINT(w.trace, now(), Backoff, step.sleep.count());
+        std::this_thread::sleep_for(step.sleep);
+        return;
+    }
+    PULLSCHED_TRACE_POINT(w.trace, now(), Backoff, 0);
+    for (unsigned round = 0; round < step.spinRounds; ++round) {
+        for (int i = 0; i < 32; ++i)
+            cpuRelax();
+        std::this_thread::yield();
+    }
+    if (step.spinRounds == 0) std::this_thread::yield();
+}
+
+bool SchedulerCore::workVisible() const noexcept {
+    return !ready_.empty() || !entrance_.empty() || stopping_.load(std::memory_order_seq_cst);
+}
+
+void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
+    // Bounded by time on both clocks: an injected clock that stands still must not
+    // trap the worker.
+    const Duration span = until - now();
+    const TimePoint realEnd = SteadyClock::now() + std::min(span, cfg_.horizons.idleWait);
+    PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
+    (void)w;
+    while (now() < until && SteadyClock::now() < realEnd) {
+        if (!ready_.empty() || stopping_.load(std::memory_order_relaxed)) return;
+        cpuRelax();
+    }
+}
+
+void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
+    const std::int64_t target = ticks(head);
+    std::int64_t tended = tendTarget_.load(std::memory_order_acquire);
+    do {
+        if (tended != kNoTender && tended <= target) {
+            park(w);  // somebody else already watches an earlier head
+            return;
+        }
+    } while (!tendTarget_.compare_exchange_weak(tended, target, std::memory_order_seq_cst));
+
+    const WakeSignal::Key key = tenderSignal_.prepareWait();
+    if (!workVisible()) {
+        WorkerCounters::bump(w.counters.parks);
+        if (observer_) observer_->onSleep(w.index, SleepKind::TendNext, until - now());
+        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
+        tenderSignal_.wait(key, toSteady(until));
+    } else {
+        tenderSignal_.cancelWait();
+    }
+    std::int64_t mine = target;
+    tendTarget_.compare_exchange_strong(mine, kNoTender, std::memory_order_seq_cst);
+}
+
+void SchedulerCore::park(Worker& w) {
+    const WakeSignal::Key key = idleSignal_.prepareWait();
+    if (workVisible()) {
+        idleSignal_.cancelWait();
+        return;
+    }
+    WorkerCounters::bump(w.counters.parks);
+    if (observer_) observer_->onWorkerIdle(w.index);
+    PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
+    idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
+    if (observer_) observer_->onWorkerActive(w.index);
+}
+
+TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
+    if (clock_ == &steadyClock_) return schedulerTime;
+    const Duration d =
+        std::clamp<Duration>(schedulerTime - now(), Duration::zero(), cfg_.horizons.idleWait);
+    return SteadyClock::now() + d;
+}
+
+void SchedulerCore::wake() {
+    tenderSignal_.notifyAll();
+    idleSignal_.notifyAll();
+}
+
+void SchedulerCore::drain() {
+    while (true) {
+        const WakeSignal::Key key = drainSignal_.prepareWait();
+        if (unfinished_.load(std::memory_order_acquire) == 0) {
+            drainSignal_.cancelWait();
+            return;
+        }
+        drainSignal_.wait(key);
+    }
+}
+
+bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
+    while (true) {
+        const WakeSignal::Key key = drainSignal_.prepareWait();
+        if (unfinished_.load(std::memory_order_acquire) == 0) {
+            drainSignal_.cancelWait();
+            return true;
+        }
+        if (SteadyClock::now() >= steadyDeadline) {
+            drainSignal_.cancelWait();
+            return false;
+        }
+        drainSignal_.wait(key, steadyDeadline);
+    }
+}
+
+ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
+    std::lock_guard lock(shutdownMutex_);
+    if (shutdownReport_) return *shutdownReport_;
+    if (mode == ShutdownMode::Drain) drain();
+
+    stopping_.store(true, std::memory_order_seq_cst);
+    idleSignal_.notifyAll();
+    tenderSignal_.notifyAll();
+    workForce_.join();
+
+    // Only this thread is left. Whatever is still queued will not run.
+    const std::uint64_t before = stats().cancelled;
+    JobRecord* rec = nullptr;
+    while (entrance_.pop(rec))
+        timeQueue_.push({rec->start, rec->seq, rec});
+    while (!timeQueue_.empty()) {
+        queued_.fetch_sub(1, std::memory_order_relaxed);
+        finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
+    }
+    while (ready_.pop(rec)) {
+        queued_.fetch_sub(1, std::memory_order_relaxed);
+        finalize(rec, JobState::Cancelled, nullptr);
+    }
+    shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
+    return *shutdownReport_;
+}
+
+// ---------------------------------------------------------------- observation
+
+void SchedulerCore::bump(Worker* w, WorkerCounters::Counter WorkerCounters::*c,
+                         std::uint64_t by) noexcept {
+    if (w) {
+        WorkerCounters::bump(w->counters.*c, by);
+    } else {
+        WorkerCounters::add(external_.*c, by);
+    }
+}
+
+void SchedulerCore::noteQueueDepth() noexcept {
+    const auto depth = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+    std::uint64_t seen = maxQueueDepth_.load(std::memory_order_relaxed);
+    while (depth > seen &&
+           !maxQueueDepth_.compare_exchange_weak(seen, depth, std::memory_order_relaxed)) {
+    }
+}
+
+std::uint64_t SchedulerCore::queueDepth() const noexcept {
+    return static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+}
+
+Statistics SchedulerCore::stats() const {
+    Statistics s;
+    auto add = [&s](const WorkerCounters& c) {
+        auto v = [](const WorkerCounters::Counter& x) { return x.load(std::memory_order_relaxed); };
+        s.completed += v(c.completed);
+        s.failed += v(c.failed);
+        s.expired += v(c.expired);
+        s.cancelled += v(c.cancelled);
+        s.dispatches += v(c.dispatches);
+        s.continuations += v(c.continuations);
+        s.tokenAcquisitions += v(c.tokenAcquisitions);
+        s.tokenContention += v(c.tokenContention);
+        s.backoffSleeps += v(c.backoffSleeps);
+        s.backoffSleepTime += Duration(static_cast<Duration::rep>(v(c.backoffSleepNs)));
+        s.parks += v(c.parks);
+        s.wakeups += v(c.wakeups);
+    };
+    // Pending first: a job finishing meanwhile then shows as both pending and done
+    // rather than as neither, so a live reading never undercounts.
+    s.pending = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, unfinished_.load(std::memory_order_acquire)));
+    for (const auto& w : workers_)
+        add(w->counters);
+    add(external_);
+    s.submitted = seq_.load(std::memory_order_acquire);
+    s.queueDepth = queueDepth();
+    s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
+    return s;
+}
+
+bool SchedulerCore::writeTraceDump(std::ostream& out) const {
+#if PULLSCHED_TRACE
+    std::vector<const TraceBuffer*> buffers;
+    for (const auto& w : workers_)
+        buffers.push_back(&w->trace);
+    ::pullsched::detail::writeTraceDump(out, buffers);
+    return true;
+#else
+    (void)out;
+    return false;
+#endif
+}
+
+}  // namespace pullsched::detail

@@ -1,0 +1,57 @@
+#pragma once
+// Everything a scheduler is created with. Defaults are the reference design's figures.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+#include "pullsched/scheduler/Statistics.hpp"
+#include "pullsched/scheduler/Time.hpp"
+
+namespace pullsched {
+
+class Observer;
+
+using namespace std::chrono_literals;
+
+/// Capacity-class horizons: how far away the next head is decides what a worker does.
+/// (The reference: > 20 ms idle, > 5 ms work time, > 50 us near time, > 0 spin.)
+struct LoadHorizons {
+    Duration idleWait = 20ms;  ///< beyond this the head is "far": workers park
+    Duration workTime = 5ms;   ///< beyond this: only the tend-next worker keeps an eye on it
+    Duration nearTime = 50us;  ///< beyond this: sleep-then-spin; within it: spin
+    /// Sleeps end this long before the head is due and spin the rest, because OS sleeps
+    /// overshoot by 50-200 us. About one wake-up latency.
+    Duration spinWindow = 120us;
+};
+
+/// Contention backoff (see detail/Backoff.hpp for the schedule).
+struct BackoffConfig {
+    unsigned spinLevels = 3;     ///< levels 1..spinLevels busy-loop + yield
+    Duration sleepBase = 100us;  ///< first sleeping level sleeps base + jitter
+    Duration jitterStep = 10us;  ///< jitter = jitterStep * r, r per thread in 0..10
+    unsigned maxExponent = 8;    ///< sleep doubles up to level maxExponent (x16)
+    unsigned maxLevel = 12;
+};
+
+struct SchedulerConfig {
+    unsigned workers = 2;
+    LoadHorizons horizons{};
+    BackoffConfig backoff{};
+    /// Period of the duty cycle: load estimate, queue-depth sample, pool upkeep.
+    Duration dutyCycle = 50ms;
+    /// What the destructor does with unfinished work.
+    ShutdownMode shutdownMode = ShutdownMode::Cancel;
+    /// Optional; must outlive the scheduler. Null costs nothing.
+    Observer* observer = nullptr;
+    /// Optional; defaults to the steady clock. Must outlive the scheduler.
+    const ClockSource* clock = nullptr;
+    /// Job records allocated up front (more are added in blocks when needed, then reused).
+    std::size_t initialJobCapacity = 4096;
+    /// Lower the worker threads' timer slack to 1 us (Linux), for precise sleeps.
+    bool lowTimerSlack = true;
+    /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
+    std::size_t traceEventsPerWorker = 1 << 16;
+};
+
+}  // namespace pullsched

@@ -1,0 +1,48 @@
+#pragma once
+// What post() returns: a counted reference to a job, to name it as a predecessor and to
+// ask how it ended.
+
+#include <exception>
+#include <utility>
+
+#include "pullsched/scheduler/JobState.hpp"
+#include "pullsched/scheduler/detail/JobPool.hpp"
+
+namespace pullsched {
+
+class Scheduler;
+
+/// Cheap to copy (one atomic increment). The job's record stays alive while a handle
+/// exists, so state() and error() can be asked after the job ended.
+class JobHandle {
+  public:
+    JobHandle() noexcept = default;
+    JobHandle(const JobHandle& o) noexcept : rec_(o.rec_) {
+        if (rec_) detail::addRef(rec_);
+    }
+    JobHandle(JobHandle&& o) noexcept : rec_(std::exchange(o.rec_, nullptr)) {}
+    JobHandle& operator=(JobHandle o) noexcept {
+        std::swap(rec_, o.rec_);
+        return *this;
+    }
+    ~JobHandle() {
+        if (rec_) detail::releaseRef(rec_);
+    }
+
+    explicit operator bool() const noexcept { return rec_ != nullptr; }
+
+    JobState state() const noexcept { return rec_->state.load(std::memory_order_acquire); }
+    bool done() const noexcept { return isFinal(state()); }
+    /// The exception a Failed job threw; null otherwise. Valid once done().
+    std::exception_ptr error() const noexcept {
+        return state() == JobState::Failed ? rec_->error : nullptr;
+    }
+    std::uint64_t tag() const noexcept { return rec_->tag; }
+
+  private:
+    friend class Scheduler;
+    explicit JobHandle(detail::JobRecord* adopted) noexcept : rec_(adopted) {}
+    detail::JobRecord* rec_ = nullptr;
+};
+
+}  // namespace pullsched

@@ -1,0 +1,39 @@
+#pragma once
+// Hooks into the scheduler's activity, for instrumentation (the stress rig) and debugging.
+
+#include <cstdint>
+
+#include "pullsched/scheduler/Time.hpp"
+
+namespace pullsched {
+
+/// What an observer learns about a job.
+struct JobEvent {
+    std::uint64_t tag;         ///< JobOptions::tag, chosen by the poster
+    TimePoint scheduledStart;  ///< kAsap for jobs without a start time
+    TimePoint deadline;
+    TimePoint now;  ///< when the event happened (scheduler clock)
+};
+
+enum class SleepKind : std::uint8_t {
+    Backoff,   ///< contention backoff
+    TendNext,  ///< timed sleep until shortly before the next head is due
+    Park,      ///< nothing to do: parked until woken
+};
+
+/// All methods are called on worker threads, concurrently, with the worker's index.
+/// Implementations must be thread-safe and cheap: they run on the dispatch path.
+/// An unset observer costs one predictable branch per event.
+class Observer {
+  public:
+    virtual ~Observer() = default;
+    virtual void onJobStart(unsigned /*worker*/, const JobEvent&) {}
+    virtual void onJobEnd(unsigned /*worker*/, const JobEvent&) {}
+    virtual void onWorkerActive(unsigned /*worker*/) {}
+    virtual void onWorkerIdle(unsigned /*worker*/) {}
+    virtual void onTokenAcquired(unsigned /*worker*/) {}
+    virtual void onTokenContended(unsigned /*worker*/) {}
+    virtual void onSleep(unsigned /*worker*/, SleepKind, Duration /*planned*/) {}
+};
+
+}  // namespace pullsched

@@ -1,0 +1,52 @@
+#pragma once
+// Time as the scheduler sees it, and the injectable clock that makes its logic testable.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace pullsched {
+
+using SteadyClock = std::chrono::steady_clock;
+using TimePoint = SteadyClock::time_point;
+using Duration = std::chrono::nanoseconds;
+
+/// Start time meaning "as soon as all predecessors are done".
+inline constexpr TimePoint kAsap = TimePoint::min();
+/// Deadline meaning "never expires".
+inline constexpr TimePoint kNoDeadline = TimePoint::max();
+
+/// Source of "now" for the scheduler. The queue, load controller and backoff policy take
+/// time as a parameter; the scheduler reads it here, so a test can substitute a manual clock
+/// and make deadline and ordering decisions exact.
+class ClockSource {
+  public:
+    virtual ~ClockSource() = default;
+    virtual TimePoint now() const noexcept = 0;
+};
+
+/// The real clock (std::chrono::steady_clock).
+class SteadyClockSource final : public ClockSource {
+  public:
+    TimePoint now() const noexcept override { return SteadyClock::now(); }
+};
+
+/// A clock that only moves when told to. Thread-safe.
+class ManualClock final : public ClockSource {
+  public:
+    explicit ManualClock(TimePoint start = TimePoint{} + std::chrono::hours(1)) noexcept
+        : ticks_(start.time_since_epoch().count()) {}
+
+    TimePoint now() const noexcept override {
+        return TimePoint{Duration{ticks_.load(std::memory_order_acquire)}};
+    }
+    void advance(Duration d) noexcept { ticks_.fetch_add(d.count(), std::memory_order_acq_rel); }
+    void set(TimePoint t) noexcept {
+        ticks_.store(t.time_since_epoch().count(), std::memory_order_release);
+    }
+
+  private:
+    std::atomic<std::int64_t> ticks_;
+};
+
+}  // namespace pullsched

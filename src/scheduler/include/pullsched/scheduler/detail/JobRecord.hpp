@@ -1,0 +1,89 @@
+#pragma once
+// One job as the scheduler keeps it: pooled, reference-counted, reused after it ended.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "pullsched/scheduler/JobState.hpp"
+#include "pullsched/scheduler/Time.hpp"
+#include "pullsched/scheduler/detail/InlineTask.hpp"
+#include "pullsched/scheduler/detail/SpinLock.hpp"
+
+namespace pullsched::detail {
+
+class JobPool;
+
+/// The reference design spreads a job over a chain of activity records
+/// (post, gate, start, invoke, stop, notify). Here they are fields of one record:
+/// the gate is `gate`, notification is the successor list, and the chain is the code path
+/// in SchedulerCore. One record per job keeps posting allocation-free (records are pooled).
+///
+/// References are held by: every JobHandle; the scheduler, from post until the job's
+/// final state is processed; every predecessor whose successor list names it.
+struct JobRecord {
+    InlineTask task;
+    TimePoint start = kAsap;
+    TimePoint deadline = kNoDeadline;
+    std::uint64_t tag = 0;
+    std::uint64_t seq = 0;  ///< submission order: the FIFO tie-break for equal start times
+    std::exception_ptr error;
+
+    std::atomic<std::int32_t> refs{0};
+    /// Outstanding predecessor notifications, plus one held by the poster while it wires
+    /// the predecessors. Whoever brings it to zero releases the job (the gate opens once).
+    std::atomic<std::int32_t> gate{0};
+    /// Set when a predecessor ended without completing: the job is cancelled, not run.
+    std::atomic<bool> doomed{false};
+    std::atomic<JobState> state{JobState::Waiting};
+
+    /// Successors, guarded by succLock. `closed` is set when the job reached a final
+    /// state; later posts naming it as predecessor read its outcome instead of waiting.
+    SpinLock succLock;
+    bool closed = false;
+    std::uint32_t inlineCount = 0;
+    std::array<JobRecord*, 4> inlineSucc{};
+    std::vector<JobRecord*> moreSucc;  ///< keeps its capacity across reuse
+
+    const void* owner = nullptr;  ///< the scheduler that posted it (validates handles)
+    JobPool* pool = nullptr;
+    JobRecord* link = nullptr;  ///< intrusive list: pool free list, finalisation work list
+
+    void addSuccessor(JobRecord* s) {
+        if (inlineCount < inlineSucc.size()) {
+            inlineSucc[inlineCount++] = s;
+        } else {
+            moreSucc.push_back(s);
+        }
+    }
+
+    template <class F>
+    void forEachSuccessor(F&& f) const {
+        for (std::uint32_t i = 0; i < inlineCount; ++i)
+            f(inlineSucc[i]);
+        for (JobRecord* s : moreSucc)
+            f(s);
+    }
+
+    std::size_t successorCount() const { return inlineCount + moreSucc.size(); }
+
+    /// Back to the pristine state, keeping allocated capacity.
+    void recycle() noexcept {
+        task.reset();
+        error = nullptr;
+        start = kAsap;
+        deadline = kNoDeadline;
+        tag = seq = 0;
+        gate.store(0, std::memory_order_relaxed);
+        doomed.store(false, std::memory_order_relaxed);
+        state.store(JobState::Waiting, std::memory_order_relaxed);
+        closed = false;
+        inlineCount = 0;
+        moreSucc.clear();
+        link = nullptr;
+    }
+};
+
+}  // namespace pullsched::detail

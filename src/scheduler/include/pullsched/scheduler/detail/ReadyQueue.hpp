@@ -1,0 +1,65 @@
+#pragma once
+// Jobs that are due, in the order they became due, popped by any worker without the
+// grooming token. A ring buffer under a spin lock: the critical sections are a few
+// instructions, the buffer only grows (no allocation in steady state), and the lock
+// makes FIFO order and exactly-once hand-out obvious. The element count is kept in an
+// atomic so that "is there work?" never takes the lock.
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <vector>
+
+#include "pullsched/scheduler/detail/JobRecord.hpp"
+#include "pullsched/scheduler/detail/SpinLock.hpp"
+
+namespace pullsched::detail {
+
+class ReadyQueue {
+  public:
+    explicit ReadyQueue(std::size_t reserve) {
+        std::size_t cap = 64;
+        while (cap < reserve)
+            cap *= 2;
+        ring_.resize(cap);
+    }
+
+    void push(JobRecord* rec) {
+        std::lock_guard lock(lock_);
+        if (count_ == ring_.size()) grow();
+        ring_[(head_ + count_) & (ring_.size() - 1)] = rec;
+        ++count_;
+        size_.store(count_, std::memory_order_release);
+    }
+
+    bool pop(JobRecord*& rec) {
+        if (size_.load(std::memory_order_acquire) == 0) return false;
+        std::lock_guard lock(lock_);
+        if (count_ == 0) return false;
+        rec = ring_[head_];
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --count_;
+        size_.store(count_, std::memory_order_release);
+        return true;
+    }
+
+    bool empty() const noexcept { return size_.load(std::memory_order_acquire) == 0; }
+    std::size_t size() const noexcept { return size_.load(std::memory_order_relaxed); }
+
+  private:
+    void grow() {
+        std::vector<JobRecord*> bigger(ring_.size() * 2);
+        for (std::size_t i = 0; i < count_; ++i)
+            bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+        ring_.swap(bigger);
+        head_ = 0;
+    }
+
+    SpinLock lock_;
+    std::vector<JobRecord*> ring_;  // size is a power of two
+    std::size_t head_ = 0;
+    std::size_t count_ = 0;
+    std::atomic<std::size_t> size_{0};
+};
+
+}  // namespace pullsched::detail

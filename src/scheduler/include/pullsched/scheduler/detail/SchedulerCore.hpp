@@ -1,0 +1,132 @@
+#pragma once
+// The scheduler's machinery behind the public Scheduler facade: queues, grooming token,
+// load controller, the workers' pull loop, and the accounting of every job's end.
+// docs/design.md walks through a job's path in prose.
+
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "pullsched/scheduler/Config.hpp"
+#include "pullsched/scheduler/JobOptions.hpp"
+#include "pullsched/scheduler/Statistics.hpp"
+#include "pullsched/scheduler/detail/Backoff.hpp"
+#include "pullsched/scheduler/detail/EntranceQueue.hpp"
+#include "pullsched/scheduler/detail/GroomingToken.hpp"
+#include "pullsched/scheduler/detail/JobPool.hpp"
+#include "pullsched/scheduler/detail/LoadController.hpp"
+#include "pullsched/scheduler/detail/ReadyQueue.hpp"
+#include "pullsched/scheduler/detail/TimeQueue.hpp"
+#include "pullsched/scheduler/detail/Trace.hpp"
+#include "pullsched/scheduler/detail/WakeSignal.hpp"
+#include "pullsched/scheduler/detail/WorkForce.hpp"
+#include "pullsched/scheduler/detail/WorkerCounters.hpp"
+
+namespace pullsched::detail {
+
+class SchedulerCore {
+  public:
+    explicit SchedulerCore(const SchedulerConfig& cfg);
+    ~SchedulerCore();
+    SchedulerCore(const SchedulerCore&) = delete;
+    SchedulerCore& operator=(const SchedulerCore&) = delete;
+
+    /// A fresh record for a job with these options (validated), holding the scheduler's
+    /// reference and the poster's gate guard.
+    JobRecord* acquire(const JobOptions& opts);
+    /// Undo acquire() when filling the record failed before submit().
+    void abandon(JobRecord* rec) noexcept;
+    /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
+    void submit(JobRecord* rec, std::span<JobRecord* const> preds);
+
+    void drain();
+    bool drainUntil(TimePoint steadyDeadline);
+    ShutdownReport shutdown(ShutdownMode mode);
+    void wake();
+
+    Statistics stats() const;
+    std::uint64_t queueDepth() const noexcept;
+    TimePoint now() const noexcept { return clock_->now(); }
+    unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    bool writeTraceDump(std::ostream& out) const;
+    bool owns(const JobRecord* rec) const noexcept { return rec->owner == this; }
+
+  private:
+    struct Worker {
+        explicit Worker(unsigned idx, const SchedulerConfig& cfg);
+        WorkerCounters counters;
+        Backoff backoff;
+        JobRecord* local = nullptr;  ///< next job for this worker, bypassing the queues
+        bool localIsContinuation = false;
+        unsigned index;
+#if PULLSCHED_TRACE
+        TraceBuffer trace;
+#endif
+    };
+
+    struct GroomResult {
+        bool contended = false;
+        std::size_t moved = 0;          ///< due entries handed out (incl. the own one)
+        std::optional<TimePoint> head;  ///< next start still queued, if any
+    };
+
+    void workerLoop(Worker& w);
+    GroomResult groom(Worker& w);
+    void run(JobRecord* job, Worker& w);
+    void finalize(JobRecord* job, JobState outcome, Worker* w);
+    void release(JobRecord* job, Worker* w);
+    void pushReady(JobRecord* job, Worker* w);
+    void pushTimed(JobRecord* job, Worker* w);
+    void backoff(Worker& w);
+    void spinUntil(TimePoint until, Worker& w);
+    void tendNext(TimePoint head, TimePoint until, Worker& w);
+    void park(Worker& w);
+    bool workVisible() const noexcept;
+    TimePoint toSteady(TimePoint schedulerTime) const noexcept;
+    WorkerCounters& countersOf(Worker* w) noexcept {
+        return w ? w->counters : external_;
+    }
+    void bump(Worker* w, WorkerCounters::Counter WorkerCounters::*c, std::uint64_t by = 1) noexcept;
+    void noteQueueDepth() noexcept;
+
+    const SchedulerConfig cfg_;
+    SteadyClockSource steadyClock_;
+    const ClockSource* clock_;
+    Observer* observer_;
+    LoadController loadController_;
+
+    JobPool* pool_;           ///< retired, not deleted: handles may outlive the scheduler
+    EntranceQueue entrance_;  ///< posts with a start time, from any thread
+    ReadyQueue ready_;        ///< due jobs, popped by any worker without the token
+    GroomingToken token_;
+    TimeQueue<JobRecord*> timeQueue_;  ///< guarded by token_
+    TimePoint nextDutyCycle_{};        ///< guarded by token_
+
+    /// Start time (ns since epoch) the tend-next worker sleeps towards; kNoTender if none.
+    static constexpr std::int64_t kNoTender = INT64_MAX;
+    std::atomic<std::int64_t> tendTarget_{kNoTender};
+
+    WakeSignal idleSignal_;    ///< parked workers
+    WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
+    WakeSignal drainSignal_;   ///< threads in drain()
+
+    std::atomic<std::uint64_t> seq_{0};        ///< = submitted
+    std::atomic<std::int64_t> unfinished_{0};  ///< posted, not final
+    std::atomic<std::int64_t> queued_{0};      ///< in entrance/time/ready queues
+    std::atomic<std::uint64_t> maxQueueDepth_{0};
+    std::atomic<bool> stopping_{false};
+
+    WorkerCounters external_;  ///< events on non-worker threads (fetch_add)
+    std::vector<std::unique_ptr<Worker>> workers_;
+    WorkForce workForce_;
+
+    std::mutex shutdownMutex_;
+    std::optional<ShutdownReport> shutdownReport_;
+};
+
+}  // namespace pullsched::detail

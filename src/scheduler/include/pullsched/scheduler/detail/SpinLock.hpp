@@ -1,0 +1,33 @@
+#pragma once
+// A test-and-test-and-set lock for critical sections of a few instructions (a job's
+// successor list), where a mutex's syscall path would cost more than the work.
+
+#include <atomic>
+#include <thread>
+
+#include "pullsched/scheduler/detail/CpuRelax.hpp"
+
+namespace pullsched::detail {
+
+class SpinLock {
+  public:
+    void lock() noexcept {
+        for (unsigned spins = 0;; ++spins) {
+            if (!locked_.exchange(true, std::memory_order_acquire)) return;
+            while (locked_.load(std::memory_order_relaxed)) {
+                if (++spins > 64) {
+                    std::this_thread::yield();  // holder was preempted; let it run
+                    spins = 0;
+                } else {
+                    cpuRelax();
+                }
+            }
+        }
+    }
+    void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+  private:
+    std::atomic<bool> locked_{false};
+};
+
+}  // namespace pullsched::detail

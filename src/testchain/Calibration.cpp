@@ -1,0 +1,68 @@
+#include "pullsched/testchain/Calibration.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace pullsched::testchain {
+
+namespace {
+
+double mean(std::span<const double> xs) {
+    return std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
+}
+
+Calibration combine(double prev, double curr, std::size_t samples) {
+    Calibration c;
+    c.speed = (prev + curr) / 2.0;
+    c.errorPercent = c.speed > 0.0 ? std::abs(curr - prev) / c.speed * 100.0
+                                   : std::numeric_limits<double>::infinity();
+    c.samples = samples;
+    return c;
+}
+
+}  // namespace
+
+double relativeErrorPercent(double reference, double measured) noexcept {
+    if (!(reference > 0.0)) return std::numeric_limits<double>::infinity();
+    return std::abs(measured - reference) / reference * 100.0;
+}
+
+std::optional<Calibration> estimateConverged(std::span<const double> samples, std::size_t batch,
+                                             double tolerance) {
+    if (batch == 0) batch = 1;
+    const std::size_t batches = samples.size() / batch;
+    for (std::size_t b = 1; b < batches; ++b) {
+        const double prev = mean(samples.subspan((b - 1) * batch, batch));
+        const double curr = mean(samples.subspan(b * batch, batch));
+        if (curr > 0.0 && std::abs(curr - prev) <= tolerance * curr)
+            return combine(prev, curr, (b + 1) * batch);
+    }
+    return std::nullopt;
+}
+
+Calibration calibrateWith(const std::function<double()>& sample, std::size_t batch,
+                          double tolerance, std::size_t maxSamples) {
+    if (batch == 0) batch = 1;
+    if (maxSamples < 2 * batch) maxSamples = 2 * batch;
+    std::vector<double> samples;
+    samples.reserve(maxSamples);
+    while (samples.size() + batch <= maxSamples) {
+        for (std::size_t i = 0; i < batch; ++i)
+            samples.push_back(sample());
+        if (samples.size() < 2 * batch) continue;
+        // Only the newest pair of batches is new; earlier pairs were checked before.
+        std::span<const double> tail{samples.data() + samples.size() - 2 * batch, 2 * batch};
+        if (auto c = estimateConverged(tail, batch, tolerance)) {
+            c->samples = samples.size();
+            return *c;
+        }
+    }
+    std::span<const double> all{samples};
+    const std::size_t n = samples.size() / batch * batch;
+    return combine(mean(all.subspan(n - 2 * batch, batch)), mean(all.subspan(n - batch, batch)),
+                   samples.size());
+}
+
+}  // namespace pullsched::testchain
