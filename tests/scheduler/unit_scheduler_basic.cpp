@@ -246,3 +246,20 @@ TEST(Scheduler, ObserverSeesEveryJob) {
     EXPECT_EQ(obs.starts.load(), 1000);
     EXPECT_EQ(obs.ends.load(), 1000);
 }
+
+TEST(Scheduler, RepeatedBurstsDispatchEachJobExactlyOnce) {
+    // Regression: with boost::lockfree::queue as the ready queue (Boost 1.74), two
+    // workers could pop the same record: a job ran twice, or completed > submitted.
+    constexpr int kRounds = 40, kJobs = 2000;
+    std::vector<std::atomic<int>> runs(kJobs);
+    Scheduler sched(withWorkers(3));
+    for (int r = 0; r < kRounds; ++r) {
+        for (int i = 0; i < kJobs; ++i)
+            sched.postDetached([&runs, i] { runs[i].fetch_add(1, std::memory_order_relaxed); });
+        ASSERT_TRUE(sched.drainFor(60s)) << "round " << r << " did not finish";
+        const Statistics s = sched.stats();
+        ASSERT_EQ(s.completed, s.submitted) << "round " << r;
+        for (int i = 0; i < kJobs; ++i)
+            ASSERT_EQ(runs[i].load(), r + 1) << "job " << i << " round " << r;
+    }
+}

@@ -70,11 +70,12 @@ class TraceBuffer {
 /// Merge the buffers by time into a text dump: `<µs since first> <worker> <event> <detail>`.
 void writeTraceDump(std::ostream& out, const std::vector<const TraceBuffer*>& buffers);
 
-#define PULLSCHED_TRACE_POINT(buffer, now, event, detail)          \
-    (buffer).record((now), ::pullsched::detail::TraceEvent::event, \
-                    static_cast<std::int64_t>(detail))
+#define PULLSCHED_TRACE_POINT(traceBuffer, when, eventName, value)  \
+    (traceBuffer)                                                   \
+        .record((when), ::pullsched::detail::TraceEvent::eventName, \
+                static_cast<std::int64_t>(value))
 #else
-#define PULLSCHED_TRACE_POINT(buffer, now, event, detail) ((void)0)
+#define PULLSCHED_TRACE_POINT(traceBuffer, when, eventName, value) ((void)0)
 #endif
 
 }  // namespace pullsched::detail

@@ -8,6 +8,11 @@
 // prepareWait and the notifier's check of waiters are both sequentially consistent, so
 // either the waiter sees the published work or the notifier sees the waiter. The
 // notifier pays only an atomic load when nobody waits, which is the busy case.
+//
+// On Linux the wait is a futex on the epoch word: the kernel compares the word and
+// sleeps atomically, so a notification cannot fall between check and sleep. (We first
+// used std::condition_variable and measured lost notify_one wake-ups with glibc 2.36,
+// jobs starting 1 ms late; see docs/design.md.) Elsewhere a condition variable is used.
 
 #include <atomic>
 #include <condition_variable>
@@ -20,7 +25,7 @@ namespace pullsched::detail {
 
 class WakeSignal {
   public:
-    using Key = std::uint64_t;
+    using Key = std::uint32_t;
 
     Key prepareWait() noexcept {
         waiters_.fetch_add(1, std::memory_order_seq_cst);
@@ -47,9 +52,11 @@ class WakeSignal {
     bool notify(bool all);
 
     std::atomic<unsigned> waiters_{0};
-    std::atomic<Key> epoch_{0};
+    std::atomic<Key> epoch_{0};  ///< the futex word
+#if !defined(__linux__)
     std::mutex mutex_;
     std::condition_variable cv_;
+#endif
 };
 
 }  // namespace pullsched::detail

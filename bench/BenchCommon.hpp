@@ -1,0 +1,55 @@
+#pragma once
+// Shared shapes and settings for scheduler_bench: both systems (pullsched and oneTBB's
+// flow graph) run exactly the graphs described here, with the same worker count.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pullsched/scheduler/Config.hpp"
+
+namespace pullsched::bench {
+
+/// Threads doing work: pullsched workers, or TBB arena slots (incl. the calling thread).
+inline constexpr unsigned kThreads = 2;
+
+inline constexpr std::size_t kIndependentJobs = 100'000;
+inline constexpr std::size_t kChainJobs = 100'000;
+/// Fan-out/fan-in: kFanReps diamonds 1 -> kFanWidth -> 1, chained (each source waits for
+/// the previous sink), so the graph alternates wide and serial phases.
+inline constexpr std::size_t kFanWidth = 1000;
+inline constexpr std::size_t kFanReps = 100;
+inline constexpr std::size_t kFanJobs = kFanReps * (kFanWidth + 2);
+inline constexpr std::size_t kDagLayers = 100;
+inline constexpr std::size_t kDagWidth = 1000;
+inline constexpr std::uint64_t kDagSeed = 20240611;
+
+/// drainFor() limit: far above any sane run, turns a scheduler hang into a reported error.
+inline constexpr std::chrono::seconds kHangLimit{10};
+
+inline SchedulerConfig benchConfig() {
+    SchedulerConfig cfg;
+    cfg.workers = kThreads;
+    return cfg;
+}
+
+/// Random layered DAG: layer 0 has no predecessors; every node in a later layer has 1-3
+/// distinct predecessors drawn uniformly from the previous layer.
+struct LayeredDag {
+    std::size_t layers = 0;
+    std::size_t width = 0;
+    /// Predecessors of node n (global index layer * width + k) are
+    /// preds[predBegin[n] .. predBegin[n + 1]), as indices within the previous layer.
+    std::vector<std::uint32_t> predBegin;
+    std::vector<std::uint32_t> preds;
+
+    std::size_t nodes() const noexcept { return layers * width; }
+    std::size_t edges() const noexcept { return preds.size(); }
+};
+
+LayeredDag makeLayeredDag(std::size_t layers, std::size_t width, std::uint64_t seed);
+/// The one DAG every LayeredDag benchmark uses (built once, outside any timing).
+const LayeredDag& benchDag();
+
+}  // namespace pullsched::bench

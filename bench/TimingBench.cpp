@@ -1,0 +1,218 @@
+// Time behaviour of pullsched at low load: start lateness of timed jobs, CPU used while
+// idle, and how well busy jobs keep both workers occupied. One iteration each; the
+// figures are counters (benchmark time is just the wall time of the run).
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "BenchCommon.hpp"
+#include "pullsched/scheduler/Scheduler.hpp"
+
+namespace pullsched::bench {
+namespace {
+
+using namespace std::chrono_literals;
+
+double toUs(std::int64_t ns) {
+    return static_cast<double>(ns) / 1000.0;
+}
+
+/// Settle a fresh scheduler the way a long-running one looks: it has run a job and is idle.
+void settle(Scheduler& sched) {
+    sched.post([] {});
+    sched.drain();
+    std::this_thread::sleep_for(10ms);
+}
+
+// ---------------------------------------------------------------------------------------
+// Start lateness: one job per period, each posted `lead` ahead of its start; the job reads
+// steady_clock first thing. Lateness = actual start - scheduled start. The poster sleeps
+// between posts (sleep_until on an absolute grid), so load is one job per period.
+// Args: lead in us, number of jobs. lead 1 ms is the case; 10 ms and 30 ms show the
+// tend-next (> 5 ms) and park (> 20 ms) paths of the load controller.
+void BM_Sched_StartLateness(benchmark::State& state) {
+    const std::chrono::microseconds lead(state.range(0));
+    const auto jobs = static_cast<std::size_t>(state.range(1));
+    const auto period = lead + 1ms;
+    Scheduler sched(benchConfig());
+    settle(sched);
+    std::vector<std::int64_t> lateNs(jobs, 0);
+    // Control for OS noise: this thread's own sleep_until overshoot, with the same 1 us
+    // timer slack the workers use. If it has the same tail, the tail is the machine's.
+    std::vector<std::int64_t> osLateNs(jobs, 0);
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+
+    for (auto _ : state) {
+        const auto base = SteadyClock::now();
+        for (std::size_t i = 0; i < jobs; ++i) {
+            std::this_thread::sleep_until(base + i * period);
+            osLateNs[i] = (SteadyClock::now() - (base + i * period)).count();
+            const TimePoint start = sched.now() + lead;
+            std::int64_t* slot = &lateNs[i];
+            sched.postDetached([start, slot] { *slot = (SteadyClock::now() - start).count(); },
+                               {.start = start});
+        }
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+    }
+    if (sched.stats().completed != jobs * state.iterations() + 1)
+        return state.SkipWithError("not every timed job completed");
+
+    prctl(PR_SET_TIMERSLACK, 0UL, 0, 0, 0);  // back to the default slack
+
+    const auto early = std::count_if(lateNs.begin(), lateNs.end(), [](auto v) { return v < 0; });
+    const auto over100 =
+        std::count_if(lateNs.begin(), lateNs.end(), [](auto v) { return v > 100'000; });
+    std::sort(lateNs.begin(), lateNs.end());
+    std::sort(osLateNs.begin(), osLateNs.end());
+    const auto rank = [&](double p) {
+        return static_cast<std::size_t>(p * static_cast<double>(jobs - 1) + 0.5);
+    };
+    const auto pct = [&](double p) { return toUs(lateNs[rank(p)]); };
+    double sum = 0;
+    for (const auto v : lateNs)
+        sum += toUs(v);
+    state.counters["jobs"] = static_cast<double>(jobs);
+    state.counters["min_us"] = toUs(lateNs.front());
+    state.counters["p50_us"] = pct(0.50);
+    state.counters["p90_us"] = pct(0.90);
+    state.counters["p99_us"] = pct(0.99);
+    state.counters["max_us"] = toUs(lateNs.back());
+    state.counters["mean_us"] = sum / static_cast<double>(jobs);
+    // A job started before its start time would be a scheduler bug.
+    state.counters["early"] = static_cast<double>(early);
+    state.counters["over_100us"] = static_cast<double>(over100);
+    state.counters["os_p99_us"] = toUs(osLateNs[rank(0.99)]);
+    state.counters["os_max_us"] = toUs(osLateNs.back());
+}
+BENCHMARK(BM_Sched_StartLateness)
+    ->ArgNames({"lead_us", "jobs"})
+    ->Args({1000, 1000})
+    ->Args({10000, 100})
+    ->Args({30000, 50})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---------------------------------------------------------------------------------------
+// Idle CPU. Process CPU (getrusage: all threads) over an idle window while this thread
+// sleeps, and the workers' own CPU via their per-thread CPU clocks (found as the threads
+// the Scheduler constructor added to /proc/self/task), which excludes anything else in the
+// process (e.g. oneTBB's sleeping worker from earlier benchmarks).
+
+std::vector<int> taskIds() {
+    std::vector<int> ids;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/task"))
+        ids.push_back(std::stoi(e.path().filename().string()));
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+std::int64_t processCpuNs() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    const auto ns = [](const timeval& tv) {
+        return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000'000 +
+               static_cast<std::int64_t>(tv.tv_usec) * 1000;
+    };
+    return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
+/// CPU time of another thread of this process, by kernel thread id. Linux encodes a
+/// thread's CPU clock as ((~tid) << 3) | CPUCLOCK_PERTHREAD | CPUCLOCK_SCHED (= 6), the same
+/// id pthread_getcpuclockid() returns; we only have tids here, not pthread_t.
+std::int64_t threadCpuNs(int tid) {
+    const auto clock = static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | 6u);
+    timespec ts{};
+    if (clock_gettime(clock, &ts) != 0) return 0;
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+void BM_Sched_IdleCpu(benchmark::State& state) {
+    const auto window = std::chrono::milliseconds(state.range(0));
+    const std::vector<int> before = taskIds();
+    Scheduler sched(benchConfig());
+    std::vector<int> workers;
+    std::ranges::set_difference(taskIds(), before, std::back_inserter(workers));
+    settle(sched);
+
+    for (auto _ : state) {
+        const Statistics s0 = sched.stats();
+        std::int64_t w0 = 0, w1 = 0;
+        for (const int tid : workers)
+            w0 += threadCpuNs(tid);
+        const std::int64_t p0 = processCpuNs();
+        const auto t0 = SteadyClock::now();
+        std::this_thread::sleep_for(window);  // sleeps, so this thread adds ~nothing
+        const auto t1 = SteadyClock::now();
+        const std::int64_t p1 = processCpuNs();
+        for (const int tid : workers)
+            w1 += threadCpuNs(tid);
+        const Statistics s1 = sched.stats();
+
+        const double secs = std::chrono::duration<double>(t1 - t0).count();
+        state.counters["cpu_ms_per_s"] = static_cast<double>(p1 - p0) / 1e6 / secs;
+        state.counters["worker_cpu_ms_per_s"] = static_cast<double>(w1 - w0) / 1e6 / secs;
+        state.counters["parks_per_s"] = static_cast<double>(s1.parks - s0.parks) / secs;
+        state.counters["wakeups_per_s"] = static_cast<double>(s1.wakeups - s0.wakeups) / secs;
+        state.counters["worker_threads"] = static_cast<double>(workers.size());
+    }
+}
+BENCHMARK(BM_Sched_IdleCpu)
+    ->ArgName("window_ms")
+    ->Arg(2000)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---------------------------------------------------------------------------------------
+// Busy-job concurrency: independent jobs that spin for a fixed time. Average concurrency =
+// sum of job busy time / (wall time * workers); 1.0 means both workers busy all the time.
+// Args: busy time per job in us, jobs per iteration (0.4 s of total work either way).
+void BM_Sched_BusyConcurrency(benchmark::State& state) {
+    const std::chrono::microseconds busy(state.range(0));
+    const auto jobs = static_cast<std::size_t>(state.range(1));
+    Scheduler sched(benchConfig());
+    settle(sched);
+    std::atomic<std::int64_t> busyNs{0};
+    const auto job = [busy, &busyNs] {
+        const auto t0 = SteadyClock::now();
+        auto t = t0;
+        while (t - t0 < busy)
+            t = SteadyClock::now();
+        busyNs.fetch_add((t - t0).count(), std::memory_order_relaxed);
+    };
+
+    std::int64_t wallNs = 0;
+    for (auto _ : state) {
+        const auto t0 = SteadyClock::now();
+        for (std::size_t i = 0; i < jobs; ++i)
+            sched.postDetached(job);
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+        wallNs += (SteadyClock::now() - t0).count();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(jobs * state.iterations()));
+    state.counters["avg_concurrency"] =
+        static_cast<double>(busyNs.load()) / (static_cast<double>(wallNs) * kThreads);
+}
+BENCHMARK(BM_Sched_BusyConcurrency)
+    ->ArgNames({"busy_us", "jobs"})
+    ->Args({200, 2000})
+    ->Args({2000, 200})
+    ->Iterations(3)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace pullsched::bench

@@ -1,0 +1,129 @@
+// tools/plot: series.gp and table.gp render our CSV files; render-all.sh renders a
+// directory of .gp and .dot files and reports what it did.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pullsched/stressrig/CsvTable.hpp"
+#include "pullsched/stressrig/GnuplotScript.hpp"
+
+using namespace pullsched::rig;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kTools = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot";
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        path = fs::temp_directory_path() /
+               (std::string("pullsched_tools_") + info->name() + "_" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+struct Run {
+    int status = -1;
+    std::string output;
+};
+
+Run run(const std::string& cmd) {
+    Run r;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p))
+        r.output += buf;
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+bool haveTool(const char* name) {
+    return std::system((std::string("command -v ") + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+CsvTable seriesTable() {
+    CsvTable t({"load size", "result time", "concurrency", "avg jobtime"});
+    t.addComments(CsvTable::environmentInfo());
+    for (int i = 1; i <= 8; ++i)
+        t.addRow({i * 10.0, 0.518 * i * 10 + 8.57, 3.3, 2050.0});
+    return t;
+}
+
+}  // namespace
+
+TEST(PlotTools, SeriesScriptRendersCsv) {
+    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed";
+    TempDir dir;
+    seriesTable().writeFile(dir.path / "series.csv");
+    const auto r =
+        run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='series.csv'; out='s.png'\" '" +
+            (kTools / "series.gp").string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("Model: 0.518·p + 8.57 corr=1"), std::string::npos) << r.output;
+    ASSERT_TRUE(fs::exists(dir.path / "s.png")) << r.output;
+    EXPECT_GT(fs::file_size(dir.path / "s.png"), 1000u);
+}
+
+TEST(PlotTools, TableScriptRendersCsvWithDefaultOutput) {
+    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed";
+    TempDir dir;
+    CsvTable t({"rate", "p99", "cpu"});
+    for (int i = 1; i <= 5; ++i)
+        t.addRow({i * 1000.0, i * 0.1, i * 15.0});
+    t.writeFile(dir.path / "sweep.csv");
+    const auto r =
+        run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='sweep.csv'; y2='3'\" '" +
+            (kTools / "table.gp").string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    ASSERT_TRUE(fs::exists(dir.path / "sweep.png")) << r.output;
+    EXPECT_GT(fs::file_size(dir.path / "sweep.png"), 1000u);
+}
+
+TEST(PlotTools, RenderAllRendersScriptsAndGraphs) {
+    if (!haveTool("gnuplot") || !haveTool("dot")) GTEST_SKIP() << "gnuplot or dot missing";
+    TempDir dir;
+    GnuplotScript::parameterSeries(seriesTable()).write(dir.path / "a.gp");
+    std::ofstream(dir.path / "g.dot") << "digraph G { a -> b; }\n";
+    const auto r =
+        run("bash '" + (kTools / "render-all.sh").string() + "' '" + dir.path.string() + "'");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("2 rendered, 0 skipped, 0 failed"), std::string::npos) << r.output;
+    EXPECT_GT(fs::file_size(dir.path / "a.png"), 1000u);
+    EXPECT_GT(fs::file_size(dir.path / "g.svg"), 100u);
+
+    std::ofstream(dir.path / "bad.gp") << "plot $Nothing using 1:2\n";
+    const auto bad =
+        run("bash '" + (kTools / "render-all.sh").string() + "' '" + dir.path.string() + "'");
+    EXPECT_EQ(bad.status, 1) << bad.output;
+    EXPECT_NE(bad.output.find("FAILED"), std::string::npos) << bad.output;
+}
+
+TEST(PlotTools, RenderAllWithoutToolsOrDirectoryExitsZero) {
+    TempDir dir;
+    std::ofstream(dir.path / "a.gp") << "plot x\n";
+    std::ofstream(dir.path / "g.dot") << "digraph G { a -> b; }\n";
+    // PATH without gnuplot and dot (bash itself is called by absolute path)
+    const auto r = run("PATH=/nonexistent /bin/bash '" + (kTools / "render-all.sh").string() +
+                       "' '" + dir.path.string() + "'");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("gnuplot not installed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("graphviz (dot) not installed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("0 rendered, 2 skipped"), std::string::npos) << r.output;
+
+    const auto none = run("bash '" + (kTools / "render-all.sh").string() + "' '" +
+                          (dir.path / "absent").string() + "'");
+    EXPECT_EQ(none.status, 0) << none.output;
+    EXPECT_NE(none.output.find("nothing to render"), std::string::npos) << none.output;
+}
