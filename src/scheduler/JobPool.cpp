@@ -54,3 +54,53 @@ void JobPool::grow(std::size_t count) {
 }
 
 }  // namespace pullsched::detail
+
+namespace pullsched::detail {
+
+SuccessorBlock* JobPool::acquireBlock() {
+    std::lock_guard lock(blockLock_);
+    if (!freeBlocks_) {
+        constexpr std::size_t kChunk = 64;
+        auto chunk = std::make_unique<SuccessorBlock[]>(kChunk);
+        for (std::size_t i = 0; i < kChunk; ++i) {
+            chunk[i].next = freeBlocks_;
+            freeBlocks_ = &chunk[i];
+        }
+        blockChunks_.push_back(std::move(chunk));
+    }
+    SuccessorBlock* b = freeBlocks_;
+    freeBlocks_ = b->next;
+    b->next = nullptr;
+    b->count = 0;
+    return b;
+}
+
+void JobPool::releaseBlocks(SuccessorBlock* list) noexcept {
+    if (!list) return;
+    SuccessorBlock* last = list;
+    while (last->next)
+        last = last->next;
+    std::lock_guard lock(blockLock_);
+    last->next = freeBlocks_;
+    freeBlocks_ = list;
+}
+
+void JobRecord::addSuccessor(JobRecord* s) {
+    if (inlineCount < inlineSucc.size()) {
+        inlineSucc[inlineCount++] = s;
+        return;
+    }
+    if (!moreTail || moreTail->count == SuccessorBlock::kCapacity) {
+        SuccessorBlock* b = pool->acquireBlock();
+        (moreTail ? moreTail->next : moreSucc) = b;
+        moreTail = b;
+    }
+    moreTail->items[moreTail->count++] = s;
+}
+
+void JobRecord::recycle() noexcept {
+    if (moreSucc) pool->releaseBlocks(moreSucc);
+    resetFields();
+}
+
+}  // namespace pullsched::detail

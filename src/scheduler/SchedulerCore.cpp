@@ -93,10 +93,11 @@ void SchedulerCore::abandon(JobRecord* rec) noexcept {
     releaseRef(rec);
 }
 
-void SchedulerCore::submit(JobRecord* rec, std::span<JobRecord* const> preds) {
+void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     unfinished_.fetch_add(1, std::memory_order_relaxed);
-    for (JobRecord* p : preds) {
+    for (const JobHandle& handle : preds) {
+        JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);
         if (!p->closed) {
             addRef(rec);  // held by p's successor list until p notifies

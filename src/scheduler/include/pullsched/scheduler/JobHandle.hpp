@@ -11,6 +11,9 @@
 namespace pullsched {
 
 class Scheduler;
+namespace detail {
+class SchedulerCore;
+}
 
 /// Cheap to copy (one atomic increment). The job's record stays alive while a handle
 /// exists, so state() and error() can be asked after the job ended.
@@ -41,6 +44,7 @@ class JobHandle {
 
   private:
     friend class Scheduler;
+    friend class detail::SchedulerCore;
     explicit JobHandle(detail::JobRecord* adopted) noexcept : rec_(adopted) {}
     detail::JobRecord* rec_ = nullptr;
 };

@@ -81,20 +81,10 @@ class Scheduler {
     template <class F>
     detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
                                   std::span<const JobHandle> preds, bool withHandle) {
-        constexpr std::size_t kStackPreds = 16;
-        detail::JobRecord* predRecs[kStackPreds];
-        std::unique_ptr<detail::JobRecord*[]> morePreds;
-        detail::JobRecord** recs = predRecs;
-        if (preds.size() > kStackPreds) {
-            morePreds.reset(new detail::JobRecord*[preds.size()]);
-            recs = morePreds.get();
-        }
-        for (std::size_t i = 0; i < preds.size(); ++i) {
-            if (!preds[i])
-                throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (!core_->owns(preds[i].rec_))
+        for (const JobHandle& p : preds) {
+            if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
+            if (!core_->owns(p.rec_))
                 throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
-            recs[i] = preds[i].rec_;
         }
         detail::JobRecord* rec = core_->acquire(opts);
         try {
@@ -104,7 +94,7 @@ class Scheduler {
             throw;
         }
         if (withHandle) detail::addRef(rec);
-        core_->submit(rec, std::span<detail::JobRecord* const>(recs, preds.size()));
+        core_->submit(rec, preds);
         return withHandle ? rec : nullptr;
     }
 

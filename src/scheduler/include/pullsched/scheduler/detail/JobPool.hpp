@@ -10,6 +10,7 @@
 #include <boost/lockfree/stack.hpp>
 
 #include "pullsched/scheduler/detail/JobRecord.hpp"
+#include "pullsched/scheduler/detail/SpinLock.hpp"
 
 namespace pullsched::detail {
 
@@ -30,6 +31,11 @@ class JobPool {
     /// Return a record whose last reference was dropped.
     void release(JobRecord* rec) noexcept;
 
+    /// Successor overflow blocks (a mutex-free intrusive list under a spin lock: needed
+    /// only for fan-outs beyond the inline successors).
+    SuccessorBlock* acquireBlock();
+    void releaseBlocks(SuccessorBlock* list) noexcept;
+
     std::size_t capacity() const;
     /// Records handed out and not yet released.
     std::size_t inUse() const noexcept { return inUse_.load(std::memory_order_relaxed); }
@@ -46,6 +52,9 @@ class JobPool {
     std::size_t capacity_ = 0;
     std::atomic<std::size_t> inUse_{0};
     std::atomic<std::size_t> lifeRefs_{1};  ///< records in use + 1 for the owner
+    SpinLock blockLock_;
+    SuccessorBlock* freeBlocks_ = nullptr;
+    std::vector<std::unique_ptr<SuccessorBlock[]>> blockChunks_;
 };
 
 /// Drop one reference; the last one returns the record to its pool.

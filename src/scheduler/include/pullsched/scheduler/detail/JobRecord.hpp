@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
-#include <vector>
 
 #include "pullsched/scheduler/JobState.hpp"
 #include "pullsched/scheduler/Time.hpp"
@@ -15,6 +14,16 @@
 namespace pullsched::detail {
 
 class JobPool;
+struct JobRecord;
+
+/// Overflow storage for successors beyond the inline ones; pooled by JobPool, so wide
+/// fan-outs do not allocate in steady state either.
+struct SuccessorBlock {
+    static constexpr std::uint32_t kCapacity = 14;
+    std::array<JobRecord*, kCapacity> items{};
+    std::uint32_t count = 0;
+    SuccessorBlock* next = nullptr;
+};
 
 /// The reference design spreads a job over a chain of activity records
 /// (post, gate, start, invoke, stop, notify). Here they are fields of one record:
@@ -45,32 +54,31 @@ struct JobRecord {
     bool closed = false;
     std::uint32_t inlineCount = 0;
     std::array<JobRecord*, 4> inlineSucc{};
-    std::vector<JobRecord*> moreSucc;  ///< keeps its capacity across reuse
+    SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
+    SuccessorBlock* moreTail = nullptr;
 
     const void* owner = nullptr;  ///< the scheduler that posted it (validates handles)
     JobPool* pool = nullptr;
     JobRecord* link = nullptr;  ///< intrusive list: pool free list, finalisation work list
 
-    void addSuccessor(JobRecord* s) {
-        if (inlineCount < inlineSucc.size()) {
-            inlineSucc[inlineCount++] = s;
-        } else {
-            moreSucc.push_back(s);
-        }
-    }
+    /// Call with succLock held.
+    void addSuccessor(JobRecord* s);
 
+    /// In the order added.
     template <class F>
     void forEachSuccessor(F&& f) const {
         for (std::uint32_t i = 0; i < inlineCount; ++i)
             f(inlineSucc[i]);
-        for (JobRecord* s : moreSucc)
-            f(s);
+        for (const SuccessorBlock* b = moreSucc; b; b = b->next) {
+            for (std::uint32_t i = 0; i < b->count; ++i)
+                f(b->items[i]);
+        }
     }
 
-    std::size_t successorCount() const { return inlineCount + moreSucc.size(); }
+    /// Back to the pristine state; successor blocks return to the pool.
+    void recycle() noexcept;
 
-    /// Back to the pristine state, keeping allocated capacity.
-    void recycle() noexcept {
+    void resetFields() noexcept {
         task.reset();
         error = nullptr;
         start = kAsap;
@@ -81,7 +89,7 @@ struct JobRecord {
         state.store(JobState::Waiting, std::memory_order_relaxed);
         closed = false;
         inlineCount = 0;
-        moreSucc.clear();
+        moreSucc = moreTail = nullptr;
         link = nullptr;
     }
 };

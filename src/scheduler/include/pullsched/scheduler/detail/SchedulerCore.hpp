@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
+#include "pullsched/scheduler/JobHandle.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
 #include "pullsched/scheduler/detail/Backoff.hpp"
@@ -42,7 +43,7 @@ class SchedulerCore {
     /// Undo acquire() when filling the record failed before submit().
     void abandon(JobRecord* rec) noexcept;
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
-    void submit(JobRecord* rec, std::span<JobRecord* const> preds);
+    void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
     void drain();
     bool drainUntil(TimePoint steadyDeadline);

@@ -1,0 +1,71 @@
+// Steady state posts and runs jobs without touching the heap: records, queue nodes and
+// successor lists are pooled and keep their capacity. A counting operator new makes
+// any per-job allocation fail this test.
+#include "pullsched/scheduler/Scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<std::uint64_t> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+    if (counting.load(std::memory_order_relaxed))
+        allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+using namespace std::chrono_literals;
+using namespace pullsched;
+
+namespace {
+/// One round: independent jobs, a chain, a fan-out/fan-in and timed jobs.
+void round(Scheduler& sched, std::atomic<int>& ran, std::vector<JobHandle>& fan) {
+    for (int i = 0; i < 500; ++i)
+        sched.postDetached([&ran] { ran.fetch_add(1); });
+    JobHandle prev = sched.post([&ran] { ran.fetch_add(1); });
+    for (int i = 0; i < 200; ++i)
+        prev = sched.post([&ran] { ran.fetch_add(1); }, {}, {prev});
+    JobHandle root = sched.post([&ran] { ran.fetch_add(1); });
+    fan.clear();  // keeps its capacity
+    for (int i = 0; i < 100; ++i)
+        fan.push_back(sched.post([&ran] { ran.fetch_add(1); }, {}, {root}));
+    sched.postDetached([&ran] { ran.fetch_add(1); }, {}, fan);
+    const TimePoint t = sched.now() + 200us;
+    for (int i = 0; i < 100; ++i)
+        sched.postDetached([&ran] { ran.fetch_add(1); }, {.start = t});
+    sched.drain();
+}
+}  // namespace
+
+TEST(SchedulerAllocation, SteadyStateAllocatesNothingPerJob) {
+    std::atomic<int> ran{0};
+    std::vector<JobHandle> fan;
+    fan.reserve(128);
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    Scheduler sched(cfg);
+    for (int i = 0; i < 5; ++i)
+        round(sched, ran, fan);  // warm-up: pools reach their size
+    const int before = ran.load();
+    allocations = 0;
+    counting = true;
+    for (int i = 0; i < 20; ++i)
+        round(sched, ran, fan);
+    counting = false;
+    EXPECT_EQ(ran.load() - before, 20 * (500 + 201 + 101 + 1 + 100));
+    EXPECT_EQ(allocations.load(), 0u) << "heap allocations while posting ~18000 jobs";
+}
