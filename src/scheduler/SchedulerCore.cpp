@@ -36,6 +36,7 @@ void validate(const SchedulerConfig& cfg) {
     if (b.maxExponent - b.spinLevels > 20) fail("backoff.maxExponent - spinLevels must be <= 20");
     if (b.sleepBase <= Duration::zero()) fail("backoff.sleepBase must be positive");
     if (cfg.dutyCycle <= Duration::zero()) fail("dutyCycle must be positive");
+    if (cfg.idleSpin < Duration::zero()) fail("idleSpin must not be negative");
 }
 
 }  // namespace
@@ -406,6 +407,13 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
 }
 
 void SchedulerCore::park(Worker& w) {
+    // Bounded spin first (by time, checking the clock every few rounds).
+    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    for (unsigned round = 0;; ++round) {
+        if (workVisible()) return;
+        if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
+        cpuRelax();
+    }
     const WakeSignal::Key key = idleSignal_.prepareWait();
     if (workVisible()) {
         idleSignal_.cancelWait();

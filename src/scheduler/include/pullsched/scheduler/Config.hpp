@@ -38,6 +38,10 @@ struct SchedulerConfig {
     unsigned workers = 2;
     LoadHorizons horizons{};
     BackoffConfig backoff{};
+    /// A worker that found nothing to do spins this long (watching for work) before it
+    /// parks: about one wake-up latency, so a steady stream of posts does not pay a
+    /// futex wake per job, while an idle scheduler still parks almost at once.
+    Duration idleSpin = 50us;
     /// Period of the duty cycle: load estimate, queue-depth sample, pool upkeep.
     Duration dutyCycle = 50ms;
     /// What the destructor does with unfinished work.
