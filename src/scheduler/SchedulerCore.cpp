@@ -242,6 +242,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
         ++r.moved;
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
+    nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
         nextDutyCycle_ = t + cfg_.dutyCycle;
@@ -370,6 +371,14 @@ bool SchedulerCore::workVisible() const noexcept {
     return !ready_.empty() || !entrance_.empty() || stopping_.load(std::memory_order_seq_cst);
 }
 
+/// A head is queued and no worker sleeps towards it. The tender hands its duty over
+/// by notifying a parked worker; one that is not parked yet (still spinning) would miss
+/// that notification, so it checks this after announcing itself.
+bool SchedulerCore::untendedHead() const noexcept {
+    return nextHead_.load(std::memory_order_seq_cst) != kNoTender &&
+           tendTarget_.load(std::memory_order_seq_cst) == kNoTender;
+}
+
 void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     // Bounded by time on both clocks: an injected clock that stands still must not
     // trap the worker.
@@ -410,12 +419,12 @@ void SchedulerCore::park(Worker& w) {
     // Bounded spin first (by time, checking the clock every few rounds).
     const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
     for (unsigned round = 0;; ++round) {
-        if (workVisible()) return;
+        if (workVisible() || untendedHead()) return;
         if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
         cpuRelax();
     }
     const WakeSignal::Key key = idleSignal_.prepareWait();
-    if (workVisible()) {
+    if (workVisible() || untendedHead()) {
         idleSignal_.cancelWait();
         return;
     }

@@ -15,6 +15,9 @@ std::atomic<bool> counting{false};
 std::atomic<std::uint64_t> allocations{0};
 }  // namespace
 
+// The replacement pairs malloc with free by construction; GCC cannot see that.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
     if (counting.load(std::memory_order_relaxed))
         allocations.fetch_add(1, std::memory_order_relaxed);

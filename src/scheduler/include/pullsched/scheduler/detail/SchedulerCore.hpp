@@ -88,6 +88,7 @@ class SchedulerCore {
     void tendNext(TimePoint head, TimePoint until, Worker& w);
     void park(Worker& w);
     bool workVisible() const noexcept;
+    bool untendedHead() const noexcept;
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
     WorkerCounters& countersOf(Worker* w) noexcept {
         return w ? w->counters : external_;
@@ -111,6 +112,9 @@ class SchedulerCore {
     /// Start time (ns since epoch) the tend-next worker sleeps towards; kNoTender if none.
     static constexpr std::int64_t kNoTender = INT64_MAX;
     std::atomic<std::int64_t> tendTarget_{kNoTender};
+    /// Start of the time queue's head after the last grooming (ns since epoch); kNoTender
+    /// if the queue was empty. Lets a worker about to park see a head that nobody tends.
+    std::atomic<std::int64_t> nextHead_{kNoTender};
 
     WakeSignal idleSignal_;    ///< parked workers
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
