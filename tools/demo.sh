@@ -8,7 +8,12 @@ if [ ! -x "$rig" ]; then
   exit 1
 fi
 mkdir -p "$out"
-"$rig" --pattern=burst --workers=8 --out="$out"
+status=0
+"$rig" --pattern=burst --workers=8 --out="$out" || status=$?
 echo
 echo "Results are in $out/:"
 ls -1 "$out"
+if [ "$status" -ne 0 ]; then
+  echo "demo: stressrig exited with status $status (see the report above)" >&2
+fi
+exit "$status"

@@ -1,0 +1,141 @@
+// Pure helpers of the load-test modes, checked exactly on synthetic data.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <vector>
+
+#include "pullsched/stressrig/ArrivalTimetable.hpp"
+#include "pullsched/stressrig/LoadTestAnalysis.hpp"
+
+using namespace pullsched::rig;
+using namespace pullsched::rig::loadtest;
+using namespace std::chrono_literals;
+
+TEST(LoadTestAnalysis, MeasuredArrivalsConstant) {
+    // 1000/s for 1 s: offsets 0, 1 ms, …, 999 ms. Warm-up 300 ms excludes 0 … 299 ms.
+    const auto tt = ArrivalTimetable::constant(1000, 1s);
+    ASSERT_EQ(tt.size(), 1000u);
+    EXPECT_EQ(measuredArrivals(tt, 300ms), 700u);
+    EXPECT_EQ(measuredArrivals(tt, 0ns), 1000u);
+    EXPECT_EQ(measuredArrivals(tt, 1s), 0u);
+    // An arrival exactly at the warm-up boundary counts (offset >= warmup).
+    EXPECT_EQ(measuredArrivals(tt, 299'000'000ns), 701u);
+    EXPECT_EQ(measuredArrivals(tt, 299'000'001ns), 700u);
+}
+
+TEST(LoadTestAnalysis, MeasuredArrivalsPoissonMatchesScan) {
+    const auto tt = ArrivalTimetable::poisson(2000, 1s, 7);
+    std::uint64_t n = 0;
+    for (auto o : tt)
+        n += o >= 250ms ? 1 : 0;
+    EXPECT_EQ(measuredArrivals(tt, 250ms), n);
+}
+
+TEST(LoadTestAnalysis, SweepRates) {
+    EXPECT_EQ(sweepRates(100, 300, 100), (std::vector<double>{100, 200, 300}));
+    EXPECT_EQ(sweepRates(100, 350, 100), (std::vector<double>{100, 200, 300}));
+    EXPECT_EQ(sweepRates(0.1, 0.3, 0.1).size(), 3u);  // inclusive despite rounding
+    EXPECT_EQ(sweepRates(10, 50, 0), (std::vector<double>{10, 20, 30, 40, 50}));
+    EXPECT_EQ(sweepRates(10, 10, 5), (std::vector<double>{10}));
+    EXPECT_TRUE(sweepRates(0, 10, 1).empty());
+    EXPECT_TRUE(sweepRates(10, 5, 1).empty());
+    EXPECT_TRUE(sweepRates(10, 20, -1).empty());
+}
+
+namespace {
+std::vector<SoakInterval> series(std::vector<double> thr, std::vector<double> rssMiB,
+                                 std::vector<double> depth = {}) {
+    std::vector<SoakInterval> v;
+    for (std::size_t i = 0; i < thr.size(); ++i) {
+        SoakInterval s;
+        s.tSeconds = 10.0 * static_cast<double>(i + 1);
+        s.throughput = thr[i];
+        s.rssBytes = rssMiB[i] * 1048576.0;
+        s.queueDepth = depth.empty() ? 0 : depth[i];
+        v.push_back(s);
+    }
+    return v;
+}
+}  // namespace
+
+TEST(LoadTestAnalysis, SoakTrendStableFlat) {
+    const auto v = series({500, 1000, 1000, 1000, 1000}, {50, 60, 60, 60, 60});
+    const auto t = soakTrend(v);  // the first interval is skipped
+    EXPECT_TRUE(t.enoughData);
+    EXPECT_EQ(t.intervals, 4u);
+    EXPECT_FALSE(t.degrading);
+    EXPECT_EQ(t.verdict, "stable");
+    EXPECT_DOUBLE_EQ(t.meanThroughput, 1000);
+    EXPECT_NEAR(t.throughputSlopePerHour, 0, 1e-9);
+    EXPECT_NEAR(t.memoryGrowthPerHour, 0, 1e-3);
+}
+
+TEST(LoadTestAnalysis, SoakTrendThroughputFalls) {
+    // Points at t = 20, 30, 40, 50 s: 1100, 1000, 900, 800 → slope −10/s, mean 950.
+    const auto v = series({0, 1100, 1000, 900, 800}, {60, 60, 60, 60, 60});
+    const auto t = soakTrend(v);
+    EXPECT_TRUE(t.degrading);
+    EXPECT_EQ(t.verdict, "degrading");
+    EXPECT_NEAR(t.throughputSlopePerHour, 100.0 * -10 * 3600 / 950, 1e-6);
+    EXPECT_NEAR(t.throughputChange, -10.0 * 30 / 950, 1e-12);
+    EXPECT_NE(t.reason.find("throughput fell"), std::string::npos);
+}
+
+TEST(LoadTestAnalysis, SoakTrendMemoryGrows) {
+    // +10 MiB per 10 s interval: 30 MiB over the used span, 3600 MiB/h.
+    const auto v = series({1000, 1000, 1000, 1000, 1000}, {40, 50, 60, 70, 80});
+    const auto t = soakTrend(v);
+    EXPECT_TRUE(t.degrading);
+    EXPECT_NEAR(t.memoryGrowthPerHour, 3600.0 * 1048576.0, 1.0);
+    EXPECT_NEAR(t.memoryChange, 30.0 * 1048576.0, 1e-3);
+    EXPECT_NE(t.reason.find("RSS grew"), std::string::npos);
+}
+
+TEST(LoadTestAnalysis, SoakTrendBacklogGrows) {
+    const auto v =
+        series({1000, 1000, 1000, 1000, 1000}, {60, 60, 60, 60, 60}, {0, 10, 500, 1500, 3000});
+    const auto t = soakTrend(v);
+    EXPECT_TRUE(t.degrading);
+    EXPECT_NE(t.reason.find("backlog"), std::string::npos);
+}
+
+TEST(LoadTestAnalysis, SoakTrendTooFewIntervals) {
+    const auto v = series({1000, 1000, 1000}, {60, 60, 60});
+    const auto t = soakTrend(v);
+    EXPECT_FALSE(t.enoughData);
+    EXPECT_FALSE(t.degrading);
+    EXPECT_EQ(t.verdict, "inconclusive");
+}
+
+TEST(LoadTestAnalysis, HeadroomEfficiency) {
+    // Seed 004's Intel table: 223 s for one compile, 354 s for eight.
+    std::vector<HeadroomRow> rows{{1, 20, 223, 0}, {4, 51, 225, 0}, {8, 100, 354, 0}};
+    computeEfficiency(rows);
+    EXPECT_DOUBLE_EQ(rows[0].efficiency, 1.0);
+    EXPECT_DOUBLE_EQ(rows[1].efficiency, 223.0 / 225.0);
+    EXPECT_DOUBLE_EQ(rows[2].efficiency, 223.0 / 354.0);
+}
+
+TEST(LoadTestAnalysis, MaxSustainedLoad) {
+    // Seed 004's c6i latencies: 1005 µs at low load, limit 2010 µs; the table stops at
+    // 1806 µs, so the last step is the maximum sustained load.
+    const std::vector<double> c6i{1005, 977,  975,  918,  960,  957,
+                                  1037, 1037, 1106, 1173, 1301, 1806};
+    EXPECT_EQ(maxSustainedIndex(c6i), 11u);
+    const std::vector<double> lat{10, 12, 19, 21, 15};
+    EXPECT_EQ(maxSustainedIndex(lat), 2u);  // contiguous: stops at the first excess
+    EXPECT_EQ(maxSustainedIndex(lat, 3.0), 4u);
+    EXPECT_FALSE(maxSustainedIndex(std::vector<double>{}).has_value());
+    EXPECT_FALSE(maxSustainedIndex(std::vector<double>{0, 1}).has_value());
+}
+
+TEST(LoadTestAnalysis, MedianAndOutliers) {
+    EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+    EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
+    EXPECT_DOUBLE_EQ(median({}), 0);
+    const std::vector<double> v{1, 1.2, 0.9, 1.1, 6, 4.9, 1};
+    const auto o = outliers(v, 5.0);  // median 1.1 → bound 5.5
+    EXPECT_EQ(o, (std::vector<bool>{false, false, false, false, true, false, false}));
+    EXPECT_EQ(outliers(v, 5.0, 10.0), std::vector<bool>(7, false));  // floor
+}
