@@ -416,12 +416,16 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
 }
 
 void SchedulerCore::park(Worker& w) {
-    // Bounded spin first (by time, checking the clock every few rounds).
+    // Bounded spin first (by time, checking the clock every few rounds). It yields
+    // rather than pauses: with more threads than cores (a posting thread beside the
+    // workers) a pause-spin takes the core from the thread that would make work, and
+    // measured 3-8x slower throughput; yield hands it over and still catches work
+    // within microseconds.
     const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) return;
         if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
-        cpuRelax();
+        std::this_thread::yield();
     }
     const WakeSignal::Key key = idleSignal_.prepareWait();
     if (workVisible() || untendedHead()) {
