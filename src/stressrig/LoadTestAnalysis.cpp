@@ -107,9 +107,12 @@ void computeEfficiency(std::vector<HeadroomRow>& rows) {
         r.efficiency = r.seconds > 0 ? t1 / r.seconds : 0;
 }
 
-std::optional<std::size_t> maxSustainedIndex(std::span<const double> latency, double factor) {
-    if (latency.empty() || !(latency[0] > 0)) return std::nullopt;
-    const double bound = factor * latency[0];
+std::optional<std::size_t> maxSustainedIndex(std::span<const double> latency, double factor,
+                                             double floor) {
+    if (latency.empty()) return std::nullopt;
+    const double reference = std::max(latency[0], floor);
+    if (!(reference > 0)) return std::nullopt;
+    const double bound = factor * reference;
     std::size_t last = 0;
     for (std::size_t i = 1; i < latency.size(); ++i) {
         if (!(latency[i] <= bound)) break;

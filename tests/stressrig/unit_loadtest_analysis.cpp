@@ -130,6 +130,15 @@ TEST(LoadTestAnalysis, MaxSustainedLoad) {
     EXPECT_FALSE(maxSustainedIndex(std::vector<double>{0, 1}).has_value());
 }
 
+TEST(LoadTestAnalysis, MaxSustainedLoadIgnoresNoiseBelowTheFloor) {
+    // Mean lateness in ns at 10 %..100 % of capacity (measured shape): microsecond noise
+    // must not decide; the knee at the last step must.
+    const std::vector<double> late{4850, 5930, 13800, 4690, 327, 1120, 825, 61200, 7030, 494000};
+    EXPECT_EQ(maxSustainedIndex(late), 1u);                // without a floor: noise wins
+    EXPECT_EQ(maxSustainedIndex(late, 2.0, 50000.0), 8u);  // 2 x 50 us: up to the knee
+    EXPECT_EQ(maxSustainedIndex(std::vector<double>{0, 1}, 2.0, 10.0), 1u);
+}
+
 TEST(LoadTestAnalysis, MedianAndOutliers) {
     EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
     EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);

@@ -74,9 +74,11 @@ struct HeadroomRow {
 void computeEfficiency(std::vector<HeadroomRow>& rows);
 
 /// Index of the last step of the contiguous run from step 0 whose latency stays within
-/// factor × latency[0] (the low-load value): the maximum sustained load. nullopt when
-/// empty or latency[0] is not positive.
-std::optional<std::size_t> maxSustainedIndex(std::span<const double> latency, double factor = 2.0);
+/// factor × max(latency[0], floor): the maximum sustained load. The floor keeps noise from
+/// deciding: a scheduler's low-load lateness is a few microseconds, where one OS wake-up
+/// doubles it. nullopt when empty or the reference (latency[0] or floor) is not positive.
+std::optional<std::size_t> maxSustainedIndex(std::span<const double> latency, double factor = 2.0,
+                                             double floor = 0.0);
 
 // ------------------------------------------------------------------ pipeclean
 
