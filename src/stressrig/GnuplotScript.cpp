@@ -1,4 +1,5 @@
 #include "pullsched/stressrig/GnuplotScript.hpp"
+#include "pullsched/stressrig/Shell.hpp"
 
 #include <array>
 #include <cstdio>
@@ -32,17 +33,6 @@ std::string common(const PlotOptions& o) {
     if (o.logY) s += "set logscale y\n";
     s += "set grid\nset key top left box opaque\n";
     return s;
-}
-
-std::string shellQuote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'')
-            q += "'\\''";
-        else
-            q += c;
-    }
-    return q + "'";
 }
 
 /// The files named by `set output '...'` lines of a script.
@@ -199,7 +189,7 @@ fs::path GnuplotScript::write(const fs::path& gpFile, fs::path picture) const {
 }
 
 bool GnuplotScript::gnuplotAvailable() {
-    return std::system("command -v gnuplot >/dev/null 2>&1") == 0;
+    return commandAvailable("gnuplot");
 }
 
 std::string GnuplotScript::renderHint(const fs::path& gpFile) {

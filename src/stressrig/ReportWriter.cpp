@@ -1,4 +1,5 @@
 #include "pullsched/stressrig/ReportWriter.hpp"
+#include "pullsched/stressrig/Shell.hpp"
 
 #include <unistd.h>
 
@@ -20,17 +21,6 @@
 namespace fs = std::filesystem;
 
 namespace pullsched::rig {
-
-std::string shellQuote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'')
-            q += "'\\''";
-        else
-            q += c;
-    }
-    return q + "'";
-}
 
 ReportWriter::ReportWriter(const RigOptions& opt, std::string defaultName)
     : opt_(opt), dir_(opt.out), name_(opt.name.empty() ? std::move(defaultName) : opt.name) {
@@ -119,7 +109,7 @@ fs::path ReportWriter::writePlot(const GnuplotScript& script, std::string_view s
 }
 
 bool ReportWriter::graphvizAvailable() {
-    return std::system("command -v dot >/dev/null 2>&1") == 0;
+    return commandAvailable("dot");
 }
 
 bool ReportWriter::renderDot(const fs::path& dotFile, const fs::path& svg, std::string* remark) {

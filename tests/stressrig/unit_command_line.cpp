@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "RigBinary.hpp"
+
 #include <gtest/gtest.h>
 
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -23,39 +25,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using rigtest::Result;
+using rigtest::rig;
+using rigtest::slurp;
 
 fs::path scratch(const std::string& name) {
-    fs::path d =
-        fs::temp_directory_path() / ("pullsched-cli-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-/// Runs the built stressrig with `args` in `dir`.
-Result rig(const std::string& args, const fs::path& dir) {
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
-    const std::string cmd =
-        "cd '" + dir.string() + "' && '" + bin.string() + "' " + args + " >stdout.txt 2>stderr.txt";
-    const int st = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = slurp(dir / "stdout.txt");
-    r.err = slurp(dir / "stderr.txt");
-    fs::remove(dir / "stdout.txt");
-    fs::remove(dir / "stderr.txt");
-    return r;
+    return rigtest::scratch("cli", name);
 }
 
 ParsedCommandLine parse(std::vector<std::string> args) {

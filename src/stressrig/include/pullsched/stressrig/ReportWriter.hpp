@@ -13,6 +13,7 @@
 #include "pullsched/stressrig/CsvTable.hpp"
 #include "pullsched/stressrig/GnuplotScript.hpp"
 #include "pullsched/stressrig/RigOptions.hpp"
+#include "pullsched/stressrig/Shell.hpp"
 
 namespace pullsched::testchain {
 class TestChainGraph;
@@ -84,7 +85,5 @@ class ReportWriter {
     std::vector<std::string> remarks_;
 };
 
-/// Shell quoting for commands passed to std::system ('…' with '\'' for quotes).
-std::string shellQuote(const std::string& s);
 
 }  // namespace pullsched::rig
