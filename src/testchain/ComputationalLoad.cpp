@@ -15,9 +15,11 @@ namespace pullsched::testchain {
 
 namespace {
 
-// Results go here so the work cannot be optimised away; per thread, so that concurrent
-// workers neither race (TSan) nor share a cache line.
-thread_local volatile std::uint64_t g_sink = 0;
+/// Makes `value` count as used without storing it anywhere, so the work that produced it
+/// cannot be optimised away (no shared sink: workers neither race nor share a line).
+inline void keep(std::uint64_t value) noexcept {
+    asm volatile("" : : "r"(value) : "memory");
+}
 
 double toMicros(Duration d) {
     return std::chrono::duration<double, std::micro>(d).count();
@@ -31,15 +33,17 @@ ComputationalLoad::ComputationalLoad(Mode mode, std::size_t sizeBase)
 }
 
 void ComputationalLoad::cpuWork(std::uint64_t steps) noexcept {
-    std::uint64_t x = g_sink;
+    std::uint64_t x = steps;
     for (std::uint64_t i = 0; i < steps; ++i)
         x = hashCombine(x, i);  // each step needs the last
-    g_sink = x;
+    keep(x);
 }
 
 void ComputationalLoad::memoryWork(std::size_t words, std::uint64_t rounds) {
     if (words == 0) return;
-    thread_local std::vector<std::uint64_t> buffer;  // per worker: no sharing, no re-allocation
+    // Scratch space, per worker thread: no sharing and no allocation per job. It carries
+    // no state between calls (its contents are only ever added to).
+    thread_local std::vector<std::uint64_t> buffer;
     if (buffer.size() < words) buffer.resize(words, 1);
     std::uint64_t* data = buffer.data();
     for (std::uint64_t r = 0; r < rounds; ++r) {
@@ -47,7 +51,7 @@ void ComputationalLoad::memoryWork(std::size_t words, std::uint64_t rounds) {
         for (std::size_t i = 1; i < words; ++i)
             data[i] += data[i - 1];
     }
-    g_sink = data[words - 1];
+    keep(data[words - 1]);
 }
 
 std::uint64_t ComputationalLoad::unitsFor(Duration d) const noexcept {

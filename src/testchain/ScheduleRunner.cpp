@@ -18,11 +18,6 @@ constexpr auto kFaultWaitLimit = std::chrono::seconds{5};
 
 /// States of runs that timed out: their jobs may still be pending and reference them,
 /// so they are never freed.
-std::mutex graveyardMutex;
-std::vector<std::shared_ptr<void>>& graveyard() {
-    static auto* g = new std::vector<std::shared_ptr<void>>;  // never destroyed either
-    return *g;
-}
 
 }  // namespace
 
@@ -108,7 +103,8 @@ void runNode(State& st, std::uint32_t i) {
     }
 }
 
-void planChunk(State& st, std::size_t chunk) {
+void planChunk(const std::shared_ptr<State>& owner, std::size_t chunk) {
+    State& st = *owner;
     const std::size_t n = st.graph.size();
     const std::size_t lo = chunk * st.chunkSize;
     const std::size_t hi = std::min(n, lo + st.chunkSize);
@@ -127,7 +123,7 @@ void planChunk(State& st, std::size_t chunk) {
             opts.deadline = st.deadlines ? st.anchor + st.deadline[i] : kNoDeadline;
             opts.tag = st.tagBase + i;
             const auto idx = static_cast<std::uint32_t>(i);
-            st.handles[i] = st.sched->post([s = &st, idx] { runNode(*s, idx); }, opts,
+            st.handles[i] = st.sched->post([owner, idx] { runNode(*owner, idx); }, opts,
                                            std::span<const JobHandle>(preds.data(), np));
             ++st.posts[i];
             for (std::size_t k = 0; k < np; ++k)
@@ -283,7 +279,7 @@ RunResult ScheduleRunner::run() {
         JobOptions opts;
         opts.start = st.anchor + planStart_[k];
         opts.tag = kPlanningTag | k;
-        auto job = [s = &st, k] { planChunk(*s, k); };
+        auto job = [owner = state_, k] { planChunk(owner, k); };
         if (k == 0)
             plans[k] = sched_.post(job, opts);
         else
@@ -327,12 +323,11 @@ RunResult ScheduleRunner::run() {
 
     if (r.timedOut) {
         // Jobs may still run and reference the state: keep it alive for good.
+        // Jobs may still run. Each holds the state through a shared_ptr, so it lives until
+        // this runner and the last job have let go (finalising a job, cancelled ones
+        // included, releases its callable). The runner refuses further runs: the graph's
+        // hashes belong to the unfinished one.
         broken_ = true;
-        {
-            std::lock_guard lock(graveyardMutex);
-            graveyard().push_back(state_);
-        }
-        // The handles live in the state; ours may go (they only hold references).
         plans.clear();
         r.error = "run did not complete within the completion limit";
         r.stats = statsDelta(sched_.stats(), before);

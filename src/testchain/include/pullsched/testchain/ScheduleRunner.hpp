@@ -50,8 +50,8 @@
 // The runner works on its own copy of the graph (graph() gives it, with the hashes of
 // the last run). One run at a time per runner; run() blocks the calling thread, which
 // must not be a worker of the scheduler. If a run times out, its jobs may still be
-// pending: its state is deliberately leaked so they stay valid, and the runner refuses
-// further runs (run() throws std::logic_error).
+// pending: they share ownership of the run state, so it stays valid until the last of
+// them is finalised, and the runner refuses further runs (run() throws std::logic_error).
 
 #include <cstddef>
 #include <cstdint>
