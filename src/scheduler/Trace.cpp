@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 namespace pullsched::detail {
 
@@ -55,9 +56,15 @@ void writeTraceDump(std::ostream& out, const std::vector<const TraceBuffer*>& bu
     for (const TraceRecord& r : all) {
         const double us = std::chrono::duration<double, std::micro>(r.time - t0).count();
         const std::string_view name = toString(r.event);
-        std::snprintf(line, sizeof line, "%12.3f  w%-2u  %-16.*s %lld\n", us,
+        // Job tags are unsigned (the rig's planning jobs set the top bit); other details
+        // are signed counts or durations.
+        const bool isTag = r.event == TraceEvent::Dispatch || r.event == TraceEvent::Continuation ||
+                           r.event == TraceEvent::Expired;
+        const std::string detail =
+            isTag ? std::to_string(static_cast<std::uint64_t>(r.detail)) : std::to_string(r.detail);
+        std::snprintf(line, sizeof line, "%12.3f  w%-2u  %-16.*s %s\n", us,
                       static_cast<unsigned>(r.worker), static_cast<int>(name.size()), name.data(),
-                      static_cast<long long>(r.detail));
+                      detail.c_str());
         out << line;
     }
 }
