@@ -1,5 +1,7 @@
 #include "pullsched/stressrig/LoadTestCore.hpp"
 
+#include "pullsched/stressrig/ReportWriter.hpp"
+
 #include <time.h>
 
 #include <algorithm>
@@ -334,6 +336,13 @@ nlohmann::json histogramJson(const LatencyHistogram& h) {
                           {"p99_us", us(h.percentile(99))},
                           {"p99_9_us", us(h.percentile(99.9))},
                           {"max_us", us(h.max())}};
+}
+
+void printJson(nlohmann::json& j, const ReportWriter& rw) {
+    j["files"] = nlohmann::json::array();
+    for (const auto& f : rw.written())
+        j["files"].push_back(f.string());
+    std::cout << j.dump() << "\n";
 }
 
 nlohmann::json runJson(const LoadRunResult& r) {

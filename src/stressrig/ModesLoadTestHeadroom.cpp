@@ -179,10 +179,7 @@ int runHeadroomMode(const RigOptions& opt) {
                                      {"drops", s.r.m.drops}});
             j["max_sustained_rate"] = sustained ? nlohmann::json(steps[*sustained].r.m.offeredRate)
                                                 : nlohmann::json(nullptr);
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format(
                 "Compute headroom: {} cores; k copies of a {}-job chain of {} jobs, "

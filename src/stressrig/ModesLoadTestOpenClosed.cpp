@@ -155,10 +155,7 @@ int runOpenMode(const RigOptions& opt) {
             nlohmann::json j = loadtest::runJson(r);
             j["mode"] = "open";
             j["workers"] = opt.primaryWorkers();
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format(
                 "Open load ({} arrivals, {} workers, jobs of {}, warm-up {} excluded)\n",
@@ -219,10 +216,7 @@ int runClosedMode(const RigOptions& opt) {
             nlohmann::json j{{"mode", "closed"}, {"workers", workers}, {"users", opt.users}};
             j["closed"] = loadtest::runJson(closed);
             if (open) j["open"] = loadtest::runJson(*open);
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format(
                 "Closed vs open load ({} workers, jobs of {}, warm-up {} excluded)\n", workers,

@@ -187,10 +187,7 @@ int runPipecleanMode(const RigOptions& opt) {
                                          {"max_job_us", us(r.maxJob)},
                                          {"max_lateness_us", us(r.maxLateness)},
                                          {"warnings", r.warnings}});
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format(
                 "Pipeclean: {} patterns, {} nodes each, jobs of {} x weight, {} workers\n",

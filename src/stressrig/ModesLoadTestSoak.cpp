@@ -194,10 +194,7 @@ int runSoakMode(const RigOptions& opt) {
                           {"throughput_slope_percent_per_hour", trend.throughputSlopePerHour},
                           {"memory_growth_bytes_per_hour", trend.memoryGrowthPerHour},
                           {"mean_throughput", trend.meanThroughput}};
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format(
                 "Soak: {} ({:.0f} % of capacity) for {}, {} workers, jobs of {}\n",

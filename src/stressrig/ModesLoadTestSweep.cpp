@@ -161,10 +161,7 @@ int runSweepMode(const RigOptions& opt) {
                                        {"highest_burst", opt2json(s.highestBurst)},
                                        {"first_failure", opt2json(s.firstFailure)},
                                        {"consistent", s.consistent}});
-            j["files"] = nlohmann::json::array();
-            for (auto& f : rw.written())
-                j["files"].push_back(f.string());
-            std::cout << j.dump() << "\n";
+            loadtest::printJson(j, rw);
         } else {
             std::cout << fmt::format("Sweep: jobs of {}, hold {}, lateness limit {}, {} arrivals\n",
                                      Units::formatDuration(opt.load),

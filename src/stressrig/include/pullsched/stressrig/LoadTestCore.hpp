@@ -25,6 +25,10 @@
 #include "pullsched/stressrig/RigOptions.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
+namespace pullsched::rig {
+class ReportWriter;
+}
+
 namespace pullsched::rig::loadtest {
 
 /// Tag bit of jobs whose lateness counts (posted after the warm-up).
@@ -153,6 +157,9 @@ ArrivalTimetable makeTimetable(const RigOptions& opt, double rate, Duration dura
 /// Percentiles and counts of a histogram as JSON (µs values).
 nlohmann::json histogramJson(const LatencyHistogram& h);
 nlohmann::json runJson(const LoadRunResult& r);
+
+/// The --json output of a mode: `j` plus the list of files written, as one line on stdout.
+void printJson(nlohmann::json& j, const ReportWriter& rw);
 
 /// "p50 12.3µs p90 … max …".
 std::string percentileLine(const LatencyHistogram& h);
