@@ -8,6 +8,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <iostream>
+
+#include "pullsched/stressrig/ReportWriter.hpp"
 #include "pullsched/stressrig/RigOptions.hpp"
 #include "pullsched/stressrig/RigSetup.hpp"
 
@@ -29,6 +32,16 @@ inline nlohmann::json configJson(const RigOptions& opt) {
     for (const auto& [k, v] : configurationOf(opt))
         j[k] = v;
     return j;
+}
+
+/// The --json report of a graph mode: `j` plus calibration and configuration as one line
+/// on stdout; the list of files written goes to stderr.
+inline void printJsonReport(nlohmann::json& j, const RigSetup& setup, const RigOptions& opt,
+                            const ReportWriter& out) {
+    j["calibration"] = setup.calibrationText();
+    j["configuration"] = configJson(opt);
+    std::cout << j.dump() << '\n';
+    out.printSummary(std::cerr);
 }
 
 }  // namespace pullsched::rig::detail

@@ -189,6 +189,7 @@ int runSingleRunMode(const RigOptions& opt) {
     rc.load = load;
     rc.policy = setup.policy();
     rc.deadlines = opt.lifeWindow > Duration::zero();
+    rc.parallelism = C;  // the bound the machine can reach, not W-way
     ScheduleRunner runner(scheduler, graph, schedule, rc);
 
     CsvTable jobs({"rep", "node", "level", "weight", "worker", "scheduled ms", "start ms", "end ms",
@@ -209,7 +210,6 @@ int runSingleRunMode(const RigOptions& opt) {
     for (unsigned rep = 1; rep <= opt.reps; ++rep) {
         instrument.reset();
         testchain::RunResult r = runner.run();
-        r.lowerBound = runner.lowerBound(C);           // what the machine can reach, not W-way
         scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in before we read
         const IncidenceStatistic st = instrument.evaluate();
         LatencyHistogram repLate;

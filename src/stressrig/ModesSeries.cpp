@@ -286,10 +286,7 @@ int runBreakingPointMode(const RigOptions& opt) {
                            {"break_fail_fraction", th.breakFail},
                            {"fail_fraction", th.fail},
                            {"scale", th.scale}};
-        j["calibration"] = setup.calibrationText();
-        j["configuration"] = detail::configJson(opt);
-        std::cout << j.dump() << '\n';
-        out.printSummary(std::cerr);
+        detail::printJsonReport(j, setup, opt, out);
     } else {
         auto& o = std::cout;
         fmt::print(o,
@@ -459,10 +456,7 @@ int runParamRangeMode(const RigOptions& opt) {
                            {"avg jobtime", r.jobtime},
                            {"avg impeded", r.impeded}});
         j["points"] = pts;
-        j["calibration"] = setup.calibrationText();
-        j["configuration"] = detail::configJson(opt);
-        std::cout << j.dump() << '\n';
-        out.printSummary(std::cerr);
+        detail::printJsonReport(j, setup, opt, out);
     } else {
         auto& o = std::cout;
         fmt::print(o,

@@ -266,7 +266,7 @@ RunResult ScheduleRunner::run() {
     r.expectedHash = expectedHash_;
     r.expectedEnd = schedule_.expectedEnd();
     r.workers = sched_.workerCount();
-    r.lowerBound = lowerBound(r.workers);
+    r.lowerBound = lowerBound(config_.parallelism ? config_.parallelism : r.workers);
     r.nodes = n;
     r.planningJobs = chunks;
 

@@ -405,3 +405,22 @@ TEST(ScheduleRunner, DISABLED_DemoBurst64) {
                   << "/us\n";
     }
 }
+
+TEST(ScheduleRunner, LowerBoundUsesTheConfiguredParallelism) {
+    // burst/64 at 500 us: work 33 ms, critical path 15.5 ms. With 8 workers the bound
+    // would be 15.5 ms; a run planned 2-way reports max(33 / 2, 15.5) = 16.5 ms.
+    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 64);
+    Scheduler sched({.workers = 8});
+    RunnerConfig rc;
+    rc.timeBase = std::chrono::microseconds{500};
+    rc.deadlines = false;
+    rc.parallelism = 2;
+    ScheduleRunner planned(sched, g, rc);
+    const RunResult r = planned.run();
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.workers, 8u);
+    EXPECT_EQ(r.lowerBound, std::chrono::microseconds{16500});
+    rc.parallelism = 0;  // default: the scheduler's worker count
+    ScheduleRunner byWorkers(sched, g, rc);
+    EXPECT_EQ(byWorkers.run().lowerBound, std::chrono::microseconds{15500});
+}

@@ -28,6 +28,8 @@
 //   deadlines         true: deadline = anchor + schedule.nodeDeadline(i) (its lifeWindow);
 //                     false: no deadline                                     (true)
 //   completionLimit   wall-clock limit for one run; then timedOut           (60 s)
+//   parallelism       P of RunResult::lowerBound = max(work / P, critical path);
+//                     0: the scheduler's worker count                       (0)
 //   tagBase           node job tag = tagBase + node id; planning job tag =
 //                     kPlanningTag | chunk index                              (0)
 //   fault             deliberate fault injection for tests (see Fault)
@@ -98,6 +100,7 @@ struct RunnerConfig {
     Duration anchorDelay{0};
     bool deadlines = true;
     Duration completionLimit = std::chrono::seconds{60};
+    std::size_t parallelism = 0;
     std::uint64_t tagBase = 0;
     Fault fault{};
 };
