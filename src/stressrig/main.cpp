@@ -1,35 +1,52 @@
-// stressrig: parse the command line, dispatch to the mode, map errors to exit codes.
+// stressrig: parse the command line, run the mode, report; map outcomes to exit codes.
 #include <exception>
 #include <iostream>
 
-#include "pullsched/stressrig/CommandLine.hpp"
-#include "pullsched/stressrig/Modes.hpp"
-#include "pullsched/stressrig/Units.hpp"
-#include "pullsched/testchain/RuleParser.hpp"
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "cli/CommandLine.hpp"
+#include "cli/StopRequest.hpp"
+#include "cli/UsageError.hpp"
+#include "measure/Environment.hpp"
+#include "report/Progress.hpp"
+#include "report/Reporter.hpp"
 
 int main(int argc, char* argv[]) {
     using namespace pullsched::rig;
+    StopRequest stop;
+    stop.watchSignals();
+    std::unique_ptr<CommandLine> cl;
     try {
-        const ParsedCommandLine cl = parseCommandLine(argc, argv);
-        if (cl.help) {
-            std::cout << helpText();
-            return 0;
-        }
-        for (const ModeInfo& m : modeTable())
-            if (m.name == cl.options.mode) return m.run(cl.options);
-        std::cerr << "stressrig: unknown mode '" << cl.options.mode << "'\n";
-        return 2;
-    } catch (const UsageError& e) {
-        std::cerr << "stressrig: " << e.what() << '\n';
-        return 2;
-    } catch (const UnitError& e) {
-        std::cerr << "stressrig: " << e.what() << '\n';
-        return 2;
-    } catch (const pullsched::testchain::RuleSyntaxError& e) {
-        std::cerr << "stressrig: " << e.what() << '\n';
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "stressrig: error: " << e.what() << '\n';
-        return 1;
+        cl = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::exception& e) {  // UsageError and the parsers' own
+        fmt::print(std::cerr, "stressrig: {}\n", Reporter::oneLine(e.what()));
+        return kExitUsage;
     }
+    if (cl->action == CommandLine::Action::Help) {
+        std::cout << helpText(*cl);
+        return 0;
+    }
+    if (cl->action == CommandLine::Action::Version) {
+        std::cout << versionText();
+        return 0;
+    }
+    Environment env = Environment::capture();
+    if (const std::string busy = env.busyWarning(); !busy.empty())
+        fmt::print(std::cerr, "stressrig: warning: {}\n", busy);
+    Progress progress(cl->output.quiet || cl->output.json);
+    RunContext context{progress, stop, env};
+    ModeResult result;
+    try {
+        result = cl->mode->run(context);
+    } catch (const UsageError& e) {
+        fmt::print(std::cerr, "stressrig: {}\n", Reporter::oneLine(e.what()));
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        fmt::print(std::cerr, "stressrig: error: {}\n", Reporter::oneLine(e.what()));
+        return kExitSystemFailure;
+    }
+    Reporter reporter(cl->output, std::cout, std::cerr);
+    return reporter.report(result, {std::string(cl->mode->name()), cl->table.configuration()}, env,
+                           stop);
 }

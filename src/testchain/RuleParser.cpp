@@ -116,6 +116,7 @@ RuleSet RuleParser::parse(std::string_view spec, const RuleSet& base) {
         const std::string_view body = trim(part.substr(colon + 1));
         if (body.empty()) ctx.fail("no KEY=VAL after ':'");
         Rule& rule = rules.rule(kind);
+        std::vector<std::string_view> seen;  // a key given twice is a typo, never intended
         for (std::string_view kv : split(body, ',')) {
             kv = trim(kv);
             if (kv.empty()) ctx.fail("empty KEY=VAL (stray ',')");
@@ -124,6 +125,9 @@ RuleSet RuleParser::parse(std::string_view spec, const RuleSet& base) {
             const std::string_view val =
                 eq == std::string_view::npos ? std::string_view{} : trim(kv.substr(eq + 1));
             if (key.empty()) ctx.fail(fmt::format("missing key in '{}'", kv));
+            for (std::string_view k : seen)
+                if (k == key) ctx.fail(fmt::format("key '{}' given twice", key));
+            seen.push_back(key);
             applyKey(ctx, rule, key, val, eq != std::string_view::npos);
         }
     }

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/ArrivalTimetable.hpp"
+#include "load/ArrivalTimetable.hpp"
 
 using namespace std::chrono_literals;
 using pullsched::rig::ArrivalTimetable;

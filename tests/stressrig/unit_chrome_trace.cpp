@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "pullsched/stressrig/ChromeTrace.hpp"
+#include "report/ChromeTrace.hpp"
 
 using namespace std::chrono_literals;
 using namespace pullsched::rig;

@@ -8,7 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/CsvTable.hpp"
+#include "report/CsvTable.hpp"
+#include "measure/Environment.hpp"
 
 using pullsched::rig::CsvTable;
 
@@ -34,7 +35,15 @@ TEST(CsvTable, WritesExactText) {
               "\"load size\",\"result time\",\"say \"\"hi\"\"\"\n"
               "1,0.333333333333333,\"a \"\"b\"\", c\"\n"
               "2,123456789.123457,\"plain\"\n"
-              "3,nan,\"\"\n");
+              "3,,\"\"\n");
+}
+
+TEST(CsvTable, MissingValueIsAnEmptyCell) {
+    EXPECT_EQ(CsvTable::formatNumber(NAN), "");
+    CsvTable t({"a", "b"});
+    t.addRow({1.0, NAN});
+    EXPECT_EQ(t.toString(), "\"a\",\"b\"\n1,\n");
+    EXPECT_TRUE(std::isnan(CsvTable::parse(t.toString()).number(0, 1)));
 }
 
 TEST(CsvTable, NumbersWithFifteenSignificantDigits) {
@@ -119,7 +128,7 @@ TEST(CsvTable, FileRoundTrip) {
 }
 
 TEST(CsvTable, EnvironmentInfo) {
-    const auto info = CsvTable::environmentInfo();
+    const auto info = pullsched::rig::Environment::capture().comments();
     CsvTable t;
     t.addComments(info);
     for (const char* key : {"build type", "compiler", "machine", "cpu", "date"})

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "pullsched/stressrig/GnuplotScript.hpp"
+#include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/IncidenceCount.hpp"
+#include "measure/IncidenceCount.hpp"
 
 using namespace std::chrono_literals;
 using pullsched::rig::IncidenceCount;

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/LatencyHistogram.hpp"
+#include "measure/LatencyHistogram.hpp"
 
 using pullsched::rig::LatencyHistogram;
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/LinearRegression.hpp"
+#include "analysis/LinearRegression.hpp"
 
 using pullsched::rig::LinearRegression;
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/LoadClassifier.hpp"
+#include "analysis/LoadClassifier.hpp"
 
 using namespace std::chrono_literals;
 using namespace pullsched::rig;

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <vector>
 
-#include "pullsched/stressrig/ArrivalTimetable.hpp"
-#include "pullsched/stressrig/LoadTestAnalysis.hpp"
+#include "load/ArrivalTimetable.hpp"
+#include "analysis/LoadTestAnalysis.hpp"
 
 using namespace pullsched::rig;
 using namespace pullsched::rig::loadtest;

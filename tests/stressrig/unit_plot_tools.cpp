@@ -10,8 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pullsched/stressrig/CsvTable.hpp"
-#include "pullsched/stressrig/GnuplotScript.hpp"
+#include "report/CsvTable.hpp"
+#include "measure/Environment.hpp"
+#include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;
 namespace fs = std::filesystem;
@@ -55,7 +56,7 @@ bool haveTool(const char* name) {
 
 CsvTable seriesTable() {
     CsvTable t({"load size", "result time", "concurrency", "avg jobtime"});
-    t.addComments(CsvTable::environmentInfo());
+    t.addComments(pullsched::rig::Environment::capture().comments());
     for (int i = 1; i <= 8; ++i)
         t.addRow({i * 10.0, 0.518 * i * 10 + 8.57, 3.3, 2050.0});
     return t;

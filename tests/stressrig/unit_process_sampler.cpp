@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/ProcessSampler.hpp"
+#include "measure/ProcessSampler.hpp"
 
 using namespace std::chrono_literals;
 using pullsched::rig::ProcessSampler;

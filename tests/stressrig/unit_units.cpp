@@ -1,7 +1,7 @@
 // Units: durations and rates with units, and their human-readable forms.
 #include <gtest/gtest.h>
 
-#include "pullsched/stressrig/Units.hpp"
+#include "report/Units.hpp"
 
 using namespace std::chrono_literals;
 using pullsched::rig::UnitError;

@@ -1,0 +1,91 @@
+#pragma once
+// Pure evaluation helpers of the load-test modes: no clocks, no threads, so the unit
+// tests check them exactly on synthetic data.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "load/ArrivalTimetable.hpp"
+
+namespace pullsched::rig::loadtest {
+
+/// Arrivals of the timetable at or after `warmup` — the jobs an open run measures.
+std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup);
+
+/// Offered rates of a sweep: from, from+step, … up to `to` inclusive (within 1e-9
+/// relative). step 0 gives 5 evenly spaced rates (from and to included); from == to
+/// gives one. Empty when from ≤ 0, to < from or step < 0.
+std::vector<double> sweepRates(double from, double to, double step);
+
+// ------------------------------------------------------------------ soak
+
+struct SoakInterval {
+    double tSeconds = 0;       ///< end of the interval since the soak started
+    double throughput = 0;     ///< completions / s in the interval
+    double latenessP99Us = 0;  ///< µs
+    double rssBytes = 0;
+    double cpuPercent = 0;
+    double queueDepth = 0;  ///< backlog at the end of the interval
+};
+
+struct SoakLimits {
+    /// Degrading when the fitted throughput change over the run is below −this
+    /// fraction of the mean (e.g. 0.05: it lost 5 %).
+    double throughputDrop = 0.05;
+    /// Degrading when fitted RSS growth over the run exceeds both of these.
+    double memoryGrowthBytes = 8.0 * 1024 * 1024;
+    double memoryGrowthFraction = 0.10;
+    /// Degrading when the backlog at the end exceeds this and grew over the run.
+    double backlogBound = 1000;
+    /// Leading intervals left out of the trends (start-up effects).
+    std::size_t skip = 1;
+};
+
+struct SoakTrend {
+    std::size_t intervals = 0;  ///< used for the fits
+    double meanThroughput = 0;
+    double throughputSlopePerHour = 0;  ///< % of the mean per hour
+    double memoryGrowthPerHour = 0;     ///< bytes per hour
+    double throughputChange = 0;        ///< fitted change over the used span, fraction of mean
+    double memoryChange = 0;            ///< fitted change over the used span, bytes
+    bool degrading = false;
+    bool enoughData = false;  ///< ≥ 3 intervals after the skip
+    std::string verdict;      ///< "stable", "degrading" or "inconclusive"
+    std::string reason;
+};
+
+SoakTrend soakTrend(std::span<const SoakInterval> intervals, const SoakLimits& limits = {});
+
+// ------------------------------------------------------------------ headroom
+
+struct HeadroomRow {
+    unsigned copies = 0;
+    double cpuPercent = 0;  ///< of the whole machine (100 = all cores busy)
+    double seconds = 0;     ///< time to complete all copies
+    double efficiency = 0;  ///< t(1) / t(k)
+};
+
+/// Fills `efficiency` from the row with copies == 1 (or the first row). Rows keep their order.
+void computeEfficiency(std::vector<HeadroomRow>& rows);
+
+/// Index of the last step of the contiguous run from step 0 whose latency stays within
+/// factor × max(latency[0], floor): the maximum sustained load. The floor keeps noise from
+/// deciding: a scheduler's low-load lateness is a few microseconds, where one OS wake-up
+/// doubles it. nullopt when empty or the reference (latency[0] or floor) is not positive.
+std::optional<std::size_t> maxSustainedIndex(std::span<const double> latency, double factor = 2.0,
+                                             double floor = 0.0);
+
+// ------------------------------------------------------------------ pipeclean
+
+/// Pipeclean outliers: value > factor × median(values) (median of all, even count: mean
+/// of the two middle values) and value > floor. Same length as values.
+std::vector<bool> outliers(std::span<const double> values, double factor, double floor = 0);
+
+double median(std::vector<double> values);
+
+}  // namespace pullsched::rig::loadtest

@@ -1,0 +1,131 @@
+#include "cli/CommandLine.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/UsageError.hpp"
+#include "measure/Environment.hpp"
+#include "pullsched/testchain/Presets.hpp"
+
+namespace pullsched::rig {
+
+namespace {
+
+constexpr const char* kDefaultMode = "run";
+
+/// Takes `--mode=X` / `--mode X` out of args; kDefaultMode when absent.
+std::string takeMode(std::vector<std::string>& args) {
+    std::string mode;
+    bool found = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string value;
+        std::size_t n = 0;
+        if (args[i].rfind("--mode=", 0) == 0) {
+            value = args[i].substr(7);
+            n = 1;
+        } else if (args[i] == "--mode") {
+            if (i + 1 >= args.size()) throw UsageError("invalid --mode: needs a value (--mode=MODE)");
+            value = args[i + 1];
+            n = 2;
+        } else {
+            continue;
+        }
+        if (found) throw UsageError("--mode given more than once");
+        found = true;
+        mode = value;
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                   args.begin() + static_cast<std::ptrdiff_t>(i + n));
+        --i;
+    }
+    return found ? mode : kDefaultMode;
+}
+
+std::string modeList(const std::vector<std::unique_ptr<Mode>>& modes) {
+    std::string s;
+    for (const auto& m : modes)
+        s += fmt::format("{}{}", s.empty() ? "" : ", ", m->name());
+    return s;
+}
+
+/// "it is an option of --mode=open, closed" for an option other modes declare.
+std::string whoAccepts(std::string_view option, std::string_view current) {
+    std::string who;
+    for (const auto& m : makeModes()) {
+        OptionTable t;
+        m->declare(t);
+        if (t.declared(option)) who += fmt::format("{}{}", who.empty() ? "" : ", ", m->name());
+    }
+    if (who.empty()) return {};
+    return fmt::format("--mode={} does not use it (it is an option of: {})", current, who);
+}
+
+}  // namespace
+
+std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& argsIn) {
+    std::vector<std::string> args = argsIn;
+    auto cl = std::make_unique<CommandLine>();
+    for (const std::string& a : args) {
+        if (a == "--help" || a == "-h") cl->action = CommandLine::Action::Help;
+        if (a == "--version") cl->action = CommandLine::Action::Version;
+    }
+    const std::string modeName = takeMode(args);
+    for (auto& m : makeModes())
+        if (m->name() == modeName) cl->mode = std::move(m);
+    if (!cl->mode)
+        throw UsageError(
+            fmt::format("unknown --mode='{}'; valid: {}", modeName, modeList(makeModes())));
+    cl->mode->declare(cl->table);
+    cl->output.declare(cl->table);
+    if (cl->action != CommandLine::Action::Run) return cl;
+    cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
+    cl->mode->validate(cl->table);
+    return cl;
+}
+
+std::string versionText() {
+    const Environment env = Environment::capture();
+    return fmt::format("stressrig (pullsched) {}, commit {}, {} build, {}\n", env.version,
+                       env.commit, env.buildType, env.compiler);
+}
+
+std::string helpText(const CommandLine& cl) {
+    std::string s;
+    s += "stressrig - runs TestChainLoad graphs and load tests on the pullsched scheduler and "
+         "measures it\n\n"
+         "Usage: stressrig [--mode=MODE] [options]\n"
+         "       stressrig --pattern=burst --workers=8        (one scheduled run, results in "
+         "out/)\n"
+         "       stressrig --mode=MODE --help                 (the options of MODE)\n\n"
+         "Modes (--mode, default run):\n";
+    for (const auto& m : makeModes())
+        s += fmt::format("  {:<16}{}\n", m->name(), m->summary());
+    s += "\nPatterns (--pattern):\n" + testchain::presetHelp();
+    s += "\nRules (--rules=SPEC, or --rules=@FILE with one rule per line, '#' comments):\n"
+         "  SPEC = RULE:KEY=VAL[,KEY=VAL...] joined by ';' (each key at most once per rule)\n"
+         "  RULE   seed | expand | reduce | prune | weight\n"
+         "  KEY    p (probability 0..1) | min | max | shuffle[=S] | value (fixed)\n"
+         "         | atStart | atJoin | atLink (value only at start / join / link nodes)\n"
+         "  e.g.   --rules='expand:p=0.27,max=4;reduce:p=0.44,min=2,max=6;weight:p=0.66,max=3' "
+         "--seed=55\n"
+         "\nUnits: durations need a unit: ns, us (or µs), ms, s, min, h (e.g. --load=500us);\n"
+         "  'm' is rejected as ambiguous. Rates: 1000, 2k/s, 50/ms, 600/min, 10kHz.\n"
+         "\nResults (in --out, default out/; base name --name or per mode), written together "
+         "or not at all:\n"
+         "  <name>.json  the result envelope: configuration, environment, verdict, result, "
+         "files\n"
+         "  <name>*.csv  measurements; '# key: value' lines carry the configuration; an empty "
+         "cell is a missing value\n"
+         "  <name>*.gp   self-contained Gnuplot scripts, rendered to .png when gnuplot is "
+         "installed\n"
+         "  <name>*.dot  graphs (Graphviz), rendered to .svg when dot is installed\n"
+         "\nExit codes: 0 the measurement was made (overload, misses and drops are results);\n"
+         "  1 a correctness failure of the scheduler (a job lost, run twice or failed, a hash "
+         "mismatch);\n"
+         "  2 bad input (nothing run, nothing written); 3 results could not be written;\n"
+         "  130 / 143 interrupted by SIGINT / SIGTERM (what was measured is written, marked "
+         "partial).\n";
+    s += fmt::format("\nOptions of --mode={}:", cl.mode->name());
+    s += cl.table.help();
+    return s;
+}
+
+}  // namespace pullsched::rig

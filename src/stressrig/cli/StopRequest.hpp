@@ -1,0 +1,42 @@
+#pragma once
+// Ctrl-C and SIGTERM as a request to stop: long runs poll it, stop within a second, and
+// the reporter writes what was measured, marked partial.
+
+#include <atomic>
+#include <chrono>
+
+namespace pullsched::rig {
+
+/// A request to stop a run early. Modes poll requested() in their loops (and wait
+/// through sleepFor(), which wakes early), so a stop takes effect within ~100 ms.
+///
+/// watchSignals() installs SIGINT/SIGTERM handlers with SA_RESETHAND: the first signal
+/// asks for a clean stop, a second one ends the process the ordinary way. The handler
+/// can only reach a process-wide flag; that flag is the rig's one piece of global
+/// state, written by the handler alone.
+class StopRequest {
+  public:
+    StopRequest() = default;
+    StopRequest(const StopRequest&) = delete;
+    StopRequest& operator=(const StopRequest&) = delete;
+
+    /// Route SIGINT / SIGTERM into this request (main only).
+    void watchSignals();
+    /// Ask for a stop without a signal (tests, a mode's own time limit). sig is the
+    /// signal to report (SIGINT or SIGTERM), or 0 for none.
+    void request(int sig = 0) noexcept { local_.store(sig ? sig : -1, std::memory_order_relaxed); }
+
+    bool requested() const noexcept { return signal() != 0; }
+    /// The signal that asked to stop (SIGINT, SIGTERM), -1 for request(0), 0 for none.
+    int signal() const noexcept;
+    /// 130 for SIGINT, 143 for SIGTERM (128 + signal), 0 without a signal.
+    int exitCode() const noexcept;
+    /// Sleeps `d` in slices of at most 50 ms; true if a stop was requested meanwhile.
+    bool sleepFor(std::chrono::nanoseconds d) const;
+
+  private:
+    std::atomic<int> local_{0};
+    bool watching_ = false;
+};
+
+}  // namespace pullsched::rig

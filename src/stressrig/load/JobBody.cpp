@@ -1,0 +1,35 @@
+#include "load/JobBody.hpp"
+
+#include <fmt/format.h>
+
+#include "pullsched/testchain/CalibrationCache.hpp"
+#include "report/Progress.hpp"
+
+namespace pullsched::rig {
+
+using testchain::ComputationalLoad;
+
+JobBody::JobBody(std::string_view kind, Progress* progress)
+    : kind_(kind),
+      load_(kind == "memory" ? ComputationalLoad::Mode::Memory : ComputationalLoad::Mode::Cpu) {
+    load_.calibrate(testchain::CalibrationCache::fromEnvironment());
+    if (progress) progress->note(fmt::format("calibrated {} load: {}", kind_, text()));
+}
+
+std::string JobBody::text() const {
+    const testchain::Calibration& c = load_.calibration();
+    return fmt::format("speed {:.4g}/us, error {:.2f} %, {}", c.speed, c.errorPercent,
+                       c.fromCache ? "cached (re-checked)"
+                                   : fmt::format("fresh ({} samples)", c.samples));
+}
+
+nlohmann::json JobBody::json() const {
+    const testchain::Calibration& c = load_.calibration();
+    return {{"kind", kind_},
+            {"speed_per_us", c.speed},
+            {"error_percent", c.errorPercent},
+            {"cached", c.fromCache},
+            {"samples", c.samples}};
+}
+
+}  // namespace pullsched::rig

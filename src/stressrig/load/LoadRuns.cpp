@@ -1,0 +1,267 @@
+#include "load/LoadRuns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <thread>
+
+#include "load/OpenLoadDriver.hpp"
+#include "load/SchedulerFactory.hpp"
+#include "measure/LatencyRecorder.hpp"
+#include "pullsched/scheduler/Scheduler.hpp"
+
+namespace pullsched::rig {
+
+using namespace std::chrono_literals;
+using pullsched::TimePoint;
+
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+/// Pool large enough for a few seconds of posting ahead without growing mid-measurement.
+constexpr std::size_t kLoadTestPool = 1 << 14;
+
+Duration samplerInterval(Duration run) {
+    return std::clamp<Duration>(run / 100, Duration{10ms}, Duration{1s});
+}
+
+void finishResources(LoadRunResult& r, const ProcessSnapshot& s0, const ProcessSnapshot& s1,
+                     ProcessSampler& sampler) {
+    sampler.stop();
+    r.samples = sampler.samples();
+    r.cpuPercent = ProcessSampler::cpuPercent(s0, s1);
+    r.wall = std::chrono::duration_cast<Duration>(s1.wall - s0.wall);
+    for (const auto& s : r.samples) {
+        r.rssMaxBytes = std::max(r.rssMaxBytes, s.rssBytes);
+        if (s.queueDepth > 0)
+            r.maxBacklog = std::max(r.maxBacklog, static_cast<std::uint64_t>(s.queueDepth));
+    }
+}
+
+double rateOver(std::uint64_t jobs, Duration span) {
+    const double s = std::chrono::duration<double>(span).count();
+    return s > 0 ? static_cast<double>(jobs) / s : kMissing;
+}
+
+/// Sleeps until `t` unless a stop is requested first; true if it was.
+bool sleepUntil(TimePoint t, const StopRequest* stop) {
+    const auto now = pullsched::SteadyClock::now();
+    if (t <= now) return stop && stop->requested();
+    if (!stop) {
+        std::this_thread::sleep_until(t);
+        return false;
+    }
+    return stop->sleepFor(t - now);
+}
+
+}  // namespace
+
+ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration) {
+    if (a.arrival == "poisson") return ArrivalTimetable::poisson(a.rate, duration, a.seed);
+    return ArrivalTimetable::constant(a.rate, duration);
+}
+
+LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::ComputationalLoad& load,
+                          const StopRequest* stop) {
+    LoadRunResult r;
+    r.method = "open";
+    const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.duration);
+    r.offeredRate = cfg.arrivals.rate;
+
+    LatencyRecorder recorder(cfg.workers);
+    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder, kLoadTestPool));
+
+    OpenPlayConfig pc;
+    pc.jobLoad = cfg.jobLoad;
+    pc.warmup = std::min(cfg.warmup, cfg.duration);
+    pc.deadlineWindow = cfg.deadlineWindow;
+    OpenLoadDriver driver(sched, load, pc, stop);
+
+    ProcessSampler sampler(samplerInterval(cfg.duration), [&driver] { return driver.backlog(); });
+    const auto s0 = ProcessSampler::snapshot();
+    sampler.start();
+    const TimePoint origin = sched.now() + 2ms;
+    std::optional<std::uint64_t> completedAtWarmup;
+    if (pc.warmup == Duration{0}) completedAtWarmup = 0;
+    driver.play(tt, Duration{0}, origin, [&](TimePoint now) {
+        if (!completedAtWarmup && now >= origin + pc.warmup)
+            completedAtWarmup = sched.stats().completed;
+    });
+    r.interrupted = driver.stopped() || sleepUntil(origin + cfg.duration, stop);
+    const TimePoint measuredEnd = std::min(sched.now(), origin + cfg.duration);
+    const auto atEnd = sched.stats();
+    r.drained = driver.drain(r.interrupted ? Duration{200ms}
+                                           : std::max<Duration>(pc.deadlineWindow * 2, 2s));
+    if (!r.drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
+    const auto s1 = ProcessSampler::snapshot();
+    finishResources(r, s0, s1, sampler);
+
+    const auto st = sched.stats();
+    r.posted = driver.posted();
+    r.measured = driver.measured();
+    r.postedLate = driver.postedLate();
+    r.completed = st.completed;
+    r.expired = st.expired;
+    r.failed = st.failed;
+    r.cancelled = st.cancelled;
+    r.span = std::max(Duration{0}, std::chrono::duration_cast<Duration>(
+                                       measuredEnd - (origin + pc.warmup)));
+    r.achievedRate = completedAtWarmup
+                         ? rateOver(atEnd.completed - *completedAtWarmup, r.span)
+                         : kMissing;
+    recorder.harvest(r.lateness);
+    r.generatorCpuPercent = 100.0 * std::chrono::duration<double>(driver.generatorCpu()).count() /
+                            std::max(1e-9, std::chrono::duration<double>(r.wall).count());
+    return r;
+}
+
+namespace {
+
+/// Closed users: each job posts its user's next one when it is done.
+struct ClosedState {
+    pullsched::Scheduler* sched = nullptr;
+    const testchain::ComputationalLoad* load = nullptr;
+    Duration jobLoad{0};
+    Duration think{0};
+    TimePoint measureFrom{}, stopAt{};
+    std::atomic<bool> stopping{false};
+    struct alignas(64) User {
+        std::uint64_t posted = 0, measured = 0;
+    };
+    std::vector<User> users;
+
+    void submit(unsigned u) {
+        const TimePoint now = sched->now();
+        if (now >= stopAt || stopping.load(std::memory_order_relaxed)) return;
+        const bool m = now >= measureFrom;
+        ++users[u].posted;
+        if (m) ++users[u].measured;
+        pullsched::JobOptions o;
+        o.start = now + think;  // latency counts from the actual submission (after thinking)
+        o.tag = (m ? kMeasuredTag : 0) | u;
+        sched->postDetached(
+            [this, u] {
+                load->invoke(jobLoad);
+                submit(u);
+            },
+            o);
+    }
+};
+
+}  // namespace
+
+LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::ComputationalLoad& load,
+                            const StopRequest* stop) {
+    LoadRunResult r;
+    r.method = "closed";
+    LatencyRecorder recorder(cfg.workers);
+    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder));
+
+    ClosedState st;
+    st.sched = &sched;
+    st.load = &load;
+    st.jobLoad = cfg.jobLoad;
+    st.think = cfg.think;
+    st.users.resize(std::max(1u, cfg.users));
+
+    ProcessSampler sampler(samplerInterval(cfg.duration),
+                           [&sched] { return static_cast<std::int64_t>(sched.queueDepth()); });
+    const auto s0 = ProcessSampler::snapshot();
+    sampler.start();
+    const Duration warm = std::min(cfg.warmup, cfg.duration);
+    const TimePoint origin = sched.now();
+    st.measureFrom = origin + warm;
+    st.stopAt = origin + cfg.duration;
+    for (unsigned u = 0; u < st.users.size(); ++u)
+        st.submit(u);
+    std::optional<std::uint64_t> completedAtWarmup;
+    if (warm == Duration{0}) completedAtWarmup = 0;
+    if (!completedAtWarmup) {
+        r.interrupted = sleepUntil(st.measureFrom, stop);
+        if (!r.interrupted) completedAtWarmup = sched.stats().completed;
+    }
+    if (!r.interrupted) r.interrupted = sleepUntil(st.stopAt, stop);
+    st.stopping.store(true, std::memory_order_relaxed);
+    const TimePoint measuredEnd = std::min(sched.now(), st.stopAt);
+    const std::uint64_t completedAtEnd = sched.stats().completed;
+    sched.drain();
+    const auto s1 = ProcessSampler::snapshot();
+    finishResources(r, s0, s1, sampler);
+
+    const auto stats = sched.stats();
+    for (const auto& u : st.users) {
+        r.posted += u.posted;
+        r.measured += u.measured;
+    }
+    r.completed = stats.completed;
+    r.expired = stats.expired;
+    r.failed = stats.failed;
+    r.cancelled = stats.cancelled;
+    r.span = std::max(Duration{0}, std::chrono::duration_cast<Duration>(measuredEnd - st.measureFrom));
+    r.achievedRate =
+        completedAtWarmup ? rateOver(completedAtEnd - *completedAtWarmup, r.span) : kMissing;
+    r.offeredRate = r.achievedRate;  // a closed load offers what the system lets it
+    recorder.harvest(r.lateness);
+    return r;
+}
+
+StepResult runRateStep(const RateStepConfig& cfg, const testchain::ComputationalLoad& load,
+                       const StopRequest* stop) {
+    StepResult r;
+    const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.hold);
+    LatencyRecorder recorder(cfg.workers);
+    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder, kLoadTestPool));
+    OpenPlayConfig pc;
+    pc.jobLoad = cfg.jobLoad;
+    pc.warmup = cfg.warm;
+    pc.deadlineWindow = cfg.deadlineWindow;
+    OpenLoadDriver driver(sched, load, pc, stop);
+
+    const TimePoint origin = sched.now() + 2ms;
+    std::optional<std::uint64_t> completedAtWarm;
+    std::optional<ProcessSnapshot> s0;
+    if (cfg.warm <= Duration{0}) {
+        completedAtWarm = 0;
+        s0 = ProcessSampler::snapshot();
+    }
+    driver.play(tt, Duration{0}, origin, [&](TimePoint now) {
+        if (!completedAtWarm && now >= origin + cfg.warm) {
+            completedAtWarm = sched.stats().completed;
+            s0 = ProcessSampler::snapshot();
+            r.m.backlogStart = static_cast<double>(driver.backlog());
+        }
+    });
+    r.interrupted = driver.stopped() || sleepUntil(origin + cfg.hold, stop);
+    if (!completedAtWarm) {  // a hold shorter than one poll: measure from here
+        completedAtWarm = sched.stats().completed;
+        s0 = ProcessSampler::snapshot();
+    }
+    const std::uint64_t completedAtEnd = sched.stats().completed;
+    const auto s1 = ProcessSampler::snapshot();
+    driver.drain(Duration{0});  // refreshes the backlog reading only
+    r.m.backlogEnd = static_cast<double>(driver.backlog());
+    const auto d0 = pullsched::SteadyClock::now();
+    const bool drained = driver.drain(r.interrupted ? Duration{200ms} : cfg.drainLimit);
+    r.drainTime = pullsched::SteadyClock::now() - d0;
+    r.m.drained = drained;
+    r.m.backlogAfterDrain = static_cast<double>(driver.backlog());
+    if (!drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
+
+    const auto st = sched.stats();
+    r.m.offeredRate = cfg.arrivals.rate;
+    r.m.achievedRate = rateOver(completedAtEnd - *completedAtWarm,
+                                std::chrono::duration_cast<Duration>(s1.wall - s0->wall));
+    r.m.jobs = tt.size();
+    r.m.drops = st.expired;
+    r.m.failures = st.failed;
+    r.cpuPercent = ProcessSampler::cpuPercent(*s0, s1);
+    r.rssBytes = s1.rssBytes;
+    r.measured = driver.measured();
+    r.postedLate = driver.postedLate();
+    recorder.harvest(r.lateness);
+    r.m.latenessP99 = Duration{r.lateness.percentile(99)};
+    return r;
+}
+
+}  // namespace pullsched::rig

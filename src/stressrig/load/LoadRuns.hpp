@@ -1,0 +1,99 @@
+#pragma once
+// One open, closed or held-rate measurement on a fresh scheduler (methodology: open vs
+// closed load, stable / burst / failure steps). Modes turn their options into these
+// configurations; nothing here reads the command line.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/LoadClassifier.hpp"
+#include "cli/StopRequest.hpp"
+#include "load/ArrivalTimetable.hpp"
+#include "measure/LatencyHistogram.hpp"
+#include "measure/ProcessSampler.hpp"
+#include "pullsched/testchain/ComputationalLoad.hpp"
+
+namespace pullsched::rig {
+
+using Duration = std::chrono::nanoseconds;
+
+/// Arrival process of an open load.
+struct ArrivalConfig {
+    double rate = 1000;               ///< jobs per second
+    std::string arrival = "constant";  ///< constant | poisson
+    std::uint64_t seed = 42;          ///< Poisson arrivals
+};
+ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
+
+struct OpenRunConfig {
+    ArrivalConfig arrivals;
+    unsigned workers = 2;
+    Duration jobLoad{500'000};
+    Duration duration{std::chrono::seconds{5}};
+    Duration warmup{std::chrono::milliseconds{500}};
+    Duration deadlineWindow{std::chrono::milliseconds{100}};  ///< 0 = no deadlines
+};
+
+struct ClosedRunConfig {
+    unsigned users = 4;
+    unsigned workers = 2;
+    Duration jobLoad{500'000};
+    Duration think{0};
+    Duration duration{std::chrono::seconds{5}};
+    Duration warmup{std::chrono::milliseconds{500}};
+};
+
+/// Everything one open or closed measurement produced.
+struct LoadRunResult {
+    std::string method;       ///< "open" or "closed"
+    double offeredRate = 0;   ///< jobs/s of the timetable (closed: = achieved)
+    double achievedRate = 0;  ///< completions / measured span; NaN if the span is empty
+    std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0,
+                  cancelled = 0;
+    std::uint64_t postedLate = 0;
+    LatencyHistogram lateness{};
+    Duration span{0};  ///< measured span (after warm-up) the rate refers to
+    Duration wall{0};  ///< whole run incl. warm-up and drain
+    bool drained = true;
+    bool interrupted = false;  ///< stopped early on a stop request
+    double cpuPercent = 0;     ///< process CPU over the run, 100 = one core
+    double generatorCpuPercent = 0;
+    std::uint64_t rssMaxBytes = 0;
+    std::uint64_t maxBacklog = 0;
+    std::vector<ProcessSample> samples;  ///< queueDepth = backlog
+};
+
+LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::ComputationalLoad& load,
+                          const StopRequest* stop = nullptr);
+/// Each of cfg.users posts its next job when the previous one is done (after think);
+/// latency is measured from the actual submission.
+LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::ComputationalLoad& load,
+                            const StopRequest* stop = nullptr);
+
+/// One held step of offered load (sweep, headroom): a fresh scheduler, `rate` for
+/// `hold` (the first `warm` not measured), then a drain of at most `drainLimit`.
+struct RateStepConfig {
+    ArrivalConfig arrivals;
+    unsigned workers = 2;
+    Duration jobLoad{500'000};
+    Duration hold{std::chrono::seconds{2}};
+    Duration warm{0};
+    Duration drainLimit{std::chrono::seconds{2}};
+    Duration deadlineWindow{std::chrono::milliseconds{100}};
+};
+struct StepResult {
+    StepMeasurement m;  ///< for the LoadClassifier
+    LatencyHistogram lateness{};
+    double cpuPercent = 0;       ///< process CPU over the hold, 100 = one core
+    std::uint64_t rssBytes = 0;  ///< at the end of the hold
+    Duration drainTime{0};
+    std::uint64_t measured = 0;
+    std::uint64_t postedLate = 0;
+    bool interrupted = false;
+};
+StepResult runRateStep(const RateStepConfig& cfg, const testchain::ComputationalLoad& load,
+                       const StopRequest* stop = nullptr);
+
+}  // namespace pullsched::rig

@@ -1,0 +1,132 @@
+// --mode=topology: a graph's statistics, its DOT picture, and its scheduled work and
+// lower bound; runs nothing.
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/ExecutionOptions.hpp"
+#include "cli/GraphOptions.hpp"
+#include "modes/Mode.hpp"
+#include "pullsched/testchain/DotWriter.hpp"
+#include "pullsched/testchain/GraphStatistics.hpp"
+#include "pullsched/testchain/RuleParser.hpp"
+#include "report/Units.hpp"
+
+namespace pullsched::rig {
+
+using namespace pullsched::testchain;
+
+namespace {
+
+double ms(Duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        out.push_back(l);
+    return out;
+}
+
+class TopologyMode final : public Mode {
+  public:
+    std::string_view name() const override { return "topology"; }
+    std::string_view summary() const override {
+        return "a graph's statistics, DOT picture, work and lower bound; runs nothing";
+    }
+    void declare(OptionTable& t) override {
+        graph_.declare(t);
+        t.group("Scheduling figures");
+        t.count("workers", workers_, 1, 1024, "P of the lower bound max(work / P, critical path)");
+        t.duration("load", load_, 100ns, 10s, "time per unit weight of the work figures");
+    }
+    void validate(const OptionTable&) override { graph_.validate(); }
+
+    ModeResult run(RunContext&) override {
+        const TestChainGraph graph = graph_.graph();
+        const RuleSet rules = graph_.rulesFor();
+        const GraphStatistics raw(graph, WeightPolicy::Raw);
+        const WeightPolicy policy = rules.schedulingWeightPolicy();
+        const GraphStatistics sched(graph, policy);
+        const std::string hash = fmt::format("0x{:016X}", graph.graphHash());
+
+        ModeResult r;
+        r.name = fmt::format("topology-{}-{}", graph_.label(), graph.size());
+        r.text.push_back(fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}",
+                                     graph_.label(), RuleParser::toString(rules), graph.size(),
+                                     graph.maxFan(), graph.seed()));
+        r.text.push_back(fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}", hash,
+                                     graph.levels(), graph.edgeCount(),
+                                     graph.count(NodeKind::Start), graph.count(NodeKind::Exit)));
+        r.text.push_back("");
+        std::ostringstream table;
+        raw.print(table, load_);
+        for (const std::string& l : lines(table.str()))  // work lines follow, by policy
+            if (!l.starts_with("work ") && !l.starts_with("lower bound")) r.text.push_back(l);
+        const bool unit = policy == WeightPolicy::UnitIfZero;
+        r.text.push_back("");
+        r.text.push_back(fmt::format("Scheduled with load {} per unit weight{}:",
+                                     Units::formatDuration(load_),
+                                     unit ? " (no weight rule: every node counts as weight 1)"
+                                          : ""));
+        r.text.push_back(fmt::format("  total work      {:>10}  ({} x {})",
+                                     Units::formatDuration(sched.work(load_)), sched.totalWeight(),
+                                     Units::formatDuration(load_)));
+        r.text.push_back(fmt::format("  critical path   {:>10}  (weight {})",
+                                     Units::formatDuration(sched.criticalPath(load_)),
+                                     sched.criticalPathWeight()));
+        r.text.push_back(fmt::format("  max width       {:>10}", sched.maxWidth()));
+        r.text.push_back(fmt::format("  lower bound P={} {:>9}  = max(work / P, critical path)",
+                                     workers_, Units::formatDuration(sched.lowerBound(workers_, load_))));
+
+        nlohmann::json& j = r.result;
+        j["pattern"] = graph_.label();
+        j["rules"] = RuleParser::toString(rules);
+        j["seed"] = graph.seed();
+        j["hash"] = hash;
+        j["nodes"] = graph.size();
+        j["max_fan"] = graph.maxFan();
+        j["levels"] = graph.levels();
+        j["edges"] = graph.edgeCount();
+        j["seeds"] = graph.count(NodeKind::Start);
+        j["exits"] = graph.count(NodeKind::Exit);
+        j["inner"] = graph.count(NodeKind::Inner);
+        j["forks"] = graph.count(NodeKind::Fork);
+        j["joins"] = graph.count(NodeKind::Join);
+        j["links"] = graph.count(NodeKind::Link);
+        j["knots"] = graph.count(NodeKind::Knot);
+        j["weight_sum"] = graph.weightSum();
+        j["max_width"] = raw.maxWidth();
+        j["segments"] = raw.segments();
+        j["critical_path_weight"] = raw.criticalPathWeight();
+        j["level_widths"] = graph.levelWidths();
+        j["scheduled_weight_sum"] = sched.totalWeight();
+        j["scheduled_critical_path_weight"] = sched.criticalPathWeight();
+        j["unit_weights"] = unit;
+        j["work_ms"] = ms(sched.work(load_));
+        j["critical_path_ms"] = ms(sched.criticalPath(load_));
+        j["lower_bound_ms"] = ms(sched.lowerBound(workers_, load_));
+
+        std::ostringstream dot;
+        DotWriter::write(dot, graph);
+        r.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
+        r.verdict = fmt::format("graph {} with {} nodes, {} levels, hash {}", graph_.label(),
+                                graph.size(), graph.levels(), hash);
+        return r;
+    }
+
+  private:
+    GraphOptions graph_;
+    unsigned workers_ = 2;
+    Duration load_ = std::chrono::microseconds{500};
+};
+
+}  // namespace
+
+std::unique_ptr<Mode> makeTopologyMode() {
+    return std::make_unique<TopologyMode>();
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,103 @@
+#pragma once
+// Self-contained Gnuplot scripts (data inlined) for the rig's tables, and rendering
+// them when gnuplot is installed.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "report/CsvTable.hpp"
+#include "analysis/LinearRegression.hpp"
+
+namespace pullsched::rig {
+
+struct PlotOptions {
+    std::string title{};
+    std::string xLabel{};  ///< default: the x column's name
+    std::string yLabel{};  ///< default: the y column's name if there is only one
+    std::string y2Label{};
+    int width = 1200;  ///< picture size in pixels
+    int height = 800;
+    /// Gnuplot style for the generic layouts; default "points" for time plots,
+    /// "linespoints" for table plots.
+    std::string style{};
+    bool logX = false;
+    bool logY = false;
+};
+
+/// Column names the parameter-series layout reads (the published CSV header).
+struct SeriesColumns {
+    std::string x = "load size";
+    std::string result = "result time";
+    std::string concurrency = "concurrency";
+    std::string jobtime = "avg jobtime";
+};
+
+/// A Gnuplot script whose data travel with it: the table (with its `# key: value`
+/// configuration comments) is inlined as the datablock `$RunData`, read with
+/// `set datafile separator ",;"` and `set key autotitle columnheader`, so the script
+/// renders anywhere with a plain `gnuplot file.gp`.
+///
+/// The terminal is chosen when the script runs, from GPVAL_TERMINALS: pngcairo if
+/// the gnuplot has it, else png, else svg (the picture then gets the extension .svg).
+/// Terminals are `noenhanced`, so '_' in column names stays literal. A relative
+/// picture name is relative to gnuplot's working directory; render() and
+/// tools/plot/render-all.sh run gnuplot in the script's directory.
+///
+/// Plotted columns must be numeric (std::invalid_argument otherwise); unknown
+/// column names throw std::out_of_range naming the column.
+class GnuplotScript {
+  public:
+    /// Two-row multiplot. Top: scatter of `result` over `x` with the regression line
+    /// and its `Model: a·p + b` legend. Bottom: `concurrency` as impulses (left axis)
+    /// and `jobtime` as points on the second y axis.
+    static GnuplotScript parameterSeries(const CsvTable& data, const LinearRegression& model,
+                                         PlotOptions options = {}, SeriesColumns columns = {});
+    /// Same, fitting the regression from the table's x and result columns.
+    static GnuplotScript parameterSeries(const CsvTable& data, PlotOptions options = {},
+                                         SeriesColumns columns = {});
+    /// Single run over time: each y column against the x (time) column.
+    static GnuplotScript timePlot(const CsvTable& data, const std::string& xColumn,
+                                  const std::vector<std::string>& yColumns,
+                                  PlotOptions options = {});
+    /// Generic table: y columns on the first axis, y2 columns on the second.
+    static GnuplotScript tablePlot(const CsvTable& data, const std::string& xColumn,
+                                   const std::vector<std::string>& yColumns,
+                                   const std::vector<std::string>& y2Columns = {},
+                                   PlotOptions options = {});
+
+    /// The complete script writing to `picture` (an svg fallback replaces its extension).
+    std::string text(const std::filesystem::path& picture) const;
+    /// Writes the script; picture defaults to `<gp stem>.png` next to it (written as a
+    /// relative name, so the directory can be moved). Returns the picture path as
+    /// written into the script. Throws std::runtime_error on I/O errors.
+    std::filesystem::path write(const std::filesystem::path& gpFile,
+                                std::filesystem::path picture = {}) const;
+
+    struct RenderResult {
+        bool rendered = false;
+        std::filesystem::path picture;  ///< the picture made (resolved against the gp dir)
+        std::string message;            ///< what happened / how to render by hand
+    };
+    /// `command -v gnuplot`.
+    static bool gnuplotAvailable();
+    /// Runs gnuplot on the script in the script's directory. rendered is true only if
+    /// gnuplot succeeded and one of the script's `set output` files was (re)written
+    /// and is non-empty. Without gnuplot, message says how to render it later.
+    static RenderResult render(const std::filesystem::path& gpFile);
+    /// "gnuplot <file>" (run in the script's directory).
+    static std::string renderHint(const std::filesystem::path& gpFile);
+
+    /// Gnuplot single-quoted string literal ('' escapes a quote).
+    static std::string quoteGp(const std::string& s);
+
+  private:
+    GnuplotScript(std::string data, std::string commands, PlotOptions options)
+        : data_(std::move(data)), commands_(std::move(commands)), options_(std::move(options)) {}
+
+    std::string data_;      ///< the CSV text for the datablock
+    std::string commands_;  ///< everything after the terminal setup
+    PlotOptions options_;
+};
+
+}  // namespace pullsched::rig

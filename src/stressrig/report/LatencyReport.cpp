@@ -1,0 +1,56 @@
+#include "report/LatencyReport.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "report/Units.hpp"
+
+namespace pullsched::rig {
+
+namespace {
+
+struct Level {
+    double p;
+    const char* text;
+    const char* key;
+};
+constexpr Level kLevels[] = {
+    {50, "p50", "p50_us"}, {90, "p90", "p90_us"}, {99, "p99", "p99_us"}, {99.9, "p99.9", "p99_9_us"}};
+
+std::string dur(double ns) {
+    return Units::formatDuration(std::chrono::nanoseconds{static_cast<std::int64_t>(ns)});
+}
+
+}  // namespace
+
+bool percentileSupported(double p, std::uint64_t n) noexcept {
+    if (n < 2) return false;
+    return p <= 100.0 * (1.0 - 1.0 / static_cast<double>(n)) + 1e-9;
+}
+
+std::string percentileLine(const LatencyHistogram& h) {
+    if (h.count() == 0) return "no samples";
+    std::string s;
+    for (const Level& l : kLevels)
+        if (percentileSupported(l.p, h.count()))
+            s += fmt::format("{} {}  ", l.text, dur(static_cast<double>(h.percentile(l.p))));
+    s += fmt::format("max {}  (mean {}, n={})", dur(static_cast<double>(h.max())), dur(h.mean()),
+                     h.count());
+    return s;
+}
+
+nlohmann::json histogramJson(const LatencyHistogram& h) {
+    nlohmann::json j;
+    j["count"] = h.count();
+    const bool any = h.count() > 0;
+    j["mean_us"] = any ? nlohmann::json(h.mean() / 1e3) : nlohmann::json(nullptr);
+    for (const Level& l : kLevels)
+        j[l.key] = percentileSupported(l.p, h.count())
+                       ? nlohmann::json(static_cast<double>(h.percentile(l.p)) / 1e3)
+                       : nlohmann::json(nullptr);
+    j["max_us"] = any ? nlohmann::json(static_cast<double>(h.max()) / 1e3) : nlohmann::json(nullptr);
+    return j;
+}
+
+}  // namespace pullsched::rig

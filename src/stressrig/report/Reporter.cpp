@@ -1,0 +1,201 @@
+#include "report/Reporter.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "cli/StopRequest.hpp"
+#include "measure/Environment.hpp"
+#include "pullsched/testchain/DotWriter.hpp"
+#include "report/GnuplotScript.hpp"
+#include "report/Shell.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pullsched::rig {
+
+namespace {
+
+std::string commentValue(const nlohmann::json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_null()) return "unset";
+    return v.dump();
+}
+
+/// Renders `dot` into `svg` inside the staging folder; false with a remark if not.
+bool renderDot(const fs::path& dir, const std::string& dot, const std::string& svg,
+               std::string& remark) {
+    if (!commandAvailable("dot")) {
+        remark = "Graphviz is not installed";
+        return false;
+    }
+    const std::string cmd = fmt::format("cd {} && dot -Tsvg {} -o {} 2>/dev/null",
+                                        shellQuote(dir.string()), shellQuote(dot), shellQuote(svg));
+    std::error_code ec;
+    if (std::system(cmd.c_str()) != 0 || !fs::exists(dir / svg, ec) ||
+        fs::file_size(dir / svg, ec) == 0) {
+        fs::remove(dir / svg, ec);
+        remark = "dot failed";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+Reporter::Reporter(const OutputOptions& output, std::ostream& out, std::ostream& err,
+                   ResultFiles::Writer writer)
+    : output_(output), out_(out), err_(err), writer_(std::move(writer)) {}
+
+std::string Reporter::baseName(const ModeResult& result) const {
+    return output_.name.empty() ? result.name : output_.name;
+}
+
+std::string Reporter::oneLine(const std::string& s) {
+    std::string r;
+    for (unsigned char c : s) {
+        if (c == '\n')
+            r += "\\n";
+        else if (c == '\r')
+            r += "\\r";
+        else if (c == '\t')
+            r += "\\t";
+        else if (c < 0x20 || c == 0x7f)
+            r += fmt::format("\\x{:02x}", c);
+        else
+            r += static_cast<char>(c);
+    }
+    return r;
+}
+
+int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& env,
+                     const StopRequest& stop) {
+    env.finish();
+    const bool interrupted = stop.requested() || r.partial;
+    int status = kExitMeasured;
+    if (r.systemFailure)
+        status = kExitSystemFailure;
+    else if (interrupted)
+        status = stop.exitCode() ? stop.exitCode() : kExitInterrupted;
+
+    const std::string name = baseName(r);
+    nlohmann::json envelope;
+    envelope["mode"] = inv.mode;
+    envelope["version"] = env.version;
+    envelope["configuration"] = inv.configuration;
+    envelope["environment"] = env.json();
+    envelope["calibration"] = r.calibration;
+    envelope["files"] = nlohmann::json::array();
+    envelope["partial"] = interrupted;
+    envelope["verdict"] = r.verdict;
+    envelope["warnings"] = r.warnings;
+    envelope["failures"] = r.failures;
+    envelope["exit_status"] = status;
+    envelope["result"] = r.result;
+
+    // Configuration comments for every CSV: options, environment, calibration.
+    std::vector<std::pair<std::string, std::string>> comments;
+    comments.emplace_back("mode", inv.mode);
+    for (const auto& [k, v] : inv.configuration.items())
+        comments.emplace_back(k, commentValue(v));
+    for (auto& kv : env.comments())
+        comments.push_back(kv);
+    if (!r.calibration.is_null()) comments.emplace_back("calibration", r.calibration.dump());
+    if (interrupted) comments.emplace_back("partial", "yes: the run was interrupted");
+
+    std::vector<std::string> remarks;
+    std::vector<std::string> written;
+    std::string writeError;
+    const fs::path dir = output_.directory();
+    try {
+        ResultFiles files(dir, writer_);
+        for (const ResultTable& t : r.tables) {
+            CsvTable table = t.table;
+            for (const auto& [k, v] : comments)
+                if (table.comment(k).empty()) table.setComment(k, v);
+            files.write(name + t.suffix + ".csv", table.toString());
+        }
+        for (const ResultPlot& p : r.plots) {
+            const std::string gp = name + p.suffix + ".gp";
+            const std::string png = name + p.suffix + ".png";
+            files.write(gp, p.script.text(png));
+            if (output_.noRender) {
+                remarks.push_back(fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
+                                              shellQuote(dir.string()), shellQuote(gp)));
+                continue;
+            }
+            const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
+            if (rr.rendered)
+                files.adopt(rr.picture.filename().string());
+            else
+                remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}",
+                                              gp, oneLine(rr.message), shellQuote(dir.string()),
+                                              shellQuote(gp)));
+        }
+        for (const ResultFile& f : r.files) {
+            const std::string file = name + f.suffix;
+            files.write(file, f.content);
+            if (f.kind != ResultFile::Kind::Dot) continue;
+            const std::string svg = fs::path(file).replace_extension(".svg").string();
+            std::string why;
+            if (output_.noRender)
+                remarks.push_back(fmt::format("not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
+                                              shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
+            else if (renderDot(files.staging(), file, svg, why))
+                files.adopt(svg);
+            else
+                remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}",
+                                              file, why, shellQuote(dir.string()), shellQuote(file),
+                                              shellQuote(svg)));
+        }
+        // The envelope is the manifest: written last, it lists every file of the set.
+        const std::string manifest = name + ".json";
+        // names staged so far plus the manifest itself
+        std::vector<std::string> names = files.staged();
+        names.push_back(manifest);
+        envelope["files"] = names;
+        files.write(manifest, envelope.dump(2) + "\n");
+        written = files.commit(manifest);
+    } catch (const std::exception& e) {
+        writeError = oneLine(e.what());
+        envelope["files"] = nlohmann::json::array();
+        if (status == kExitMeasured) status = kExitWriteFailure;
+        envelope["exit_status"] = status;
+    }
+
+    std::ostream& info = output_.json ? err_ : out_;
+    if (output_.json) {
+        out_ << envelope.dump() << '\n';
+    } else {
+        for (const std::string& line : r.text)
+            fmt::print(out_, "{}\n", oneLine(line));
+        if (!r.verdict.empty()) fmt::print(out_, "Verdict: {}\n", oneLine(r.verdict));
+    }
+    for (const std::string& w : r.warnings)
+        fmt::print(info, "warning: {}\n", oneLine(w));
+    for (const std::string& f : r.failures)
+        fmt::print(info, "FAILED: {}\n", oneLine(f));
+    if (const std::string busy = env.busyWarning(); !busy.empty())
+        fmt::print(info, "note: {}\n", busy);
+    if (interrupted)
+        fmt::print(info, "Interrupted: the result above covers what was measured until the stop "
+                         "and is marked partial.\n");
+    if (writeError.empty()) {
+        std::string d = dir.string();
+        if (!d.empty() && d.back() != '/') d += '/';
+        fmt::print(info, "Results in {}:", d);
+        for (const std::string& w : written)
+            fmt::print(info, " {}", w);
+        fmt::print(info, "\n");
+        for (const std::string& rm : remarks)
+            fmt::print(info, "  note: {}\n", rm);
+    } else {
+        fmt::print(err_, "stressrig: {}; no result files were written\n", writeError);
+    }
+    return status;
+}
+
+}  // namespace pullsched::rig
