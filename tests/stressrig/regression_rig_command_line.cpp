@@ -1,0 +1,102 @@
+// The stressrig binary's command line: help, version, modes that own their options, and
+// bad input (exit 2, one line naming the problem, nothing written).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "RigBinary.hpp"
+#include "modes/Mode.hpp"
+#include "pullsched/testchain/Presets.hpp"
+
+namespace fs = std::filesystem;
+using rigtest::Result;
+using rigtest::rig;
+
+TEST(RigCommandLine, HelpMentionsEveryModePatternAndExitCode) {
+    const fs::path dir = rigtest::scratch("cli", "help");
+    const Result r = rig("--help", dir);
+    EXPECT_EQ(r.code, 0);
+    for (const auto& m : pullsched::rig::makeModes())
+        EXPECT_NE(r.out.find(std::string(m->name())), std::string::npos) << m->name();
+    for (const auto& p : pullsched::testchain::presetList())
+        EXPECT_NE(r.out.find(std::string(p.name)), std::string::npos) << p.name;
+    for (const char* word : {"RULE:KEY=VAL", "Exit codes", "130 / 143", "--out=DIR", "--json",
+                             "Options of --mode=run"})
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+    EXPECT_TRUE(fs::is_empty(dir / "") || !fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, EachModeHasItsOwnHelp) {
+    const fs::path dir = rigtest::scratch("cli", "modehelp");
+    const Result r = rig("--mode=topology --help", dir);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("Options of --mode=topology"), std::string::npos);
+    EXPECT_NE(r.out.find("--nodes=N"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, Version) {
+    const fs::path dir = rigtest::scratch("cli", "version");
+    const Result r = rig("--version", dir);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out.rfind("stressrig (pullsched) ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("commit "), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
+    const fs::path dir = rigtest::scratch("cli", "bad");
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"--mode=topology --bogus-option", "unknown option --bogus-option"},
+        {"--mode=topology --load=fast", "invalid --load='fast'"},
+        {"--mode=topology --pattern=zigzag", "zigzag"},
+        {"--mode=topology --rules='expand:p=2x'", "malformed --rules"},
+        {"--mode=topology --rules=$'expand:p=0.5\\nwarp'", "expand:p=0.5\\nwarp"},
+        {"--mode=topology --rules=", "invalid --rules: needs a value"},
+        {"--mode=topology --rules=@/", "is a directory"},
+        {"--mode=topology --rules='expand:max=3,max=35'", "key 'max' given twice"},
+        {"--mode=teleport", "unknown --mode='teleport'"},
+        {"--mode=topology --mode=run", "--mode given more than once"},
+        {"--mode=topology --nodes=1", "invalid --nodes=1: must be 2..10000000"},
+        {"--mode=topology --nodes=8 --nodes=9", "--nodes given more than once"},
+        {"--mode=topology --name=a/b", "invalid --name='a/b'"},
+        {"--mode=topology --out=", "invalid --out: needs a value"},
+        {"--mode=topology extra", "unexpected argument 'extra'"},
+    };
+    for (const auto& [args, words] : cases) {
+        const Result r = rig(args + " --out=results", dir);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find(words), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+        EXPECT_FALSE(fs::exists(dir / "results")) << args;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, AnOptionOfAnotherModeIsRejectedNamingWhoTakesIt) {
+    const fs::path dir = rigtest::scratch("cli", "owner");
+    // --fan belongs to every graph mode but topology declares it; --json is an output option
+    const Result ok = rig("--mode=topology --nodes=8 --fan=8 --json --no-render --out=o", dir);
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    // an option that no mode declares
+    const Result r = rig("--mode=topology --warp-drive=2", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown option --warp-drive"), std::string::npos) << r.err;
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, TopologyWritesItsResultSet) {
+    const fs::path dir = rigtest::scratch("cli", "topology");
+    const Result r = rig("--mode=topology --nodes=64 --no-render --out=res", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "res" / "topology-burst-64.json"));
+    EXPECT_TRUE(fs::exists(dir / "res" / "topology-burst-64.dot"));
+    EXPECT_NE(r.out.find("graph hash 0x258C8DEF5E0791BF"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("total work          33.0ms  (66 x 500µs)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\nwork "), std::string::npos) << "one work figure, not two";
+    fs::remove_all(dir);
+}

@@ -1,0 +1,215 @@
+// The Reporter: one envelope for every mode, missing values, result files written as a
+// set (or not at all), exit statuses, one-line messages.
+#include <cmath>
+#include <csignal>
+#include <fstream>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "RigBinary.hpp"
+#include "cli/StopRequest.hpp"
+#include "measure/Environment.hpp"
+#include "report/Reporter.hpp"
+
+namespace fs = std::filesystem;
+using namespace pullsched::rig;
+
+namespace {
+
+ModeResult sampleResult() {
+    ModeResult r;
+    r.name = "sample";
+    r.text = {"line one", "line two"};
+    r.verdict = "measured";
+    r.result["runtime_ms"] = 1.5;
+    CsvTable t({"x", "runtime ms"});
+    t.addRow({1.0, 2.0});
+    t.addRow({2.0, NAN});
+    r.tables.push_back({"", t});
+    r.tables.push_back({"-reps", t});
+    r.files.push_back({"-notes.txt", "hello\n", ResultFile::Kind::Text});
+    return r;
+}
+
+struct ReportRun {
+    int status = -1;
+    std::string out, err;
+    nlohmann::json envelope;
+};
+
+ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bool json = false,
+           ResultFiles::Writer writer = {}) {
+    OutputOptions o;
+    o.out = dir.string();
+    o.json = json;
+    o.noRender = true;
+    std::ostringstream out, err;
+    Environment env = Environment::capture();
+    Reporter rep(o, out, err, std::move(writer));
+    ReportRun run;
+    run.status = rep.report(r, {"sample-mode", {{"nodes", 8}, {"load_us", 500.0}}}, env, stop);
+    run.out = out.str();
+    run.err = err.str();
+    if (fs::exists(dir / "sample.json")) run.envelope = nlohmann::json::parse(rigtest::slurp(dir / "sample.json"));
+    return run;
+}
+
+bool noStaging(const fs::path& dir) {
+    if (!fs::exists(dir)) return true;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().starts_with(".stressrig-staging")) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST(Reporter, EnvelopeHasTheSameKeysForEveryResult) {
+    const fs::path dir = rigtest::scratch("reporter", "envelope");
+    StopRequest stop;
+    const ReportRun a = report(sampleResult(), dir / "a", stop);
+    const ReportRun b = report(ModeResult{}, dir / "b", stop);
+    ASSERT_EQ(a.status, 0) << a.err;
+    const nlohmann::json ea = nlohmann::json::parse(rigtest::slurp(dir / "a" / "sample.json"));
+    ASSERT_TRUE(fs::exists(dir / "b" / ".json")) << "an unnamed result still has a manifest";
+    const nlohmann::json eb = nlohmann::json::parse(rigtest::slurp(dir / "b" / ".json"));
+    std::vector<std::string> ka, kb;
+    for (const auto& [k, v] : ea.items()) ka.push_back(k);
+    for (const auto& [k, v] : eb.items()) kb.push_back(k);
+    EXPECT_EQ(ka, kb);
+    for (const char* k : {"mode", "version", "configuration", "environment", "calibration",
+                          "files", "partial", "verdict", "warnings", "failures", "exit_status",
+                          "result"})
+        EXPECT_TRUE(ea.contains(k)) << k;
+    EXPECT_EQ(ea["mode"], "sample-mode");
+    EXPECT_EQ(ea["configuration"]["nodes"], 8);
+    EXPECT_FALSE(ea["partial"].get<bool>());
+    for (const char* k : {"version", "commit", "build_type", "compiler", "cpu", "cores",
+                          "load_average_start", "load_average_end"})
+        EXPECT_TRUE(ea["environment"].contains(k)) << k;
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, WritesEveryFileAndListsThemInTheManifest) {
+    const fs::path dir = rigtest::scratch("reporter", "files");
+    StopRequest stop;
+    const ReportRun r = report(sampleResult(), dir, stop);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<std::string> expected{"sample.csv", "sample-reps.csv", "sample-notes.txt",
+                                            "sample.json"};
+    EXPECT_EQ(r.envelope["files"].get<std::vector<std::string>>(), expected);
+    for (const std::string& f : expected)
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+    EXPECT_TRUE(noStaging(dir));
+    // the CSV carries the configuration and the environment as comments; NaN is an empty cell
+    const std::string csv = rigtest::slurp(dir / "sample.csv");
+    EXPECT_NE(csv.find("# nodes: 8\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("# mode: sample-mode\n"), std::string::npos);
+    EXPECT_NE(csv.find("# load average: "), std::string::npos);
+    EXPECT_NE(csv.find("\n2,\n"), std::string::npos) << csv;
+    EXPECT_NE(r.out.find("line one\nline two\nVerdict: measured\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("sample.csv"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, JsonGoesToStdoutAndTheRestToStderr) {
+    const fs::path dir = rigtest::scratch("reporter", "json");
+    StopRequest stop;
+    const ReportRun r = report(sampleResult(), dir, stop, true);
+    ASSERT_EQ(r.status, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["result"]["runtime_ms"], 1.5);
+    EXPECT_EQ(j, r.envelope);
+    EXPECT_EQ(r.out.find("line one"), std::string::npos);
+    EXPECT_NE(r.err.find("Results in"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, AFailedWriteLeavesNothingAndNamesFileAndReason) {
+    const fs::path dir = rigtest::scratch("reporter", "full");
+    StopRequest stop;
+    int calls = 0;
+    auto fullDisk = [&calls](const fs::path& file, const std::string& content) {
+        if (++calls == 3)
+            throw ResultWriteError("error writing '" + file.string() +
+                                   "': No space left on device");
+        ResultFiles::writeFile(file, content);
+    };
+    const ReportRun r = report(sampleResult(), dir, stop, false, fullDisk);
+    EXPECT_EQ(r.status, kExitWriteFailure);
+    EXPECT_NE(r.err.find("sample-notes.txt': No space left on device; no result files were written"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("line one"), std::string::npos) << "the report is still printed";
+    ASSERT_TRUE(fs::exists(dir));
+    EXPECT_TRUE(fs::is_empty(dir)) << "no file of the set, no staging folder";
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, AnUnwritableDirectoryIsAWriteFailure) {
+    const fs::path dir = rigtest::scratch("reporter", "notadir");
+    // a file where the output directory should be created
+    { std::ofstream(dir / "file") << "x"; }
+    StopRequest stop;
+    const ReportRun r = report(sampleResult(), dir / "file" / "out", stop);
+    EXPECT_EQ(r.status, kExitWriteFailure);
+    EXPECT_NE(r.err.find("cannot create the output directory"), std::string::npos) << r.err;
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, ExitStatusFollowsTheOutcome) {
+    const fs::path dir = rigtest::scratch("reporter", "status");
+    {
+        StopRequest stop;
+        ModeResult r = sampleResult();
+        r.systemFailure = true;
+        r.failures = {"hash mismatch"};
+        const ReportRun run = report(r, dir / "fail", stop);
+        EXPECT_EQ(run.status, kExitSystemFailure);
+        EXPECT_NE(run.out.find("FAILED: hash mismatch"), std::string::npos) << run.out;
+        EXPECT_EQ(run.envelope["exit_status"], 1);
+    }
+    {
+        StopRequest stop;
+        stop.request(SIGTERM);
+        const ReportRun run = report(sampleResult(), dir / "term", stop);
+        EXPECT_EQ(run.status, 143);
+        EXPECT_TRUE(run.envelope["partial"].get<bool>());
+        EXPECT_NE(rigtest::slurp(dir / "term" / "sample.csv").find("# partial: yes"),
+                  std::string::npos);
+    }
+    {
+        StopRequest stop;
+        ModeResult r = sampleResult();
+        r.partial = true;  // the mode stopped on its own request
+        EXPECT_EQ(report(r, dir / "partial", stop).status, kExitInterrupted);
+    }
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, MessagesAreOneLine) {
+    EXPECT_EQ(Reporter::oneLine("a\nb\tc\x1b[0m"), "a\\nb\\tc\\x1b[0m");
+    const fs::path dir = rigtest::scratch("reporter", "oneline");
+    StopRequest stop;
+    ModeResult r = sampleResult();
+    r.verdict = "two\nlines";
+    r.warnings = {"w\r1"};
+    const ReportRun run = report(r, dir, stop);
+    EXPECT_NE(run.out.find("Verdict: two\\nlines\n"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("warning: w\\r1\n"), std::string::npos) << run.out;
+    fs::remove_all(dir);
+}
+
+TEST(Reporter, NameOptionOverridesTheModesName) {
+    OutputOptions o;
+    o.name = "mine";
+    std::ostringstream out, err;
+    Reporter rep(o, out, err);
+    EXPECT_EQ(rep.baseName(sampleResult()), "mine");
+    OutputOptions d;
+    Reporter rep2(d, out, err);
+    EXPECT_EQ(rep2.baseName(sampleResult()), "sample");
+}

@@ -1,0 +1,155 @@
+// Small pieces of the rig's framework: stop requests, environment, statistics with
+// missing values, supported percentiles, --rules=@FILE.
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "RigBinary.hpp"
+#include "analysis/SampleStatistics.hpp"
+#include "cli/GraphOptions.hpp"
+#include "cli/StopRequest.hpp"
+#include "cli/UsageError.hpp"
+#include "measure/Environment.hpp"
+#include "report/LatencyReport.hpp"
+#include "report/Missing.hpp"
+
+namespace fs = std::filesystem;
+using namespace pullsched::rig;
+using namespace std::chrono_literals;
+
+TEST(StopRequest, RequestAndExitCodes) {
+    StopRequest s;
+    EXPECT_FALSE(s.requested());
+    EXPECT_EQ(s.exitCode(), 0);
+    EXPECT_FALSE(s.sleepFor(1ms));
+    s.request(SIGINT);
+    EXPECT_TRUE(s.requested());
+    EXPECT_EQ(s.exitCode(), 130);
+    EXPECT_TRUE(s.sleepFor(1h)) << "returns at once once requested";
+    StopRequest t;
+    t.request(SIGTERM);
+    EXPECT_EQ(t.exitCode(), 143);
+    StopRequest u;
+    u.request();
+    EXPECT_TRUE(u.requested());
+    EXPECT_EQ(u.exitCode(), 0);
+}
+
+TEST(StopRequest, ASignalIsAStopRequest) {
+    StopRequest s;
+    s.watchSignals();
+    std::raise(SIGTERM);
+    EXPECT_TRUE(s.requested());
+    EXPECT_EQ(s.exitCode(), 143);
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+TEST(Environment, BusyWhenTheLoadExceedsHalfTheCores) {
+    Environment e;
+    e.cores = 2;
+    e.loadAverageStart = 0.9;
+    e.loadAverageEnd = 1.0;
+    EXPECT_FALSE(e.busy());
+    EXPECT_TRUE(e.busyWarning().empty());
+    e.loadAverageEnd = 3.1;
+    EXPECT_TRUE(e.busy());
+    EXPECT_NE(e.busyWarning().find("load average 3.10 on 2 cores"), std::string::npos);
+    e.loadAverageStart.reset();
+    e.loadAverageEnd.reset();
+    EXPECT_FALSE(e.busy());
+    EXPECT_TRUE(e.json()["load_average_start"].is_null());
+}
+
+TEST(Environment, CaptureFillsEveryField) {
+    Environment e = Environment::capture();
+    e.finish();
+    EXPECT_FALSE(e.version.empty());
+    EXPECT_FALSE(e.commit.empty());
+    EXPECT_FALSE(e.buildType.empty());
+    EXPECT_GE(e.cores, 1u);
+    EXPECT_TRUE(e.loadAverageStart.has_value());
+    EXPECT_EQ(e.comments().size(), 7u);
+}
+
+TEST(SampleStatistics, MissingValuesAreExcludedAndCounted) {
+    const double v[] = {1.0, kMissing, 3.0, kMissing, 2.0};
+    const SampleStatistics s = SampleStatistics::of(v);
+    EXPECT_EQ(s.count, 3u);
+    EXPECT_EQ(s.missing, 2u);
+    EXPECT_DOUBLE_EQ(s.mean, 2.0);
+    EXPECT_DOUBLE_EQ(s.sdev, 1.0);
+    EXPECT_DOUBLE_EQ(s.median, 2.0);
+    EXPECT_DOUBLE_EQ(s.min, 1.0);
+    EXPECT_DOUBLE_EQ(s.max, 3.0);
+    const double none[] = {kMissing};
+    const SampleStatistics n = SampleStatistics::of(none);
+    EXPECT_EQ(n.count, 0u);
+    EXPECT_TRUE(std::isnan(n.mean));
+    const double one[] = {4.0};
+    EXPECT_TRUE(std::isnan(SampleStatistics::of(one).sdev)) << "no spread from one value";
+    EXPECT_TRUE(jsonNumber(kMissing).is_null());
+    EXPECT_EQ(textOr(kMissing, [](double) { return std::string("x"); }), "n/a");
+}
+
+TEST(LatencyReport, PercentilesOnlyWhereTheCountSupportsThem) {
+    EXPECT_FALSE(percentileSupported(50, 1));
+    EXPECT_TRUE(percentileSupported(50, 2));
+    EXPECT_FALSE(percentileSupported(99, 99));
+    EXPECT_TRUE(percentileSupported(99, 100));
+    EXPECT_FALSE(percentileSupported(99.9, 999));
+    EXPECT_TRUE(percentileSupported(99.9, 1000));
+    LatencyHistogram h;
+    EXPECT_EQ(percentileLine(h), "no samples");
+    EXPECT_TRUE(histogramJson(h)["mean_us"].is_null());
+    for (int i = 1; i <= 50; ++i)
+        h.record(std::int64_t{i} * 1000);
+    const std::string line = percentileLine(h);
+    EXPECT_NE(line.find("p90 "), std::string::npos) << line;
+    EXPECT_EQ(line.find("p99 "), std::string::npos) << line;
+    EXPECT_NE(line.find("max 50.0µs"), std::string::npos) << line;
+    const nlohmann::json j = histogramJson(h);
+    EXPECT_TRUE(j["p99_us"].is_null());
+    EXPECT_FALSE(j["p90_us"].is_null());
+    EXPECT_EQ(j["count"], 50);
+}
+
+TEST(GraphOptions, RulesFileErrorsSayWhy) {
+    const fs::path dir = rigtest::scratch("rules", "file");
+    auto error = [](const std::string& arg) -> std::string {
+        try {
+            readRulesArgument(arg);
+        } catch (const UsageError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_EQ(error("@" + dir.string()),
+              "invalid --rules=@" + dir.string() + ": is a directory, not a rules file");
+    EXPECT_EQ(error("@" + (dir / "missing").string()),
+              "invalid --rules=@" + (dir / "missing").string() +
+                  ": cannot read the file: No such file or directory");
+    { std::ofstream(dir / "empty") << "# nothing\n"; }
+    EXPECT_EQ(error("@" + (dir / "empty").string()),
+              "invalid --rules=@" + (dir / "empty").string() + ": the file holds no rules");
+    { std::ofstream(dir / "burst") << "expand:p=0.27,max=4  # fan out\nreduce:p=0.44\n"; }
+    EXPECT_EQ(readRulesArgument("@" + (dir / "burst").string()), "expand:p=0.27,max=4;reduce:p=0.44");
+    EXPECT_EQ(readRulesArgument(" expand:p=0.5 "), "expand:p=0.5");
+    fs::remove_all(dir);
+}
+
+TEST(GraphOptions, PatternRulesSeedAndFan) {
+    GraphOptions g;
+    EXPECT_EQ(g.label(), "burst");
+    EXPECT_EQ(g.graph(64).graphHash(), 0x258C8DEF5E0791BFull);
+    g.pattern = "zigzag";
+    EXPECT_THROW(g.validate(), UsageError);
+    g.pattern = "burst";
+    g.rules = "expand:max=3,max=35";
+    EXPECT_THROW(g.validate(), UsageError);
+    g.rules = "expand:p=0.5";
+    EXPECT_EQ(g.label(), "custom");
+    g.fan = 4;
+    EXPECT_EQ(g.rulesFor().maxFan(), 4u);
+}
