@@ -144,6 +144,11 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
     return GnuplotScript(data.toString(), std::move(s), std::move(o));
 }
 
+GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands,
+                                   PlotOptions options) {
+    return GnuplotScript(data.toString(), std::move(commands), std::move(options));
+}
+
 std::string GnuplotScript::text(const fs::path& picture) const {
     fs::path svg = picture;
     svg.replace_extension(".svg");

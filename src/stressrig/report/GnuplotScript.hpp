@@ -66,6 +66,11 @@ class GnuplotScript {
                                    const std::vector<std::string>& y2Columns = {},
                                    PlotOptions options = {});
 
+    /// Any layout: `commands` plot `$RunData` (the table inlined) however they like.
+    /// For pictures the fixed layouts above do not cover (lanes, timelines).
+    static GnuplotScript custom(const CsvTable& data, std::string commands,
+                                PlotOptions options = {});
+
     /// The complete script writing to `picture` (an svg fallback replaces its extension).
     std::string text(const std::filesystem::path& picture) const;
     /// Writes the script; picture defaults to `<gp stem>.png` next to it (written as a
