@@ -205,7 +205,8 @@ class BreakingPointMode final : public Mode {
             incomplete += p.incomplete;
         }
         const FailFractionFit fit = FailFractionFit::fit(counts);
-        const double breaking = search.estimate();
+        // A bracket the search could not narrow (stopped early) gives no estimate.
+        const double breaking = search.converged() ? search.estimate() : kMissing;
         const double ratio = breaking / limitStress;
 
         // ---- warnings
@@ -307,12 +308,17 @@ class BreakingPointMode final : public Mode {
                 : "the reference's",
             dur(th.failDeltaMs), percent(th.breakFailFraction), percent(th.failFraction),
             dur(th.sdevLimitMs), dur(th.deltaLimitMs)));
-        if (search.bracketed())
+        if (search.converged())
             r.text.push_back(fmt::format(
-                "  breaking stress  {}   bisection bracket [{}, {}] ({} probes, resolution {}){}",
+                "  breaking stress  {}   bisection bracket [{}, {}] ({} probes, resolution {})",
                 stressText(breaking), stressText(search.low()), stressText(search.high()),
-                probes.size(), search.limits().resolution,
-                search.converged() ? "" : ", not narrowed to the resolution"));
+                probes.size(), search.limits().resolution));
+        else if (search.bracketed())
+            r.text.push_back(fmt::format(
+                "  breaking stress  n/a: between {} and {}, the search stopped before the "
+                "resolution {} ({} probes)",
+                stressText(search.low()), stressText(search.high()), search.limits().resolution,
+                probes.size()));
         else
             r.text.push_back(fmt::format("  breaking stress  n/a: no probe broke up to stress {}",
                                          stressText(search.low())));
@@ -354,7 +360,7 @@ class BreakingPointMode final : public Mode {
 
         if (r.systemFailure)
             r.verdict = "scheduler FAILED: " + r.failures.front();
-        else if (search.bracketed())
+        else if (search.converged())
             r.verdict = fmt::format(
                 "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}",
                 stressText(breaking), stressText(search.low()), stressText(search.high()),
@@ -363,6 +369,9 @@ class BreakingPointMode final : public Mode {
                                   stressText(fit.low), stressText(fit.high))
                     : "",
                 percent(ratio), stressText(limitStress));
+        else if (search.bracketed())
+            r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
+                                    stressText(search.low()), stressText(search.high()));
         else if (probes.empty())
             r.verdict = "no probe completed";
         else

@@ -50,6 +50,7 @@ std::string dur(double v, double unitNs) {
 /// One measured point of the series; NaN figures: the run was incomplete.
 struct Point {
     std::size_t jobs = 0;
+    std::uint64_t graphHash = 0;
     double timeMs = kMissing, concurrency = kMissing, jobtimeUs = kMissing, impededUs = kMissing;
     std::string missingWhy;  ///< why the figures are missing
 };
@@ -124,6 +125,7 @@ class ParamRangeMode final : public Mode {
             const RunResult& run = runs.runs.front();
             Point p;
             p.jobs = n;
+            p.graphHash = graph.graphHash();
             const IncidenceStatistic st = instrument.evaluate();
             if (!runs.failure.empty()) {
                 r.systemFailure = true;
@@ -272,6 +274,7 @@ class ParamRangeMode final : public Mode {
         nlohmann::json list = nlohmann::json::array();
         for (const Point& p : points)
             list.push_back({{"load_size_jobs", p.jobs},
+                            {"graph_hash", fmt::format("0x{:016X}", p.graphHash)},
                             {"result_time_ms", jsonNumber(p.timeMs)},
                             {"concurrency", jsonNumber(p.concurrency)},
                             {"avg_jobtime_us", jsonNumber(p.jobtimeUs)},
