@@ -5,13 +5,13 @@
 #include <cmath>
 #include <optional>
 #include <random>
-#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "analysis/LinearRegression.hpp"
 #include "analysis/SampleStatistics.hpp"
+#include "analysis/SeriesModel.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/StopRequest.hpp"
@@ -158,27 +158,16 @@ class ParamRangeMode final : public Mode {
 
         // ---- model over the complete points
         CsvTable table({"load size", "result time", "concurrency", "avg jobtime", "avg impeded"});
-        std::vector<double> xs, ys, conc;
-        std::size_t missing = 0;
+        std::vector<SeriesPoint> series;
         for (const Point& p : points) {
             table.addRow({double(p.jobs), p.timeMs, p.concurrency, p.jobtimeUs, p.impededUs});
-            conc.push_back(p.concurrency);
-            if (std::isnan(p.timeMs)) {
-                ++missing;
-                continue;
-            }
-            xs.push_back(double(p.jobs));
-            ys.push_back(p.timeMs);
+            series.push_back({double(p.jobs), p.timeMs, p.concurrency});
         }
-        const double meanConc = SampleStatistics::of(conc).mean;
-        std::optional<LinearRegression> model;
-        std::string noModel;
-        try {
-            model.emplace(xs, ys);
-        } catch (const std::invalid_argument&) {
-            noModel = fmt::format("n/a ({} complete points of {} distinct sizes; a line needs 2)",
-                                  xs.size(), std::set<double>(xs.begin(), xs.end()).size());
-        }
+        const SeriesModel fitted = SeriesModel::fit(series);
+        const std::optional<LinearRegression>& model = fitted.line;
+        const std::string noModel = "n/a (" + fitted.why + ")";
+        const double meanConc = fitted.meanConcurrency;
+        const std::size_t missing = fitted.missing;
         // Ideal: the mean work per job spread over the parallelism the machine gives.
         const GraphStatistics largest(graph_.graph(to_), policy);
         const double idealMsPerJob = ms(largest.work(exec_.load)) / double(to_) / double(P);
