@@ -347,13 +347,21 @@ TEST(SeriesBreakingPoint, ExecutionAndScheduleOptionsApply) {
 
 TEST(SeriesBreakingPoint, UsageErrors) {
     const fs::path dir = scratch("bpusage");
-    for (const std::string& bad :
-         {std::string("--schedule=default"), std::string("--level=2ms"), std::string("--stress=2"),
-          std::string("--thresholds=fixed"), std::string("--fail-fraction=1.5"),
-          std::string("--reps=0"), std::string("--max-schedule=10us"),
-          std::string("--break-fail-fraction=-0.1"), std::string("--from=4")}) {
-        const Result r = rig(kBp + bad, dir);
+    // each bad option with the words its message must contain
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"--schedule=default", "--schedule=default does not apply"},
+        {"--level=2ms", "--level"},
+        {"--stress=2", "--stress"},  // the search chooses the stress
+        {"--thresholds=fixed", "--thresholds"},
+        {"--fail-fraction=1.5", "--fail-fraction"},
+        {"--break-fail-fraction=-0.1", "--break-fail-fraction"},
+        {"--reps=0", "--reps"},
+        {"--max-schedule=10us", "--max-schedule"},
+        {"--from=4", "it is an option of: param-range"}};
+    for (const auto& [bad, says] : cases) {
+        const Result r = rig("--mode=breaking-point --nodes=8 --load=100us " + bad, dir);
         EXPECT_EQ(r.code, 2) << bad << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << bad << "\n" << r.err;
         EXPECT_FALSE(fs::exists(dir / "out")) << bad;
         std::istringstream lines(r.err);  // one-line messages (a busy-machine note may precede)
         for (std::string l; std::getline(lines, l);)
@@ -507,13 +515,19 @@ TEST(SeriesParamRange, GraphOptionsApply) {
 
 TEST(SeriesParamRange, UsageErrors) {
     const fs::path dir = scratch("prusage");
-    for (const std::string& bad :
-         {std::string("--from=12 --to=4"), std::string("--from=4 --to=4"),
-          std::string("--points=1"), std::string("--from=1"), std::string("--nodes=8"),
-          std::string("--reps=2"), std::string("--sample-seed=x")}) {
-        const Result r =
-            rig("--mode=param-range --pattern=isolated --from=4 --to=12 --load=100us " + bad, dir);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"--from=12 --to=4", "need a larger --to"},
+        {"--from=4 --to=4", "need a larger --to"},
+        {"--from=4 --to=12 --points=1", "--points"},
+        {"--from=1 --to=12", "--from"},
+        {"--from=4 --to=12 --nodes=8", "it is an option of"},
+        {"--from=4 --to=12 --reps=2", "it is an option of"},
+        {"--from=4 --to=12 --sample-seed=x", "--sample-seed"},
+        {"--from=4 --to=1000000 --workers=1024", "MiB of instrument buffers"}};
+    for (const auto& [bad, says] : cases) {
+        const Result r = rig("--mode=param-range --pattern=isolated --load=100us " + bad, dir);
         EXPECT_EQ(r.code, 2) << bad << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << bad << "\n" << r.err;
         EXPECT_FALSE(fs::exists(dir / "out")) << bad;
     }
     fs::remove_all(dir);

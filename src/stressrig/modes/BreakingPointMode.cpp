@@ -399,8 +399,9 @@ class BreakingPointMode final : public Mode {
                     {"stress_50", jsonNumber(fit.stress50)},
                     {"ci95_low", jsonNumber(fit.low)},
                     {"ci95_high", jsonNumber(fit.high)},
+                    // infinite when separated: null, with "separated": true
                     {"slope_per_ln_stress",
-                     std::isinf(fit.slope) ? nlohmann::json("inf") : jsonNumber(fit.slope)},
+                     std::isinf(fit.slope) ? nlohmann::json(nullptr) : jsonNumber(fit.slope)},
                     {"separated", fit.separated},
                     {"runs", fit.runs},
                     {"failed_runs", fit.failed}};

@@ -47,6 +47,9 @@ std::string dur(double v, double unitNs) {
     });
 }
 
+/// Largest instrument buffer a series may allocate.
+constexpr double kInstrumentLimitMiB = 1024;
+
 /// One measured point of the series; NaN figures: the run was incomplete.
 struct Point {
     std::size_t jobs = 0;
@@ -76,6 +79,14 @@ class ParamRangeMode final : public Mode {
         if (to_ <= from_)
             throw UsageError(fmt::format(
                 "invalid --from={} --to={}: need a larger --to for a series", from_, to_));
+        // The instrument keeps room for every job on every worker (RunInstrument).
+        const double mib = double(exec_.workers) * double(2 * to_ + 16) *
+                           double(sizeof(IncidenceCount::Event)) / (1024.0 * 1024.0);
+        if (mib > kInstrumentLimitMiB)
+            throw UsageError(fmt::format(
+                "--to={} with --workers={} needs {:.0f} MiB of instrument buffers (limit {:.0f} "
+                "MiB): lower --to or --workers",
+                to_, exec_.workers, mib, kInstrumentLimitMiB));
     }
 
     ModeResult run(RunContext& ctx) override {
