@@ -376,6 +376,8 @@ class BreakingPointMode final : public Mode {
             r.verdict = "no probe completed";
         else
             r.verdict = fmt::format("no breaking point up to stress {}", stressText(search.low()));
+        if (!r.systemFailure && search.converged() && ratio > 1)
+            r.verdict += " (beyond the limit: the thresholds accept runs that end late)";
         if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
 
         // ---- JSON
