@@ -1,17 +1,442 @@
-// --mode=breaking-point: not yet ported to the mode contract (see legacy/).
+// --mode=breaking-point: the highest stress at which a graph's adapted schedule still
+// holds. Widens the stress until a probe breaks and bisects to the resolution; a logistic
+// fit of the fail fraction over all probes adds the stress at 50 % failure with a 95 %
+// confidence interval, and the theoretical limit puts both in proportion.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "analysis/BreakingPointProbe.hpp"
+#include "analysis/BreakingPointSearch.hpp"
+#include "analysis/FailFractionFit.hpp"
+#include "cli/ExecutionOptions.hpp"
+#include "cli/GraphOptions.hpp"
+#include "cli/ScheduleOptions.hpp"
+#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/JobBody.hpp"
+#include "load/ScheduledGraphRun.hpp"
+#include "load/SchedulerFactory.hpp"
 #include "modes/Mode.hpp"
+#include "pullsched/testchain/GraphStatistics.hpp"
+#include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
+using namespace pullsched::testchain;
+
 namespace {
+
+/// The reference's thresholds were set for jobs of this size.
+constexpr Duration kReferenceLoad = 500us;
+constexpr Duration kReferenceFailDelta = 2ms, kReferenceSdevLimit = 2ms, kReferenceDeltaLimit = 4ms;
+/// Incomplete-run warnings listed one by one; the rest are summed up.
+constexpr std::size_t kProbeWarnings = 6;
+
+double ms(Duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+Duration fromMs(double v) {
+    return Duration{static_cast<Duration::rep>(std::llround(v * 1e6))};
+}
+/// A duration in ms as text; "n/a" when missing; `sign` adds '+' to positive values.
+std::string dur(double v, bool sign = false) {
+    return textOr(v, [&](double x) {
+        return fmt::format("{}{}", sign && x >= 0 ? "+" : "", Units::formatDuration(fromMs(x)));
+    });
+}
+std::string stressText(double s) {
+    return textOr(s, [](double x) { return fmt::format("{:.3f}", x); });
+}
+std::string percent(double f) {
+    return textOr(f, [](double x) { return fmt::format("{:.0f} %", 100 * x); });
+}
+
+nlohmann::json probeJson(const ProbeStatistics& p) {
+    return {{"stress", p.stress},
+            {"runs", p.runs},
+            {"incomplete_runs", p.incomplete},
+            {"failed_runs", p.failed},
+            {"fail_fraction", jsonNumber(p.failFraction)},
+            {"broken", p.broken},
+            {"mean_delta_ms", jsonNumber(p.meanDeltaMs)},
+            {"sdev_ms", jsonNumber(p.sdevMs)},
+            {"mean_runtime_ms", jsonNumber(p.meanRuntimeMs)},
+            {"expected_ms", jsonNumber(p.expectedMs)}};
+}
+
+std::string probeLine(const ProbeStatistics& p) {
+    return fmt::format(
+        "stress {}: {} of {} runs failed ({}), {} incomplete, mean delta {}, "
+        "sdev {}, mean runtime {} (planned {}) -> {}",
+        stressText(p.stress), p.failed, p.runs, percent(p.failFraction), p.incomplete,
+        dur(p.meanDeltaMs, true), dur(p.sdevMs), dur(p.meanRuntimeMs), dur(p.expectedMs),
+        p.broken ? "broken" : "holds");
+}
 
 class BreakingPointMode final : public Mode {
   public:
+    BreakingPointMode() { sched_.reps = 20; }
+
     std::string_view name() const override { return "breaking-point"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=breaking-point is being ported"); }
+    std::string_view summary() const override {
+        return "the highest stress whose adapted schedule still holds, with a confidence "
+               "interval";
+    }
+    void declare(OptionTable& t) override {
+        graph_.declare(t);
+        exec_.declare(t);
+        sched_.declare(t, false);  // the search chooses the stress
+        t.group("Breaking point");
+        t.choice("thresholds", thresholds_, {"scaled", "reference"},
+                 "scaled: the reference's durations x load / 500us; reference: as set for "
+                 "500us jobs (2ms / 2ms / 4ms)");
+        t.optionalDuration("fail-delta", failDelta_, 1us, 1h,
+                           "a run fails if it ends later than planned by more than this",
+                           "2ms, scaled");
+        t.number("break-fail-fraction", breakFail_, 0, 1,
+                 "a probe is broken if more runs than this fail ...");
+        t.number("fail-fraction", fail_, 0, 1,
+                 "... or if more than this fail with sdev and mean delta over their limits");
+        t.optionalDuration("sdev-limit", sdevLimit_, 1us, 1h,
+                           "sdev of the run times for the second rule", "2ms, scaled");
+        t.optionalDuration("delta-limit", deltaLimit_, 1us, 1h,
+                           "mean delta (runtime - planned) for the second rule", "4ms, scaled");
+    }
+    void validate(const OptionTable& t) override {
+        graph_.validate();
+        if (sched_.schedule != "adapted")
+            throw UsageError(
+                "--mode=breaking-point searches the stress of the adapted schedule; "
+                "--schedule=default does not apply");
+        if (t.given("level"))
+            throw UsageError(
+                "--mode=breaking-point searches the stress of the adapted schedule; --level "
+                "(of --schedule=default) does not apply");
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        const TestChainGraph graph = graph_.graph();
+        const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
+        const unsigned W = exec_.workers;
+        const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
+        const Duration load = exec_.load;
+        BreakingPointSearch search;
+
+        // the theoretical limit: the stress at which the schedule ends at the lower bound
+        const GraphStatistics stats(graph, policy);
+        const Duration lowerBound = stats.lowerBound(C, load);
+        LevelSchedule unit(graph, policy);
+        unit.adapt(1.0, C, load);
+        const double unitEndMs = ms(unit.expectedEnd());
+        const double limitStress = lowerBound.count() > 0 ? unitEndMs / ms(lowerBound) : kMissing;
+        sched_.checkLength(fromMs(unitEndMs / search.limits().start));  // nothing run yet
+
+        const double scale =
+            thresholds_ == "scaled" ? double(load.count()) / double(kReferenceLoad.count()) : 1.0;
+        auto threshold = [&](const std::optional<Duration>& given, Duration reference) {
+            return given ? ms(*given) : ms(reference) * scale;
+        };
+        const BreakThresholds th{threshold(failDelta_, kReferenceFailDelta),
+                                 threshold(sdevLimit_, kReferenceSdevLimit),
+                                 threshold(deltaLimit_, kReferenceDeltaLimit), breakFail_, fail_};
+
+        ModeResult r;
+        r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
+        const JobBody body(exec_.loadKind, &ctx.progress);
+        r.calibration = body.json();
+        Scheduler scheduler(schedulerConfig(W, nullptr, graph.size() + 64));
+        const RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
+
+        std::vector<ProbeStatistics> probes;
+        std::vector<std::vector<ProbeRun>> probeRuns;
+        std::string stopReason;
+        while (const std::optional<double> s = search.next()) {
+            if (ctx.stop.requested()) {
+                r.partial = true;
+                break;
+            }
+            LevelSchedule schedule(graph, policy);
+            schedule.adapt(*s, C, load);
+            schedule.lifeWindow(sched_.lifeWindow);
+            if (schedule.expectedEnd() > sched_.maxSchedule) {
+                stopReason = fmt::format(
+                    "search stopped: the probe at stress {} would take {} (over "
+                    "--max-schedule={})",
+                    stressText(*s), Units::formatDuration(schedule.expectedEnd()),
+                    Units::formatDuration(sched_.maxSchedule));
+                break;
+            }
+            const ScheduledGraphRuns runs =
+                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
+            std::vector<ProbeRun> outcomes;
+            for (const RunResult& run : runs.runs)
+                outcomes.push_back({runComplete(run) ? ms(run.runTime) : kMissing,
+                                    ms(run.expectedEnd), run.expired > 0});
+            if (!runs.failure.empty()) {
+                r.systemFailure = true;
+                r.failures.push_back(fmt::format("stress {}: {}", stressText(*s), runs.failure));
+            }
+            if (!outcomes.empty()) {
+                probes.push_back(ProbeStatistics::of(*s, outcomes, th));
+                probeRuns.push_back(outcomes);
+                ctx.progress.note(
+                    fmt::format("probe {}: {}", probes.size(), probeLine(probes.back())));
+            }
+            if (r.systemFailure) break;
+            if (runs.interrupted) {
+                r.partial = true;
+                break;
+            }
+            search.record(probes.back().broken);
+        }
+
+        // the logistic fit over every run of every probe
+        std::vector<StressOutcomes> counts;
+        std::size_t totalRuns = 0, incomplete = 0;
+        for (const ProbeStatistics& p : probes) {
+            counts.push_back({p.stress, p.runs, p.failed});
+            totalRuns += p.runs;
+            incomplete += p.incomplete;
+        }
+        const FailFractionFit fit = FailFractionFit::fit(counts);
+        // A bracket the search could not narrow (stopped early) gives no estimate.
+        const double breaking = search.converged() ? search.estimate() : kMissing;
+        const double ratio = breaking / limitStress;
+
+        // ---- warnings
+        std::size_t listed = 0, more = 0, moreRuns = 0;
+        for (const ProbeStatistics& p : probes) {
+            if (!p.incomplete) continue;
+            if (listed++ < kProbeWarnings) {
+                r.warnings.push_back(fmt::format(
+                    "stress {}: {} of {} runs incomplete (jobs expired or were cancelled): "
+                    "excluded from mean delta, sdev and mean runtime, counted as failed",
+                    stressText(p.stress), p.incomplete, p.runs));
+            } else {
+                ++more;
+                moreRuns += p.incomplete;
+            }
+        }
+        if (more)
+            r.warnings.push_back(fmt::format(
+                "{} more probes with {} incomplete runs in all (column \"incomplete runs\")", more,
+                moreRuns));
+        if (!stopReason.empty()) r.warnings.push_back(stopReason);
+
+        // ---- tables and plot
+        CsvTable table({"probe", "stress", "runs", "incomplete runs", "failed runs",
+                        "fail fraction", "broken", "mean delta ms", "sdev ms", "mean runtime ms",
+                        "expected ms", "fitted fail fraction"});
+        for (std::size_t i = 0; i < probes.size(); ++i) {
+            const ProbeStatistics& p = probes[i];
+            table.addRow({double(i + 1), p.stress, double(p.runs), double(p.incomplete),
+                          double(p.failed), p.failFraction, p.broken ? 1.0 : 0.0, p.meanDeltaMs,
+                          p.sdevMs, p.meanRuntimeMs, p.expectedMs, fit.failProbability(p.stress)});
+        }
+        table.setComment("breaking stress",
+                         fmt::format("{} in [{}, {}]", stressText(breaking),
+                                     stressText(search.low()), stressText(search.high())));
+        table.setComment("fail fraction fit",
+                         fit.fitted ? fmt::format("50 % at stress {}, 95 % CI [{}, {}]",
+                                                  stressText(fit.stress50), stressText(fit.low),
+                                                  stressText(fit.high))
+                                    : "n/a: " + fit.reason);
+        table.setComment("limit stress", stressText(limitStress));
+        table.setComment("units", "stress: planned speed-up factor; times in ms; fractions 0..1");
+        table.setComment("incomplete runs",
+                         "jobs expired or were cancelled: no runtime (empty cells), counted as "
+                         "failed");
+        r.tables.push_back({"", table});
+
+        CsvTable runsTable({"probe", "stress", "run", "runtime ms", "expected ms", "delta ms",
+                            "complete", "failed"});
+        for (std::size_t i = 0; i < probeRuns.size(); ++i)
+            for (std::size_t k = 0; k < probeRuns[i].size(); ++k) {
+                const ProbeRun& run = probeRuns[i][k];
+                runsTable.addRow({double(i + 1), probes[i].stress, double(k + 1), run.runtimeMs,
+                                  run.expectedMs, run.runtimeMs - run.expectedMs,
+                                  std::isnan(run.runtimeMs) ? 0.0 : 1.0,
+                                  ProbeStatistics::runFailed(run, th) ? 1.0 : 0.0});
+            }
+        r.tables.push_back({"-runs", runsTable});
+
+        if (!probes.empty()) {
+            std::vector<std::size_t> order(probes.size());
+            for (std::size_t i = 0; i < order.size(); ++i)
+                order[i] = i;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return probes[a].stress < probes[b].stress;
+            });
+            CsvTable plot({"stress", "mean runtime ms", "expected ms", "fail fraction",
+                           "fitted fail fraction"});
+            for (std::size_t i : order)
+                plot.addRow({probes[i].stress, probes[i].meanRuntimeMs, probes[i].expectedMs,
+                             probes[i].failFraction, fit.failProbability(probes[i].stress)});
+            PlotOptions po;
+            po.title = fmt::format(
+                "breaking point {} ({} nodes), {} workers, load {}: stress {} (limit {})",
+                graph_.label(), graph.size(), W, Units::formatDuration(load, true),
+                stressText(breaking), stressText(limitStress));
+            po.style = "linespoints";
+            po.xLabel = "stress";
+            po.yLabel = "time (ms)";
+            po.y2Label = "fail fraction";
+            r.plots.push_back(
+                {"", GnuplotScript::tablePlot(plot, "stress", {"mean runtime ms", "expected ms"},
+                                              {"fail fraction", "fitted fail fraction"}, po)});
+        }
+
+        // ---- text
+        const std::string hash = fmt::format("0x{:016X}", graph.graphHash());
+        r.text.push_back(fmt::format(
+            "Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
+            "concurrency {}, load {}, {} runs per probe",
+            graph_.label(), graph.size(), graph.seed(), hash, W, C, Units::formatDuration(load),
+            sched_.reps));
+        r.text.push_back(fmt::format(
+            "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
+            "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
+            "with sdev > {} and mean delta > {}",
+            thresholds_ == "scaled"
+                ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", scale)
+                : "the reference's",
+            dur(th.failDeltaMs), percent(th.breakFailFraction), percent(th.failFraction),
+            dur(th.sdevLimitMs), dur(th.deltaLimitMs)));
+        if (search.converged())
+            r.text.push_back(fmt::format(
+                "  breaking stress  {}   bisection bracket [{}, {}] ({} probes, resolution {})",
+                stressText(breaking), stressText(search.low()), stressText(search.high()),
+                probes.size(), search.limits().resolution));
+        else if (search.bracketed())
+            r.text.push_back(fmt::format(
+                "  breaking stress  n/a: between {} and {}, the search stopped before the "
+                "resolution {} ({} probes)",
+                stressText(search.low()), stressText(search.high()), search.limits().resolution,
+                probes.size()));
+        else
+            r.text.push_back(fmt::format("  breaking stress  n/a: no probe broke up to stress {}",
+                                         stressText(search.low())));
+        if (fit.fitted)
+            r.text.push_back(fmt::format(
+                "  logistic fit     50 % of runs fail at stress {}, 95 % CI [{}, {}] (profile "
+                "likelihood over {} runs at {} stresses{})",
+                stressText(fit.stress50), stressText(fit.low), stressText(fit.high), fit.runs,
+                fit.stresses, fit.separated ? "; the transition is sharper than the probes" : ""));
+        else
+            r.text.push_back(fmt::format("  logistic fit     n/a: {}", fit.reason));
+        r.text.push_back(fmt::format(
+            "  theoretical limit stress {}: there the schedule ends at the lower bound {} = "
+            "max(work / {}, critical path); breaking / limit = {}",
+            stressText(limitStress), Units::formatDuration(lowerBound), C,
+            textOr(ratio, [](double x) { return fmt::format("{:.2f}", x); })));
+        if (ratio > 1)
+            r.text.push_back(fmt::format(
+                "  note: the breaking stress lies beyond the theoretical limit: runs there end "
+                "later than planned, by up to {} (--fail-delta), which the thresholds accept",
+                dur(th.failDeltaMs)));
+        if (fit.fitted && search.bracketed())
+            r.text.push_back(
+                "  (the bisection calls a probe broken at the thresholds above, the fit gives "
+                "the stress at which half of the runs fail; the two measure different points)");
+        auto at = [&](double stress) -> const ProbeStatistics* {
+            for (const ProbeStatistics& p : probes)
+                if (p.stress == stress) return &p;
+            return nullptr;
+        };
+        const ProbeStatistics* holding = search.low() > 0 ? at(search.low()) : nullptr;
+        const ProbeStatistics* broken = search.bracketed() ? at(search.high()) : nullptr;
+        if (holding) r.text.push_back("  highest holding: " + probeLine(*holding));
+        if (broken) r.text.push_back("  lowest broken:   " + probeLine(*broken));
+        r.text.push_back(fmt::format("  {} runs in {} probes, {} incomplete", totalRuns,
+                                     probes.size(), incomplete));
+        if (r.partial)
+            r.text.push_back(fmt::format("  stopped on request after {} probes", probes.size()));
+
+        if (r.systemFailure)
+            r.verdict = "scheduler FAILED: " + r.failures.front();
+        else if (search.converged())
+            r.verdict = fmt::format(
+                "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}",
+                stressText(breaking), stressText(search.low()), stressText(search.high()),
+                fit.fitted
+                    ? fmt::format("; 50 % failure at {}, 95 % CI {}..{}", stressText(fit.stress50),
+                                  stressText(fit.low), stressText(fit.high))
+                    : "",
+                percent(ratio), stressText(limitStress));
+        else if (search.bracketed())
+            r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
+                                    stressText(search.low()), stressText(search.high()));
+        else if (probes.empty())
+            r.verdict = "no probe completed";
+        else
+            r.verdict = fmt::format("no breaking point up to stress {}", stressText(search.low()));
+        if (!r.systemFailure && search.converged() && ratio > 1)
+            r.verdict += " (beyond the limit: the thresholds accept runs that end late)";
+        if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+
+        // ---- JSON
+        nlohmann::json& j = r.result;
+        j["pattern"] = graph_.label();
+        j["nodes"] = graph.size();
+        j["seed"] = graph.seed();
+        j["hash"] = hash;
+        j["workers"] = W;
+        j["concurrency"] = C;
+        j["load_us"] = std::chrono::duration<double, std::micro>(load).count();
+        j["reps_per_probe"] = sched_.reps;
+        j["found"] = search.bracketed();
+        j["converged"] = search.converged();
+        j["breaking_stress"] = jsonNumber(breaking);
+        j["bracket_low"] = search.low();
+        j["bracket_high"] = jsonNumber(search.high());
+        j["resolution"] = search.limits().resolution;
+        j["fit"] = {{"fitted", fit.fitted},
+                    {"reason", fit.reason},
+                    {"stress_50", jsonNumber(fit.stress50)},
+                    {"ci95_low", jsonNumber(fit.low)},
+                    {"ci95_high", jsonNumber(fit.high)},
+                    // infinite when separated: null, with "separated": true
+                    {"slope_per_ln_stress",
+                     std::isinf(fit.slope) ? nlohmann::json(nullptr) : jsonNumber(fit.slope)},
+                    {"separated", fit.separated},
+                    {"runs", fit.runs},
+                    {"failed_runs", fit.failed}};
+        j["limit_stress"] = jsonNumber(limitStress);
+        j["breaking_to_limit"] = jsonNumber(ratio);
+        j["lower_bound_ms"] = ms(lowerBound);
+        j["unit_schedule_ms"] = unitEndMs;
+        j["probes"] = probes.size();
+        j["runs"] = totalRuns;
+        j["incomplete_runs"] = incomplete;
+        j["highest_holding"] = holding ? probeJson(*holding) : nlohmann::json(nullptr);
+        j["lowest_broken"] = broken ? probeJson(*broken) : nlohmann::json(nullptr);
+        j["thresholds"] = {{"mode", thresholds_},
+                           {"scale", scale},
+                           {"fail_delta_ms", th.failDeltaMs},
+                           {"sdev_limit_ms", th.sdevLimitMs},
+                           {"delta_limit_ms", th.deltaLimitMs},
+                           {"break_fail_fraction", th.breakFailFraction},
+                           {"fail_fraction", th.failFraction}};
+        nlohmann::json list = nlohmann::json::array();
+        for (const ProbeStatistics& p : probes)
+            list.push_back(probeJson(p));
+        j["probe_list"] = list;
+        return r;
+    }
+
+  private:
+    GraphOptions graph_;
+    ExecutionOptions exec_;
+    ScheduleOptions sched_;
+    std::string thresholds_ = "scaled";
+    std::optional<Duration> failDelta_, sdevLimit_, deltaLimit_;
+    double breakFail_ = 0.99, fail_ = 0.55;
 };
 
 }  // namespace

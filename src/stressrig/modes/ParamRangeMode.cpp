@@ -1,17 +1,294 @@
-// --mode=param-range: not yet ported to the mode contract (see legacy/).
+// --mode=param-range: a parameter series of load peaks. For job counts drawn between
+// --from and --to, a graph of that size runs with every level due at once; the result
+// times are fitted with a line (the Model) and compared with the ideal gradient.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "analysis/LinearRegression.hpp"
+#include "analysis/SampleStatistics.hpp"
+#include "analysis/SeriesModel.hpp"
+#include "cli/ExecutionOptions.hpp"
+#include "cli/GraphOptions.hpp"
+#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/JobBody.hpp"
+#include "load/ScheduledGraphRun.hpp"
+#include "load/SchedulerFactory.hpp"
+#include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
+#include "pullsched/testchain/GraphStatistics.hpp"
+#include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
+using namespace pullsched::testchain;
+
 namespace {
+
+double ms(Duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+double us(Duration d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
+/// A duration given in `unitNs` nanoseconds as text; "n/a" when missing.
+std::string dur(double v, double unitNs) {
+    return textOr(v, [&](double x) {
+        return Units::formatDuration(
+            Duration{static_cast<Duration::rep>(std::llround(x * unitNs))});
+    });
+}
+
+/// Largest instrument buffer a series may allocate.
+constexpr double kInstrumentLimitMiB = 1024;
+
+/// One measured point of the series; NaN figures: the run was incomplete.
+struct Point {
+    std::size_t jobs = 0;
+    std::uint64_t graphHash = 0;
+    double timeMs = kMissing, concurrency = kMissing, jobtimeUs = kMissing, impededUs = kMissing;
+    std::string missingWhy;  ///< why the figures are missing
+};
 
 class ParamRangeMode final : public Mode {
   public:
     std::string_view name() const override { return "param-range"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=param-range is being ported"); }
+    std::string_view summary() const override {
+        return "load peaks of growing size: result time over job count, fitted with a line";
+    }
+    void declare(OptionTable& t) override {
+        graph_.declare(t, false);  // the series chooses the sizes
+        exec_.declare(t, "time per unit weight of a job");
+        t.group("Parameter series");
+        t.size("from", from_, 2, 1'000'000, "smallest load peak in jobs (graph nodes)");
+        t.size("to", to_, 2, 1'000'000, "largest load peak in jobs");
+        t.count("points", points_, 2, 100'000,
+                "measured points: both ends, the rest drawn between them");
+        t.u64("sample-seed", sampleSeed_, "seed of the drawn points");
+    }
+    void validate(const OptionTable&) override {
+        graph_.validate();
+        if (to_ <= from_)
+            throw UsageError(fmt::format(
+                "invalid --from={} --to={}: need a larger --to for a series", from_, to_));
+        // The instrument keeps room for every job on every worker (RunInstrument).
+        const double mib = double(exec_.workers) * double(2 * to_ + 16) *
+                           double(sizeof(IncidenceCount::Event)) / (1024.0 * 1024.0);
+        if (mib > kInstrumentLimitMiB)
+            throw UsageError(fmt::format(
+                "--to={} with --workers={} needs {:.0f} MiB of instrument buffers (limit {:.0f} "
+                "MiB): lower --to or --workers",
+                to_, exec_.workers, mib, kInstrumentLimitMiB));
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        (void)graph_.graph(from_);  // a bad pattern fails before anything runs
+        const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
+        const unsigned W = exec_.workers;
+        const unsigned P = exec_.machineParallelism();
+
+        // both ends, the rest drawn (reproducibly) from the seed
+        std::mt19937_64 rng(sampleSeed_);
+        std::vector<std::size_t> sizes{from_, to_};
+        while (sizes.size() < points_)
+            sizes.push_back(from_ + rng() % (to_ - from_ + 1));
+
+        ModeResult r;
+        r.name = fmt::format("param-range-{}", graph_.label());
+        const JobBody body(exec_.loadKind, &ctx.progress);
+        r.calibration = body.json();
+        RunInstrument instrument(W, to_);
+        Scheduler scheduler(schedulerConfig(W, &instrument, to_ + 64));
+
+        std::vector<Point> points;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (ctx.stop.requested()) {
+                r.partial = true;
+                break;
+            }
+            const std::size_t n = sizes[i];
+            const TestChainGraph graph = graph_.graph(n);
+            LevelSchedule schedule(graph, policy);
+            schedule.useDefault(Duration{0});  // every level due at once: a load peak
+            RunnerConfig rc;
+            rc.timeBase = exec_.load;
+            rc.load = body.load();
+            rc.policy = policy;
+            rc.deadlines = false;
+            rc.chunkSize = n;  // one planning job posts the whole peak
+            rc.parallelism = P;
+            instrument.reset();
+            const ScheduledGraphRuns runs =
+                runScheduledGraph(scheduler, graph, schedule, rc, 1, ctx.stop);
+            if (runs.runs.empty()) {
+                r.partial = true;
+                break;
+            }
+            scheduler.drainFor(std::chrono::seconds{10});  // every observer bracket closed
+            const RunResult& run = runs.runs.front();
+            Point p;
+            p.jobs = n;
+            p.graphHash = graph.graphHash();
+            const IncidenceStatistic st = instrument.evaluate();
+            if (!runs.failure.empty()) {
+                r.systemFailure = true;
+                r.failures.push_back(fmt::format("{} jobs: {}", n, runs.failure));
+                p.missingWhy = runs.failure;
+            } else if (!runComplete(run)) {
+                p.missingWhy = fmt::format("hash not checked: {} jobs expired, {} cancelled",
+                                           run.expired, run.cancelled);
+            } else if (!st.complete()) {
+                p.missingWhy = fmt::format("{} instrument events lost", st.droppedEvents);
+            } else if (st.activations == 0) {
+                p.missingWhy = "no job was seen running";
+            } else {
+                const double acts = double(st.activations);
+                p.timeMs = ms(st.coveredTime);
+                p.concurrency = st.avgConcurrency;
+                p.jobtimeUs = us(st.activeTime) / acts;
+                p.impededUs = us(st.impededTime) / acts;
+            }
+            points.push_back(p);
+            ctx.progress.progress(i + 1, sizes.size(),
+                                  fmt::format("{} jobs: {}, concurrency {}", n, dur(p.timeMs, 1e6),
+                                              textOr(p.concurrency, [](double c) {
+                                                  return fmt::format("{:.2f}", c);
+                                              })));
+            if (r.systemFailure) break;
+        }
+        std::stable_sort(points.begin(), points.end(),
+                         [](const Point& a, const Point& b) { return a.jobs < b.jobs; });
+
+        // ---- model over the complete points
+        CsvTable table({"load size", "result time", "concurrency", "avg jobtime", "avg impeded"});
+        std::vector<SeriesPoint> series;
+        for (const Point& p : points) {
+            table.addRow({double(p.jobs), p.timeMs, p.concurrency, p.jobtimeUs, p.impededUs});
+            series.push_back({double(p.jobs), p.timeMs, p.concurrency});
+        }
+        const SeriesModel fitted = SeriesModel::fit(series);
+        const std::optional<LinearRegression>& model = fitted.line;
+        const std::string noModel = "n/a (" + fitted.why + ")";
+        const double meanConc = fitted.meanConcurrency;
+        const std::size_t missing = fitted.missing;
+        // Ideal: the mean work per job spread over the parallelism the machine gives.
+        const GraphStatistics largest(graph_.graph(to_), policy);
+        const double idealMsPerJob = ms(largest.work(exec_.load)) / double(to_) / double(P);
+
+        if (missing)
+            r.warnings.push_back(fmt::format(
+                "{} of {} points incomplete: excluded from the model and the mean concurrency",
+                missing, points.size()));
+        for (const Point& p : points)
+            if (!p.missingWhy.empty())
+                r.warnings.push_back(fmt::format("{} jobs: {}", p.jobs, p.missingWhy));
+
+        table.setComment("units",
+                         "load size: jobs (graph nodes); result time: ms; concurrency: workers "
+                         "busy on average; avg jobtime: us per job; avg impeded: us per job with "
+                         "fewer than two workers busy");
+        table.setComment("sample seed", fmt::format("{}", sampleSeed_));
+        table.setComment(
+            "series", fmt::format("{} points, {}..{} jobs, all due at once", points_, from_, to_));
+        table.setComment("model", model ? model->format() : noModel);
+        table.setComment("mean concurrency",
+                         textOr(meanConc, [](double c) { return fmt::format("{:.3f}", c); }));
+        table.setComment("ideal gradient", fmt::format("{:.6g} ms per job", idealMsPerJob));
+        if (missing)
+            table.setComment("incomplete points", fmt::format("{} (empty cells)", missing));
+        r.tables.push_back({"", table});
+        if (model) {
+            PlotOptions po;
+            po.title = fmt::format("load peak: {} jobs of {}, {} workers", graph_.label(),
+                                   Units::formatDuration(exec_.load, true), W);
+            po.xLabel = "load size (jobs)";
+            po.yLabel = "result time (ms)";
+            po.y2Label = "avg jobtime (us)";
+            r.plots.push_back({"", GnuplotScript::parameterSeries(table, *model, po)});
+        }
+
+        // ---- text
+        r.text.push_back(fmt::format(
+            "Parameter series: pattern {}, {}..{} jobs of {}, {} workers, {} of {} points "
+            "(sample seed {}), every job due at once",
+            graph_.label(), from_, to_, Units::formatDuration(exec_.load), W, points.size(),
+            points_, sampleSeed_));
+        r.text.push_back(fmt::format("  {:>10} {:>12} {:>12} {:>12} {:>12}", "load size",
+                                     "result time", "concurrency", "avg jobtime", "avg impeded"));
+        for (const Point& p : points)
+            r.text.push_back(fmt::format(
+                "  {:>10} {:>12} {:>12} {:>12} {:>12}", p.jobs, dur(p.timeMs, 1e6),
+                textOr(p.concurrency, [](double c) { return fmt::format("{:.3f}", c); }),
+                dur(p.jobtimeUs, 1e3), dur(p.impededUs, 1e3)));
+        const std::string concText =
+            textOr(meanConc, [](double c) { return fmt::format("{:.2f}", c); });
+        if (model)
+            r.text.push_back(fmt::format("{} ∅concurrency: {}", model->format(), concText));
+        else
+            r.text.push_back(fmt::format("Model: {} ∅concurrency: {}", noModel, concText));
+        r.text.push_back(fmt::format(
+            "  (p in jobs, result time in ms; ideal gradient {} per job = mean work per job / "
+            "{} workers the machine gives{})",
+            dur(idealMsPerJob, 1e6), P,
+            model ? fmt::format(", measured {} per job", dur(model->gradient(), 1e6)) : ""));
+        if (r.partial)
+            r.text.push_back(fmt::format("  stopped on request after {} points", points.size()));
+        if (r.systemFailure)
+            r.verdict = "scheduler FAILED: " + r.failures.front();
+        else if (model)
+            r.verdict = fmt::format("{} per job (ideal {}), offset {}, corr {}",
+                                    dur(model->gradient(), 1e6), dur(idealMsPerJob, 1e6),
+                                    dur(model->socket(), 1e6),
+                                    LinearRegression::formatSignificant(model->correlation(), 3));
+        else
+            r.verdict = "no model: " + noModel;
+        if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+
+        // ---- JSON
+        nlohmann::json& j = r.result;
+        j["pattern"] = graph_.label();
+        j["workers"] = W;
+        j["parallelism"] = P;
+        j["load_us"] = us(exec_.load);
+        j["sample_seed"] = sampleSeed_;
+        j["points_planned"] = points_;
+        j["points_measured"] = points.size();
+        j["points_incomplete"] = missing;
+        const double nan = kMissing;
+        j["gradient_ms_per_job"] = jsonNumber(model ? model->gradient() : nan);
+        j["socket_ms"] = jsonNumber(model ? model->socket() : nan);
+        j["correlation"] = jsonNumber(model ? model->correlation() : nan);
+        j["max_delta_ms"] = jsonNumber(model ? model->maxDelta() : nan);
+        j["sigma_ms"] = jsonNumber(model ? model->sigma() : nan);
+        j["model"] = model ? nlohmann::json(model->format()) : nlohmann::json(nullptr);
+        j["mean_concurrency"] = jsonNumber(meanConc);
+        j["ideal_gradient_ms_per_job"] = idealMsPerJob;
+        nlohmann::json list = nlohmann::json::array();
+        for (const Point& p : points)
+            list.push_back({{"load_size_jobs", p.jobs},
+                            {"graph_hash", fmt::format("0x{:016X}", p.graphHash)},
+                            {"result_time_ms", jsonNumber(p.timeMs)},
+                            {"concurrency", jsonNumber(p.concurrency)},
+                            {"avg_jobtime_us", jsonNumber(p.jobtimeUs)},
+                            {"avg_impeded_us", jsonNumber(p.impededUs)}});
+        j["points"] = list;
+        return r;
+    }
+
+  private:
+    GraphOptions graph_;
+    ExecutionOptions exec_;
+    std::size_t from_ = 10, to_ = 100;
+    unsigned points_ = 20;
+    std::uint64_t sampleSeed_ = 42;
 };
 
 }  // namespace
