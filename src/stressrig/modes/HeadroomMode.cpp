@@ -321,7 +321,8 @@ class HeadroomMode final : public Mode {
             r.verdict = "maximum sustained load undetermined";
         }
         if (!copies.empty())
-            r.verdict += fmt::format("; {} copies at efficiency {:.2f}", copies.back().copies,
+            r.verdict += fmt::format("; {} cop{} at efficiency {:.2f}", copies.back().copies,
+                                     copies.back().copies == 1 ? "y" : "ies",
                                      copies.back().efficiency);
         if (unmeasured > 0)
             r.warnings.push_back(fmt::format(

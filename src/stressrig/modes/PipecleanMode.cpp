@@ -257,7 +257,8 @@ class PipecleanMode final : public Mode {
                               "cancelled", "hash_ok", "work_ms", "expected_end_ms", "run_time_ms",
                               "max_job_us", "max_lateness_us", "max_overrun", "outlier"})
             t.addColumn(c);
-        t.addColumn("graph_hash", CsvTable::Kind::Text);
+        t.addColumn("expected_hash", CsvTable::Kind::Text);
+        t.addColumn("actual_hash", CsvTable::Kind::Text);
         t.addColumn("result", CsvTable::Kind::Text);
         t.addColumn("note", CsvTable::Kind::Text);
         nlohmann::json jp = nlohmann::json::array();
@@ -268,14 +269,17 @@ class PipecleanMode final : public Mode {
                       static_cast<double>(pr.failed), static_cast<double>(pr.expired),
                       static_cast<double>(pr.cancelled), hashCell, ms(pr.work), ms(pr.expectedEnd),
                       pr.runTimeMs, pr.maxJobUs, pr.maxLatenessUs, pr.maxOverrun,
-                      pr.outlier ? 1.0 : 0.0, hex(pr.expectedHash), resultText(pr), pr.note});
+                      pr.outlier ? 1.0 : 0.0, hex(pr.expectedHash),
+                      pr.hashChecked ? hex(pr.actualHash) : std::string(), resultText(pr), pr.note});
             jp.push_back({{"pattern", pr.pattern},
                           {"result", resultText(pr)},
                           {"note", pr.note},
                           {"hash_checked", pr.hashChecked},
                           {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk)
                                                      : nlohmann::json(nullptr)},
-                          {"graph_hash", hex(pr.expectedHash)},
+                          {"expected_hash", hex(pr.expectedHash)},
+                          {"actual_hash", pr.hashChecked ? nlohmann::json(hex(pr.actualHash))
+                                                         : nlohmann::json(nullptr)},
                           {"nodes", pr.nodes},
                           {"levels", pr.levels},
                           {"workers", pr.workers},
