@@ -183,11 +183,10 @@ TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
 
 TEST(SweepMode, BadInputExitsTwoAndWritesNothing) {
     const fs::path dir = dirFor("sweep-bad");
-    for (const char* args :
-         {"--mode=sweep --from=2k/s --to=1k/s", "--mode=sweep --step=0",
-          "--mode=sweep --drop-threshold=101%", "--mode=sweep --workers=0,2",
-          "--mode=sweep --hold=1s --max-schedule=2s", "--mode=sweep --from=fast",
-          "--mode=sweep --max-copies=2"}) {
+    for (const char* args : {"--mode=sweep --from=2k/s --to=1k/s", "--mode=sweep --step=0",
+                             "--mode=sweep --drop-threshold=101%", "--mode=sweep --workers=0,2",
+                             "--mode=sweep --hold=1s --max-schedule=2s", "--mode=sweep --from=fast",
+                             "--mode=sweep --max-copies=2"}) {
         const auto r = rigtest::rig(args, dir);
         EXPECT_EQ(r.code, 2) << args << ": " << r.err;
         EXPECT_FALSE(r.err.empty()) << args;
@@ -201,8 +200,8 @@ TEST(SweepMode, BadInputExitsTwoAndWritesNothing) {
 TEST(SweepMode, InterruptReturnsPartialResult) {
     const fs::path dir = dirFor("sweep-stop");
     const auto r = runInterrupted(
-        "--mode=sweep --workers=1 --from=100/s --to=300/s --step=100/s --hold=3s --load=50us",
-        dir, "1.5");
+        "--mode=sweep --workers=1 --from=100/s --to=300/s --step=100/s --hold=3s --load=50us", dir,
+        "1.5");
     EXPECT_EQ(r.code, 130) << r.err;
     ASSERT_FALSE(r.out.empty()) << r.err;
     const json j = json::parse(r.out);
@@ -236,8 +235,8 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
     EXPECT_EQ(run.envelope.at("calibration").at("kind"), "cpu");
 
     const json& res = run.envelope.at("result");
-    EXPECT_EQ(res.at("copies").size(), 2u);    // --max-copies
-    EXPECT_EQ(res.at("chain_jobs"), 100u);     // --copy-work / --load
+    EXPECT_EQ(res.at("copies").size(), 2u);       // --max-copies
+    EXPECT_EQ(res.at("chain_jobs"), 100u);        // --copy-work / --load
     EXPECT_EQ(res.at("capacity_per_s"), 5000.0);  // --workers / --load
     EXPECT_EQ(res.at("deadline_window_us"), 1e6);
     const json& load = res.at("load");
@@ -296,8 +295,8 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
 
 TEST(HeadroomMode, InterruptReturnsPartialResult) {
     const fs::path dir = dirFor("headroom-stop");
-    const auto r = runInterrupted("--mode=headroom --max-copies=1 --copy-work=5ms --hold=2s", dir,
-                                  "1.5");
+    const auto r =
+        runInterrupted("--mode=headroom --max-copies=1 --copy-work=5ms --hold=2s", dir, "1.5");
     EXPECT_EQ(r.code, 130) << r.err;
     ASSERT_FALSE(r.out.empty()) << r.err;
     const json j = json::parse(r.out);

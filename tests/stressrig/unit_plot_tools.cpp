@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/CsvTable.hpp"
 #include "measure/Environment.hpp"
+#include "report/CsvTable.hpp"
 #include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;

@@ -64,8 +64,8 @@ StepVerdict LoadClassifier::classify(const StepMeasurement& s) const {
         why.push_back(fmt::format("p99 lateness {} > {}", Units::formatDuration(*s.latenessP99),
                                   Units::formatDuration(L.latenessLimit)));
     if (dropsOver(L.dropThreshold))
-        why.push_back(fmt::format("{} drops of {} jobs > {:g}%", s.drops, s.jobs,
-                                  100 * L.dropThreshold));
+        why.push_back(
+            fmt::format("{} drops of {} jobs > {:g}%", s.drops, s.jobs, 100 * L.dropThreshold));
     if (why.empty()) return verdict(LoadClass::Stable, "within all limits");
     return verdict(LoadClass::Burst, fmt::format("{}; backlog drains", fmt::join(why, ", ")));
 }

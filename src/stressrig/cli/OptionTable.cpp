@@ -222,7 +222,8 @@ OptionTable& OptionTable::rate(std::string name, double& field, double min, doub
 
 OptionTable& OptionTable::percent(std::string name, double& field, double minPercent,
                                   double maxPercent, std::string help) {
-    const std::string bounds = fmt::format("{}%..{}%", fmtNumber(minPercent), fmtNumber(maxPercent));
+    const std::string bounds =
+        fmt::format("{}%..{}%", fmtNumber(minPercent), fmtNumber(maxPercent));
     Entry& e = add(name, "PCT", std::move(help), bounds, fmtNumber(100 * field) + "%");
     e.jsonKey += "_percent";
     e.parse = [&field, name, minPercent, maxPercent, bounds](const std::string& s) {

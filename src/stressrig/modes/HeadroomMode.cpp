@@ -167,10 +167,11 @@ class HeadroomMode final : public Mode {
                 break;
             }
             s.dropsOver = steps_.dropsOver(s.r.m.drops, s.r.m.jobs);
-            ctx.progress.progress(static_cast<std::size_t>(i), kLoadSteps,
-                                  fmt::format("{:.0f} % of capacity: CPU {:.0f} %, mean lateness {}",
-                                              100 * s.fraction, s.r.cpuPercent,
-                                              durationTextUs(meanLatenessUs(s.r.lateness))));
+            ctx.progress.progress(
+                static_cast<std::size_t>(i), kLoadSteps,
+                fmt::format("{:.0f} % of capacity: CPU {:.0f} %, mean lateness {}",
+                            100 * s.fraction, s.r.cpuPercent,
+                            durationTextUs(meanLatenessUs(s.r.lateness))));
             steps.push_back(std::move(s));
         }
 
@@ -190,12 +191,12 @@ class HeadroomMode final : public Mode {
         // threshold is not sustained (NaN ends the contiguous run).
         std::vector<double> meanNs;
         for (const LoadStep& s : steps)
-            meanNs.push_back(s.dropsOver || s.r.lateness.count() == 0 ? kNaN
-                                                                      : s.r.lateness.mean());
+            meanNs.push_back(s.dropsOver || s.r.lateness.count() == 0 ? kNaN : s.r.lateness.mean());
         const auto sustained = loadtest::maxSustainedIndex(meanNs, kSustainFactor, kNoiseFloorNs);
         const double lowLoadUs = steps.empty() ? kNaN : meanLatenessUs(steps.front().r.lateness);
-        const double boundUs =
-            std::isnan(lowLoadUs) ? kNaN : kSustainFactor * std::max(lowLoadUs, kNoiseFloorNs / 1e3);
+        const double boundUs = std::isnan(lowLoadUs)
+                                   ? kNaN
+                                   : kSustainFactor * std::max(lowLoadUs, kNoiseFloorNs / 1e3);
 
         // --- copies
         CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
@@ -210,9 +211,10 @@ class HeadroomMode final : public Mode {
         r.tables.push_back({"-copies", ct});
         if (!copies.empty()) {
             PlotOptions pc;
-            pc.title = fmt::format("headroom: k copies of a {}-job chain, one worker each", chainJobs);
-            r.plots.push_back(
-                {"-copies", GnuplotScript::tablePlot(ct, "copies", {"time_s"}, {"efficiency"}, pc)});
+            pc.title =
+                fmt::format("headroom: k copies of a {}-job chain, one worker each", chainJobs);
+            r.plots.push_back({"-copies", GnuplotScript::tablePlot(ct, "copies", {"time_s"},
+                                                                   {"efficiency"}, pc)});
         }
 
         // --- load steps
@@ -248,7 +250,8 @@ class HeadroomMode final : public Mode {
                           {"sustained", within}});
         }
         r.tables.push_back({"-load", lt});
-        if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"}); !y.empty()) {
+        if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"});
+            !y.empty()) {
             PlotOptions pl;
             pl.title = fmt::format("scheduler ({} workers): lateness and throughput vs CPU load",
                                    exec_.workers);
@@ -276,8 +279,8 @@ class HeadroomMode final : public Mode {
             "Compute headroom: {} cores; k copies of a {}-job chain of {} jobs, one single-worker "
             "scheduler each (median of {})",
             cores, chainJobs, Units::formatDuration(exec_.load), kReps));
-        r.text.push_back(fmt::format("{:>6} {:>10} {:>10} {:>10}", "copies", "mach. CPU%", "time",
-                                     "t(1)/t(k)"));
+        r.text.push_back(
+            fmt::format("{:>6} {:>10} {:>10} {:>10}", "copies", "mach. CPU%", "time", "t(1)/t(k)"));
         for (const auto& c : copies)
             r.text.push_back(fmt::format(
                 "{:>6} {:>10.0f} {:>10} {:>10.2f}", c.copies, c.cpuPercent,
@@ -313,26 +316,27 @@ class HeadroomMode final : public Mode {
                                     Units::formatRate(steps[*sustained].r.m.offeredRate),
                                     100 * steps[*sustained].fraction);
         } else {
-            r.text.push_back(fmt::format(
-                "Maximum sustained load: undetermined ({}; the lowest step {})", rule,
-                steps.empty()                       ? "did not run"
-                : std::isnan(lowLoadUs)             ? "measured no lateness"
+            r.text.push_back(
+                fmt::format("Maximum sustained load: undetermined ({}; the lowest step {})", rule,
+                            steps.empty()           ? "did not run"
+                            : std::isnan(lowLoadUs) ? "measured no lateness"
                                                     : "dropped too many jobs"));
             r.verdict = "maximum sustained load undetermined";
         }
         if (!copies.empty())
-            r.verdict += fmt::format("; {} cop{} at efficiency {:.2f}", copies.back().copies,
-                                     copies.back().copies == 1 ? "y" : "ies",
-                                     copies.back().efficiency);
+            r.verdict +=
+                fmt::format("; {} cop{} at efficiency {:.2f}", copies.back().copies,
+                            copies.back().copies == 1 ? "y" : "ies", copies.back().efficiency);
         if (unmeasured > 0)
-            r.warnings.push_back(fmt::format(
-                "{} of {} load steps measured no job's lateness (n/a): raise --hold or "
-                "--deadline-window",
-                unmeasured, steps.size()));
+            r.warnings.push_back(
+                fmt::format("{} of {} load steps measured no job's lateness (n/a): raise --hold or "
+                            "--deadline-window",
+                            unmeasured, steps.size()));
         if (withDrops > 0)
             r.warnings.push_back(fmt::format(
                 "{} of {} load steps dropped over {:g}% of their jobs (missed the deadline of {})",
-                withDrops, steps.size(), 100 * steps_.dropThreshold, Units::formatDuration(window)));
+                withDrops, steps.size(), 100 * steps_.dropThreshold,
+                Units::formatDuration(window)));
     }
 
     ExecutionOptions exec_;

@@ -67,9 +67,9 @@ struct PatternResult {
     std::size_t postedTwice = 0;
     unsigned workers = 0;
     Duration work{0}, expectedEnd{0};
-    double runTimeMs = kNaN;  ///< missing when no exit completed
+    double runTimeMs = kNaN;                       ///< missing when no exit completed
     double maxJobUs = kNaN, maxLatenessUs = kNaN;  ///< missing when no job ran
-    double maxOverrun = kNaN;  ///< max over jobs of run time / nominal time
+    double maxOverrun = kNaN;                      ///< max over jobs of run time / nominal time
     bool outlier = false;
     std::vector<std::string> warnings;
 };
@@ -205,7 +205,8 @@ class PipecleanMode final : public Mode {
                                       hex(run.expectedHash));
         }
         if (pr.maxOverrun > kJobOverrunFactor)
-            pr.warnings.push_back(fmt::format("a job ran {:.1f} x its nominal time", pr.maxOverrun));
+            pr.warnings.push_back(
+                fmt::format("a job ran {:.1f} x its nominal time", pr.maxOverrun));
         return pr;
     }
 
@@ -222,9 +223,10 @@ class PipecleanMode final : public Mode {
             if (!out[k]) continue;
             PatternResult& pr = results[index[k]];
             pr.outlier = true;
-            pr.warnings.push_back(fmt::format("outlier: max job time {} > {:g} x the median of the "
-                                              "patterns",
-                                              durationTextUs(pr.maxJobUs), kOutlierFactor));
+            pr.warnings.push_back(
+                fmt::format("outlier: max job time {} > {:g} x the median of the "
+                            "patterns",
+                            durationTextUs(pr.maxJobUs), kOutlierFactor));
         }
     }
 
@@ -264,37 +266,50 @@ class PipecleanMode final : public Mode {
         nlohmann::json jp = nlohmann::json::array();
         for (const PatternResult& pr : results) {
             const double hashCell = pr.hashChecked ? (pr.hashOk ? 1.0 : 0.0) : kNaN;
-            t.addRow({pr.pattern, static_cast<double>(pr.nodes), static_cast<double>(pr.levels),
-                      static_cast<double>(pr.workers), static_cast<double>(pr.completed),
-                      static_cast<double>(pr.failed), static_cast<double>(pr.expired),
-                      static_cast<double>(pr.cancelled), hashCell, ms(pr.work), ms(pr.expectedEnd),
-                      pr.runTimeMs, pr.maxJobUs, pr.maxLatenessUs, pr.maxOverrun,
-                      pr.outlier ? 1.0 : 0.0, hex(pr.expectedHash),
-                      pr.hashChecked ? hex(pr.actualHash) : std::string(), resultText(pr), pr.note});
-            jp.push_back({{"pattern", pr.pattern},
-                          {"result", resultText(pr)},
-                          {"note", pr.note},
-                          {"hash_checked", pr.hashChecked},
-                          {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk)
-                                                     : nlohmann::json(nullptr)},
-                          {"expected_hash", hex(pr.expectedHash)},
-                          {"actual_hash", pr.hashChecked ? nlohmann::json(hex(pr.actualHash))
-                                                         : nlohmann::json(nullptr)},
-                          {"nodes", pr.nodes},
-                          {"levels", pr.levels},
-                          {"workers", pr.workers},
-                          {"completed", pr.completed},
-                          {"failed", pr.failed},
-                          {"expired", pr.expired},
-                          {"cancelled", pr.cancelled},
-                          {"work_ms", ms(pr.work)},
-                          {"expected_end_ms", ms(pr.expectedEnd)},
-                          {"run_time_ms", jsonNumber(pr.runTimeMs)},
-                          {"max_job_us", jsonNumber(pr.maxJobUs)},
-                          {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
-                          {"max_overrun", jsonNumber(pr.maxOverrun)},
-                          {"outlier", pr.outlier},
-                          {"warnings", pr.warnings}});
+            t.addRow({pr.pattern,
+                      static_cast<double>(pr.nodes),
+                      static_cast<double>(pr.levels),
+                      static_cast<double>(pr.workers),
+                      static_cast<double>(pr.completed),
+                      static_cast<double>(pr.failed),
+                      static_cast<double>(pr.expired),
+                      static_cast<double>(pr.cancelled),
+                      hashCell,
+                      ms(pr.work),
+                      ms(pr.expectedEnd),
+                      pr.runTimeMs,
+                      pr.maxJobUs,
+                      pr.maxLatenessUs,
+                      pr.maxOverrun,
+                      pr.outlier ? 1.0 : 0.0,
+                      hex(pr.expectedHash),
+                      pr.hashChecked ? hex(pr.actualHash) : std::string(),
+                      resultText(pr),
+                      pr.note});
+            jp.push_back(
+                {{"pattern", pr.pattern},
+                 {"result", resultText(pr)},
+                 {"note", pr.note},
+                 {"hash_checked", pr.hashChecked},
+                 {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk) : nlohmann::json(nullptr)},
+                 {"expected_hash", hex(pr.expectedHash)},
+                 {"actual_hash",
+                  pr.hashChecked ? nlohmann::json(hex(pr.actualHash)) : nlohmann::json(nullptr)},
+                 {"nodes", pr.nodes},
+                 {"levels", pr.levels},
+                 {"workers", pr.workers},
+                 {"completed", pr.completed},
+                 {"failed", pr.failed},
+                 {"expired", pr.expired},
+                 {"cancelled", pr.cancelled},
+                 {"work_ms", ms(pr.work)},
+                 {"expected_end_ms", ms(pr.expectedEnd)},
+                 {"run_time_ms", jsonNumber(pr.runTimeMs)},
+                 {"max_job_us", jsonNumber(pr.maxJobUs)},
+                 {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
+                 {"max_overrun", jsonNumber(pr.maxOverrun)},
+                 {"outlier", pr.outlier},
+                 {"warnings", pr.warnings}});
         }
         r.tables.push_back({"", t});
 
@@ -327,14 +342,20 @@ class PipecleanMode final : public Mode {
                                      "pattern", "nodes", "work", "run", "max job", "max late",
                                      "expired", "hash", "result"));
         for (const PatternResult& pr : results) {
-            r.text.push_back(fmt::format(
-                "{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}", pr.pattern, pr.nodes,
-                Units::formatDuration(pr.work),
-                textOr(pr.runTimeMs, [](double v) { return Units::formatDuration(
-                                                        std::chrono::nanoseconds{std::llround(v * 1e6)}); }),
-                durationTextUs(pr.maxJobUs), durationTextUs(pr.maxLatenessUs),
-                pr.expired + pr.cancelled,
-                !pr.hashChecked ? "n/a" : pr.hashOk ? "ok" : "BAD", outcomeText(pr)));
+            r.text.push_back(
+                fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}", pr.pattern,
+                            pr.nodes, Units::formatDuration(pr.work),
+                            textOr(pr.runTimeMs,
+                                   [](double v) {
+                                       return Units::formatDuration(
+                                           std::chrono::nanoseconds{std::llround(v * 1e6)});
+                                   }),
+                            durationTextUs(pr.maxJobUs), durationTextUs(pr.maxLatenessUs),
+                            pr.expired + pr.cancelled,
+                            !pr.hashChecked ? "n/a"
+                            : pr.hashOk     ? "ok"
+                                            : "BAD",
+                            outcomeText(pr)));
             for (const std::string& w : pr.warnings)
                 r.text.push_back("    warning: " + w);
         }
@@ -348,12 +369,13 @@ class PipecleanMode final : public Mode {
                 "{} of {} patterns had expired or cancelled jobs ({} in all): hash not checked",
                 unchecked, results.size(), expired));
         if (warnings > 0)
-            r.warnings.push_back(fmt::format("{} timing warning(s): outliers are flagged, they do "
-                                             "not fail the run",
-                                             warnings));
+            r.warnings.push_back(
+                fmt::format("{} timing warning(s): outliers are flagged, they do "
+                            "not fail the run",
+                            warnings));
         if (failures > 0)
-            r.verdict = fmt::format("FAILED: {} of {} patterns failed a correctness check", failures,
-                                    results.size());
+            r.verdict = fmt::format("FAILED: {} of {} patterns failed a correctness check",
+                                    failures, results.size());
         else
             r.verdict = fmt::format(
                 "no correctness failure in {} patterns: {} hash-verified{}{}", results.size(),

@@ -73,7 +73,7 @@ class SweepMode final : public Mode {
         t.rate("from", from_, 0.001, 1e9, "first offered rate");
         t.rate("to", to_, 0.001, 1e9, "last offered rate (included)");
         t.rate("step", step_, 0.001, 1e9,
-               "rate increment (unset: 5 evenly spaced rates from --from to --to)");
+               "rate increment; unset (0/s): 5 evenly spaced rates from --from to --to");
         t.duration("limit", limit_, 1ns, 1h, "p99 lateness limit of a stable step");
         t.duration("max-schedule", maxSchedule_, 1ms, 7 * 24h,
                    "refuse sweeps whose holds add up to more than this");
@@ -135,11 +135,10 @@ class SweepMode final : public Mode {
                 row.verdict = classifier.classify(row.step.m);
                 measured.push_back(row.step.m);
                 ++lv.stepsRun;
-                ctx.progress.progress(++done, total,
-                                      fmt::format("{} workers, {}: {} ({})", w,
-                                                  Units::formatRate(rate),
-                                                  toString(row.verdict.loadClass),
-                                                  row.verdict.reason));
+                ctx.progress.progress(
+                    ++done, total,
+                    fmt::format("{} workers, {}: {} ({})", w, Units::formatRate(rate),
+                                toString(row.verdict.loadClass), row.verdict.reason));
                 const bool failed = row.verdict.loadClass == LoadClass::Failure;
                 rows.push_back(std::move(row));
                 if (failed) {  // beyond the first failure nothing new is learnt
@@ -176,11 +175,26 @@ class SweepMode final : public Mode {
         const Duration warm = steps_.warm();
         // --- table: every worker count in one
         CsvTable t;
-        for (const char* c :
-             {"workers", "offered_rate_per_s", "achieved_rate_per_s", "utilisation_percent",
-              "cpu_percent", "rss_mib", "jobs", "measured", "drops", "drop_percent", "failures",
-              "posted_late", "lateness_mean_us", "lateness_p50_us", "lateness_p99_us",
-              "lateness_max_us", "backlog_end", "backlog_after_drain", "drained", "drain_ms"})
+        for (const char* c : {"workers",
+                              "offered_rate_per_s",
+                              "achieved_rate_per_s",
+                              "utilisation_percent",
+                              "cpu_percent",
+                              "rss_mib",
+                              "jobs",
+                              "measured",
+                              "drops",
+                              "drop_percent",
+                              "failures",
+                              "posted_late",
+                              "lateness_mean_us",
+                              "lateness_p50_us",
+                              "lateness_p99_us",
+                              "lateness_max_us",
+                              "backlog_end",
+                              "backlog_after_drain",
+                              "drained",
+                              "drain_ms"})
             t.addColumn(c);
         t.addColumn("class", CsvTable::Kind::Text);
         t.addColumn("reason", CsvTable::Kind::Text);
@@ -195,34 +209,48 @@ class SweepMode final : public Mode {
             const double afterDrain = m.backlogAfterDrain.value_or(kNaN);
             if (m.drops > 0) ++withDrops;
             if (s.lateness.count() == 0) ++unmeasured;
-            t.addRow({static_cast<double>(row.workers), m.offeredRate, m.achievedRate,
-                      utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
-                      static_cast<double>(s.rssBytes) / kMiB, static_cast<double>(m.jobs),
-                      static_cast<double>(s.measured), static_cast<double>(m.drops), dropPct,
-                      static_cast<double>(m.failures), static_cast<double>(s.postedLate),
-                      meanLatenessUs(s.lateness), percentileLatenessUs(s.lateness, 50),
-                      percentileLatenessUs(s.lateness, 99), percentileLatenessUs(s.lateness, 100),
-                      m.backlogEnd, afterDrain, m.drained.value_or(true) ? 1.0 : 0.0,
-                      us(s.drainTime) / 1e3, className(row), row.verdict.reason});
-            jsteps.push_back({{"workers", row.workers},
-                              {"offered_rate_per_s", m.offeredRate},
-                              {"achieved_rate_per_s", jsonNumber(m.achievedRate)},
-                              {"utilisation_percent", utilisationPercent(m.offeredRate, row.workers)},
-                              {"cpu_percent", jsonNumber(s.cpuPercent)},
-                              {"rss_mib", static_cast<double>(s.rssBytes) / kMiB},
-                              {"jobs", m.jobs},
-                              {"measured", s.measured},
-                              {"drops", m.drops},
-                              {"drop_percent", jsonNumber(dropPct)},
-                              {"failures", m.failures},
-                              {"posted_late", s.postedLate},
-                              {"lateness", histogramJson(s.lateness)},
-                              {"backlog_end", m.backlogEnd},
-                              {"backlog_after_drain", jsonNumber(afterDrain)},
-                              {"drained", m.drained.value_or(true)},
-                              {"drain_ms", us(s.drainTime) / 1e3},
-                              {"class", className(row)},
-                              {"reason", row.verdict.reason}});
+            t.addRow({static_cast<double>(row.workers),
+                      m.offeredRate,
+                      m.achievedRate,
+                      utilisationPercent(m.offeredRate, row.workers),
+                      s.cpuPercent,
+                      static_cast<double>(s.rssBytes) / kMiB,
+                      static_cast<double>(m.jobs),
+                      static_cast<double>(s.measured),
+                      static_cast<double>(m.drops),
+                      dropPct,
+                      static_cast<double>(m.failures),
+                      static_cast<double>(s.postedLate),
+                      meanLatenessUs(s.lateness),
+                      percentileLatenessUs(s.lateness, 50),
+                      percentileLatenessUs(s.lateness, 99),
+                      percentileLatenessUs(s.lateness, 100),
+                      m.backlogEnd,
+                      afterDrain,
+                      m.drained.value_or(true) ? 1.0 : 0.0,
+                      us(s.drainTime) / 1e3,
+                      className(row),
+                      row.verdict.reason});
+            jsteps.push_back(
+                {{"workers", row.workers},
+                 {"offered_rate_per_s", m.offeredRate},
+                 {"achieved_rate_per_s", jsonNumber(m.achievedRate)},
+                 {"utilisation_percent", utilisationPercent(m.offeredRate, row.workers)},
+                 {"cpu_percent", jsonNumber(s.cpuPercent)},
+                 {"rss_mib", static_cast<double>(s.rssBytes) / kMiB},
+                 {"jobs", m.jobs},
+                 {"measured", s.measured},
+                 {"drops", m.drops},
+                 {"drop_percent", jsonNumber(dropPct)},
+                 {"failures", m.failures},
+                 {"posted_late", s.postedLate},
+                 {"lateness", histogramJson(s.lateness)},
+                 {"backlog_end", m.backlogEnd},
+                 {"backlog_after_drain", jsonNumber(afterDrain)},
+                 {"drained", m.drained.value_or(true)},
+                 {"drain_ms", us(s.drainTime) / 1e3},
+                 {"class", className(row)},
+                 {"reason", row.verdict.reason}});
         }
         r.tables.push_back({"", t});
 
@@ -240,11 +268,11 @@ class SweepMode final : public Mode {
             PlotOptions po;
             po.title = fmt::format("sweep, {} workers: achieved rate and lateness (p99 limit {})",
                                    lv.workers, Units::formatDuration(limit_));
-            r.plots.push_back({fmt::format("-w{}", lv.workers),
-                               GnuplotScript::tablePlot(sub, "offered_rate_per_s", y,
-                                                        columnsWithData(sub, {"lateness_p99_us",
-                                                                              "lateness_mean_us"}),
-                                                        po)});
+            r.plots.push_back(
+                {fmt::format("-w{}", lv.workers),
+                 GnuplotScript::tablePlot(
+                     sub, "offered_rate_per_s", y,
+                     columnsWithData(sub, {"lateness_p99_us", "lateness_mean_us"}), po)});
         }
 
         // --- JSON
@@ -282,23 +310,25 @@ class SweepMode final : public Mode {
             limits.keepUpRatio, Units::formatDuration(limits.latenessLimit),
             100 * limits.dropThreshold, 100 * std::max(limits.dropFraction, limits.dropThreshold)));
         r.text.push_back("");
-        r.text.push_back(fmt::format("{:>4} {:>10} {:>10} {:>6} {:>6} {:>8} {:>8} {:>7} {:>10} "
-                                     "{:>10} {:>8}  {}",
-                                     "W", "offered", "achieved", "util%", "CPU%", "RSS MiB", "jobs",
-                                     "drops", "mean late", "p99 late", "backlog", "class"));
+        r.text.push_back(
+            fmt::format("{:>4} {:>10} {:>10} {:>6} {:>6} {:>8} {:>8} {:>7} {:>10} "
+                        "{:>10} {:>8}  {}",
+                        "W", "offered", "achieved", "util%", "CPU%", "RSS MiB", "jobs", "drops",
+                        "mean late", "p99 late", "backlog", "class"));
         for (const SweepRow& row : rows) {
             const StepResult& s = row.step;
             const StepMeasurement& m = s.m;
-            r.text.push_back(fmt::format(
-                "{:>4} {:>10} {:>10} {:>6.0f} {:>6.0f} {:>8.1f} {:>8} {:>7} {:>10} {:>10} {:>8.0f}  "
-                "{} ({})",
-                row.workers, Units::formatRate(m.offeredRate),
-                textOr(m.achievedRate, [](double v) { return Units::formatRate(v); }),
-                utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
-                static_cast<double>(s.rssBytes) / kMiB, m.jobs, m.drops,
-                durationTextUs(meanLatenessUs(s.lateness)),
-                durationTextUs(percentileLatenessUs(s.lateness, 99)), m.backlogEnd, className(row),
-                row.verdict.reason));
+            r.text.push_back(
+                fmt::format("{:>4} {:>10} {:>10} {:>6.0f} {:>6.0f} {:>8.1f} {:>8} {:>7} {:>10} "
+                            "{:>10} {:>8.0f}  "
+                            "{} ({})",
+                            row.workers, Units::formatRate(m.offeredRate),
+                            textOr(m.achievedRate, [](double v) { return Units::formatRate(v); }),
+                            utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
+                            static_cast<double>(s.rssBytes) / kMiB, m.jobs, m.drops,
+                            durationTextUs(meanLatenessUs(s.lateness)),
+                            durationTextUs(percentileLatenessUs(s.lateness, 99)), m.backlogEnd,
+                            className(row), row.verdict.reason));
         }
         r.text.push_back("");
         r.text.push_back("Levels:");
@@ -306,13 +336,15 @@ class SweepMode final : public Mode {
         for (const WorkerLevels& lv : levels) {
             const SweepSummary& s = lv.summary;
             r.text.push_back(fmt::format(
-                "  {} workers: highest stable {}, highest burst {}, first failure {}{}{}", lv.workers,
-                rateOrNone(s.highestStable), rateOrNone(s.highestBurst), rateOrNone(s.firstFailure),
+                "  {} workers: highest stable {}, highest burst {}, first failure {}{}{}",
+                lv.workers, rateOrNone(s.highestStable), rateOrNone(s.highestBurst),
+                rateOrNone(s.firstFailure),
                 lv.stepsSkipped ? fmt::format(" ({} higher rates skipped)", lv.stepsSkipped) : "",
                 s.consistent ? "" : "; not monotonic: repeat with a longer --hold"));
             std::string v = fmt::format("{} worker{}: ", lv.workers, lv.workers == 1 ? "" : "s");
-            v += s.highestStable ? fmt::format("stable up to {}", Units::formatRate(*s.highestStable))
-                                 : std::string("no stable step");
+            v += s.highestStable
+                     ? fmt::format("stable up to {}", Units::formatRate(*s.highestStable))
+                     : std::string("no stable step");
             if (s.firstFailure)
                 v += fmt::format(", failing from {}", Units::formatRate(*s.firstFailure));
             verdicts.push_back(std::move(v));

@@ -23,7 +23,8 @@ inline double meanLatenessUs(const LatencyHistogram& h) {
 /// Percentile `p` in µs; NaN when the sample count does not support it (100 = max).
 inline double percentileLatenessUs(const LatencyHistogram& h, double p) {
     const bool ok = p >= 100 ? h.count() > 0 : percentileSupported(p, h.count());
-    return ok ? static_cast<double>(h.percentile(p)) / 1e3 : std::numeric_limits<double>::quiet_NaN();
+    return ok ? static_cast<double>(h.percentile(p)) / 1e3
+              : std::numeric_limits<double>::quiet_NaN();
 }
 
 /// A value in µs as an adaptive duration ("12.3µs", "1.50ms"), "n/a" for NaN.
