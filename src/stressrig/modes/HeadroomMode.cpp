@@ -57,15 +57,16 @@ double us(Duration d) {
     return std::chrono::duration<double, std::micro>(d).count();
 }
 
-/// One copy: a chain of jobs, each posting the next when done.
+/// One copy: a chain of jobs, each posting the next when done; a stop request ends it.
 struct Chain {
     pullsched::Scheduler* sched = nullptr;
     const testchain::ComputationalLoad* load = nullptr;
+    const StopRequest* stop = nullptr;
     Duration jobLoad{0};
     std::size_t remaining = 0;
 
     void next() {
-        if (remaining == 0) return;
+        if (remaining == 0 || stop->requested()) return;
         --remaining;
         sched->postDetached([this] {
             load->invoke(jobLoad);
@@ -81,12 +82,13 @@ struct CopiesRun {
 
 /// k copies of the chain at once; time until all are done and machine CPU % meanwhile.
 CopiesRun runCopies(unsigned k, std::size_t jobs, Duration jobLoad,
-                    const testchain::ComputationalLoad& load, unsigned cores) {
+                    const testchain::ComputationalLoad& load, unsigned cores,
+                    const StopRequest& stop) {
     std::vector<std::unique_ptr<pullsched::Scheduler>> scheds;
     std::vector<Chain> chains(k);
     for (unsigned i = 0; i < k; ++i) {
         scheds.push_back(std::make_unique<pullsched::Scheduler>(schedulerConfig(1)));
-        chains[i] = Chain{scheds.back().get(), &load, jobLoad, jobs};
+        chains[i] = Chain{scheds.back().get(), &load, &stop, jobLoad, jobs};
     }
     const auto s0 = ProcessSampler::snapshot();
     for (auto& c : chains)
@@ -136,8 +138,9 @@ class HeadroomMode final : public Mode {
                     stopped = true;
                     break;
                 }
-                reps.push_back(runCopies(k, chainJobs, exec_.load, body.load(), cores));
+                reps.push_back(runCopies(k, chainJobs, exec_.load, body.load(), cores, ctx.stop));
             }
+            if (ctx.stop.requested()) stopped = true;  // the last repetition was cut short
             if (stopped) break;  // a k without all its repetitions is not reported
             std::sort(reps.begin(), reps.end(),
                       [](const CopiesRun& a, const CopiesRun& b) { return a.seconds < b.seconds; });
