@@ -118,7 +118,7 @@ TEST(SweepMode, OptionsAppearAndApply) {
         EXPECT_NEAR(s.at("utilisation_percent").get<double>(), 100 * rate * 100e-6 / w, 1e-9);
         EXPECT_TRUE(classes.count(s.at("class").get<std::string>())) << s.dump();
         // --limit=1s: lateness never decides here.
-        EXPECT_EQ(s.at("reason").get<std::string>().find("p99 lateness"), std::string::npos);
+        EXPECT_EQ(s.at("reason").get<std::string>().find(" lateness"), std::string::npos);
     }
 
     const CsvTable csv = CsvTable::readFile(dir / "out" / "sweep.csv");
@@ -146,10 +146,9 @@ TEST(SweepMode, LimitAndAutomaticStepsChangeTheSweep) {
     for (const auto& s : res.at("steps")) {
         EXPECT_EQ(s.at("drops"), 0u);
         EXPECT_NE(s.at("class"), "stable") << s.dump();
+        // "p99 lateness … > 1ns", "max lateness (n=…) … > 1ns" or "no lateness measured"
         const std::string reason = s.at("reason");
-        EXPECT_TRUE(reason.find("p99 lateness") != std::string::npos ||
-                    reason.find("no lateness measured") != std::string::npos)
-            << reason;
+        EXPECT_NE(reason.find("lateness"), std::string::npos) << reason;
     }
     EXPECT_TRUE(res.at("levels").at(0).at("highest_stable_per_s").is_null());
     fs::remove_all(dir);

@@ -130,6 +130,19 @@ TEST(LoadClassifier, DropThresholdIsAParameter) {
     EXPECT_EQ(classOf(s, loose), LoadClass::Failure);
 }
 
+TEST(LoadClassifier, FewSamplesSayMaximumNotP99) {
+    auto s = stableStep();
+    s.latenessP99 = 3ms;
+    s.latenessSamples = 75;
+    const auto v = LoadClassifier().classify(s);
+    EXPECT_EQ(v.loadClass, LoadClass::Burst);
+    EXPECT_NE(v.reason.find("max lateness (n=75, too few for a p99) 3.00ms > 1.00ms"),
+              std::string::npos)
+        << v.reason;
+    s.latenessSamples = 100;
+    EXPECT_NE(LoadClassifier().classify(s).reason.find("p99 lateness 3.00ms"), std::string::npos);
+}
+
 TEST(LoadClassifier, MissingMeasurementsAreNeverStable) {
     auto s = stableStep();
     s.latenessP99.reset();  // no job measured

@@ -61,8 +61,12 @@ StepVerdict LoadClassifier::classify(const StepMeasurement& s) const {
     if (!s.latenessP99)
         why.push_back("no lateness measured");
     else if (*s.latenessP99 > L.latenessLimit)
-        why.push_back(fmt::format("p99 lateness {} > {}", Units::formatDuration(*s.latenessP99),
-                                  Units::formatDuration(L.latenessLimit)));
+        why.push_back(fmt::format(
+            "{} {} > {}",
+            s.latenessSamples && *s.latenessSamples < 100
+                ? fmt::format("max lateness (n={}, too few for a p99)", *s.latenessSamples)
+                : std::string("p99 lateness"),
+            Units::formatDuration(*s.latenessP99), Units::formatDuration(L.latenessLimit)));
     if (dropsOver(L.dropThreshold))
         why.push_back(
             fmt::format("{} drops of {} jobs > {:g}%", s.drops, s.jobs, 100 * L.dropThreshold));

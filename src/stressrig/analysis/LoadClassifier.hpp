@@ -28,6 +28,9 @@ struct StepMeasurement {
     /// p99 start lateness of the measured jobs; nullopt when no job was measured (a
     /// missing value, not 0: a step without data is never "stable").
     std::optional<std::chrono::nanoseconds> latenessP99;
+    /// Samples behind latenessP99, if known: below 100 the "p99" is the maximum, and the
+    /// reason says so.
+    std::optional<std::uint64_t> latenessSamples;
     std::uint64_t jobs = 0;      ///< jobs offered in the step (for the drop fraction)
     std::uint64_t drops = 0;     ///< jobs dropped (expired: missed their deadline) or cancelled
     std::uint64_t failures = 0;  ///< jobs that failed (threw, wrong result)

@@ -336,9 +336,9 @@ class SweepMode final : public Mode {
         for (const WorkerLevels& lv : levels) {
             const SweepSummary& s = lv.summary;
             r.text.push_back(fmt::format(
-                "  {} workers: highest stable {}, highest burst {}, first failure {}{}{}",
-                lv.workers, rateOrNone(s.highestStable), rateOrNone(s.highestBurst),
-                rateOrNone(s.firstFailure),
+                "  {} worker{}: highest stable {}, highest burst {}, first failure {}{}{}",
+                lv.workers, lv.workers == 1 ? "" : "s", rateOrNone(s.highestStable),
+                rateOrNone(s.highestBurst), rateOrNone(s.firstFailure),
                 lv.stepsSkipped ? fmt::format(" ({} higher rates skipped)", lv.stepsSkipped) : "",
                 s.consistent ? "" : "; not monotonic: repeat with a longer --hold"));
             std::string v = fmt::format("{} worker{}: ", lv.workers, lv.workers == 1 ? "" : "s");
