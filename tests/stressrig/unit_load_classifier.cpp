@@ -1,4 +1,5 @@
 // LoadClassifier on synthetic step data: each class and the limits' boundaries.
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -96,10 +97,14 @@ TEST(LoadClassifier, WithoutDrainPhaseGrowthDecides) {
     EXPECT_EQ(classOf(s), LoadClass::Burst);
 }
 
-TEST(LoadClassifier, DropsRuleOutStableAndFailOverThreshold) {
-    auto s = stableStep();
-    s.drops = 1;
-    EXPECT_EQ(classOf(s), LoadClass::Burst);
+TEST(LoadClassifier, DropsAboveThresholdRuleOutStableAndFailOverFraction) {
+    auto s = stableStep();  // 10000 jobs; default threshold 0.1 %, failure over 1 %
+    s.drops = 10;           // exactly 0.1 %
+    EXPECT_EQ(classOf(s), LoadClass::Stable);
+    s.drops = 11;
+    const auto v = LoadClassifier().classify(s);
+    EXPECT_EQ(v.loadClass, LoadClass::Burst);
+    EXPECT_NE(v.reason.find("11 drops of 10000 jobs > 0.1%"), std::string::npos) << v.reason;
     s.drops = 100;  // exactly 1 % of 10000
     EXPECT_EQ(classOf(s), LoadClass::Burst);
     s.drops = 101;
@@ -107,6 +112,48 @@ TEST(LoadClassifier, DropsRuleOutStableAndFailOverThreshold) {
     s.jobs = 0;  // unknown job count: any drop fails
     s.drops = 1;
     EXPECT_EQ(classOf(s), LoadClass::Failure);
+}
+
+TEST(LoadClassifier, DropThresholdIsAParameter) {
+    auto s = stableStep();
+    s.drops = 1;  // 0.01 %
+    ClassifierLimits strict;
+    strict.dropThreshold = 0;  // any drop rules out stable
+    EXPECT_EQ(classOf(s), LoadClass::Stable);
+    EXPECT_EQ(classOf(s, strict), LoadClass::Burst);
+    ClassifierLimits loose;
+    loose.dropThreshold = 0.05;  // above the failure fraction: it moves the failure limit too
+    s.drops = 400;               // 4 %
+    EXPECT_EQ(classOf(s), LoadClass::Failure);
+    EXPECT_EQ(classOf(s, loose), LoadClass::Stable);
+    s.drops = 501;
+    EXPECT_EQ(classOf(s, loose), LoadClass::Failure);
+}
+
+TEST(LoadClassifier, FewSamplesSayMaximumNotP99) {
+    auto s = stableStep();
+    s.latenessP99 = 3ms;
+    s.latenessSamples = 75;
+    const auto v = LoadClassifier().classify(s);
+    EXPECT_EQ(v.loadClass, LoadClass::Burst);
+    EXPECT_NE(v.reason.find("max lateness (n=75, too few for a p99) 3.00ms > 1.00ms"),
+              std::string::npos)
+        << v.reason;
+    s.latenessSamples = 100;
+    EXPECT_NE(LoadClassifier().classify(s).reason.find("p99 lateness 3.00ms"), std::string::npos);
+}
+
+TEST(LoadClassifier, MissingMeasurementsAreNeverStable) {
+    auto s = stableStep();
+    s.latenessP99.reset();  // no job measured
+    auto v = LoadClassifier().classify(s);
+    EXPECT_EQ(v.loadClass, LoadClass::Burst);
+    EXPECT_NE(v.reason.find("no lateness measured"), std::string::npos) << v.reason;
+    s = stableStep();
+    s.achievedRate = std::numeric_limits<double>::quiet_NaN();
+    v = LoadClassifier().classify(s);
+    EXPECT_EQ(v.loadClass, LoadClass::Burst);
+    EXPECT_NE(v.reason.find("achieved rate not measured"), std::string::npos) << v.reason;
 }
 
 TEST(LoadClassifier, FailedJobs) {

@@ -4,14 +4,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/CsvTable.hpp"
 #include "measure/Environment.hpp"
+#include "report/CsvTable.hpp"
 #include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;
@@ -77,19 +78,51 @@ TEST(PlotTools, SeriesScriptRendersCsv) {
     EXPECT_GT(fs::file_size(dir.path / "s.png"), 1000u);
 }
 
-TEST(PlotTools, TableScriptRendersCsvWithDefaultOutput) {
-    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed";
+// As the README shows it: no y2. A text column ("class") and an all-empty (missing)
+// column are left out instead of stopping gnuplot; an empty cell is a gap.
+TEST(PlotTools, TableScriptRendersCsvWithoutY2) {
+    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed: tools/plot/table.gp not run";
+    TempDir dir;
+    CsvTable t({"rate_per_s", "p99_us", "cpu_percent", "missing"});
+    t.addColumn("class", CsvTable::Kind::Text);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int i = 1; i <= 5; ++i)
+        t.addRow({i * 1000.0, i == 3 ? nan : i * 0.1, i * 15.0, nan, std::string("stable")});
+    t.writeFile(dir.path / "sweep.csv");
+    const auto r = run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='sweep.csv'\" '" +
+                       (kTools / "table.gp").string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("undefined"), std::string::npos) << r.output;
+    ASSERT_TRUE(fs::exists(dir.path / "sweep.png")) << r.output;
+    EXPECT_GT(fs::file_size(dir.path / "sweep.png"), 1000u);
+}
+
+TEST(PlotTools, TableScriptRendersCsvWithY2AndDefaultOutput) {
+    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed: tools/plot/table.gp not run";
     TempDir dir;
     CsvTable t({"rate", "p99", "cpu"});
     for (int i = 1; i <= 5; ++i)
         t.addRow({i * 1000.0, i * 0.1, i * 15.0});
     t.writeFile(dir.path / "sweep.csv");
-    const auto r =
-        run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='sweep.csv'; y2='3'\" '" +
-            (kTools / "table.gp").string() + "'");
-    ASSERT_EQ(r.status, 0) << r.output;
-    ASSERT_TRUE(fs::exists(dir.path / "sweep.png")) << r.output;
-    EXPECT_GT(fs::file_size(dir.path / "sweep.png"), 1000u);
+    for (const std::string y2 : {"3", "2 3"}) {
+        fs::remove(dir.path / "sweep.png");
+        const auto r = run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='sweep.csv'; y2='" +
+                           y2 + "'\" '" + (kTools / "table.gp").string() + "'");
+        ASSERT_EQ(r.status, 0) << y2 << ": " << r.output;
+        ASSERT_TRUE(fs::exists(dir.path / "sweep.png")) << y2 << ": " << r.output;
+        EXPECT_GT(fs::file_size(dir.path / "sweep.png"), 1000u) << y2;
+    }
+}
+
+TEST(PlotTools, TableScriptRefusesCsvWithoutNumbers) {
+    if (!haveTool("gnuplot")) GTEST_SKIP() << "gnuplot not installed: tools/plot/table.gp not run";
+    TempDir dir;
+    std::ofstream(dir.path / "text.csv") << "\"a\",\"b\"\n1,\"x\"\n2,\"y\"\n";
+    const auto r = run("cd '" + dir.path.string() + "' && gnuplot -e \"csv='text.csv'\" '" +
+                       (kTools / "table.gp").string() + "'");
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("no numeric column"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir.path / "text.png"));  // no 0-byte picture left behind
 }
 
 TEST(PlotTools, RenderAllRendersScriptsAndGraphs) {

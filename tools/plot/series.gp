@@ -8,7 +8,7 @@
 # Optional: title='…'; xcol/ycol/ccol/jcol to use other column names. `out` defaults
 # to the CSV name with .png; without a png terminal an .svg is written instead.
 
-if (!exists("csv")) { print "usage: gnuplot -e \"csv='x.csv'; out='x.png'\" series.gp"; exit }
+if (!exists("csv")) { print "usage: gnuplot -e \"csv='x.csv'; out='x.png'\" series.gp"; exit status 2 }
 if (!exists("xcol")) xcol = "load size"
 if (!exists("ycol")) ycol = "result time"
 if (!exists("ccol")) ccol = "concurrency"

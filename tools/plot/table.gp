@@ -2,11 +2,13 @@
 #
 #   gnuplot -e "csv='x.csv'; out='x.png'" tools/plot/table.gp
 #
-# Optional: y2='3 5' puts those column numbers on the second y axis; title='…';
-# style='points' (default linespoints); logx=1 / logy=1. Text columns plot nothing.
+# Optional: y2='3 5' puts those column numbers on the second y axis (without y2,
+# every column goes on the first axis); title='…'; style='points' (default
+# linespoints); logx=1 / logy=1. Columns without a single number (text columns such
+# as "class", or all cells empty = missing) are left out; empty cells are gaps.
 # `out` defaults to the CSV name with .png (.svg without a png terminal).
 
-if (!exists("csv")) { print "usage: gnuplot -e \"csv='x.csv'; out='x.png'\" table.gp"; exit }
+if (!exists("csv")) { print "usage: gnuplot -e \"csv='x.csv'; out='x.png'\" table.gp"; exit status 2 }
 if (!exists("y2")) y2 = ""
 if (!exists("title")) title = csv
 if (!exists("style")) style = "linespoints"
@@ -15,10 +17,27 @@ if (!exists("out")) out = (strlen(csv) > 4 && csv[strlen(csv)-3:] eq ".csv" ? cs
 set encoding utf8
 set datafile separator ",;"
 set datafile columnheaders
-stats csv nooutput
+stats csv using 1 nooutput
 Ncol = STATS_columns
-if (Ncol < 2) { print "table.gp: ".csv." needs at least two columns"; exit }
+if (Ncol < 2) { print "table.gp: ".csv." needs at least two columns"; exit status 1 }
 isY2(i) = strstrt(" ".y2." ", " ".i." ") > 0
+
+# One plot element per column that holds at least one number: an element without any
+# point would stop gnuplot ("all points y value undefined"), so the command is built
+# only from the columns that have data, on the axis each belongs to.
+PlotCmd = ""
+HasY2 = 0
+do for [i=2:Ncol] {
+    Numbers = 0
+    stats csv using (Numbers = Numbers + valid(i), 1) nooutput
+    if (Numbers > 0) {
+        Axis = isY2(i) ? " axes x1y2" : ""
+        if (isY2(i)) { HasY2 = 1 }
+        PlotCmd = PlotCmd.(strlen(PlotCmd) > 0 ? ", " : "") \
+                  .sprintf("csv using 1:%d%s with %s title columnheader(%d)", i, Axis, style, i)
+    }
+}
+if (strlen(PlotCmd) == 0) { print "table.gp: ".csv." has no numeric column to plot"; exit status 1 }
 
 GpTerminals = " ".GPVAL_TERMINALS." "
 if (strstrt(GpTerminals, " pngcairo ") > 0) {
@@ -36,10 +55,7 @@ set key top left box opaque
 set title title
 if (exists("logx")) set logscale x
 if (exists("logy")) set logscale y
-if (strlen(y2) > 0) { set ytics nomirror; set y2tics }
-plot for [i=2:Ncol] csv using 1:(isY2(i) ? NaN : column(i)) with @style \
-         title (isY2(i) ? "" : columnheader(i)), \
-     for [i=2:Ncol] csv using 1:(isY2(i) ? column(i) : NaN) axes x1y2 with @style \
-         title (isY2(i) ? columnheader(i) : "")
+if (HasY2) { set ytics nomirror; set y2tics }
+plot @PlotCmd
 unset output
 print "wrote ".out

@@ -1,6 +1,7 @@
 #include "analysis/LoadClassifier.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -29,12 +30,14 @@ StepVerdict LoadClassifier::classify(const StepMeasurement& s) const {
     if (s.failures > L.maxFailures)
         return verdict(LoadClass::Failure,
                        fmt::format("{} failed jobs > {}", s.failures, L.maxFailures));
-    const bool dropsOver =
-        s.jobs > 0 ? static_cast<double>(s.drops) > L.dropFraction * static_cast<double>(s.jobs)
-                   : s.drops > 0;
-    if (dropsOver)
+    auto dropsOver = [&s](double fraction) {
+        return s.jobs > 0 ? static_cast<double>(s.drops) > fraction * static_cast<double>(s.jobs)
+                          : s.drops > 0;
+    };
+    const double failFraction = std::max(L.dropFraction, L.dropThreshold);
+    if (dropsOver(failFraction))
         return verdict(LoadClass::Failure, fmt::format("{} drops of {} jobs > {:g}%", s.drops,
-                                                       s.jobs, 100 * L.dropFraction));
+                                                       s.jobs, 100 * failFraction));
     if (s.drained.has_value()) {
         if (!*s.drained) return verdict(LoadClass::Failure, "backlog did not drain");
     } else if (s.backlogAfterDrain.has_value()) {
@@ -48,15 +51,25 @@ StepVerdict LoadClassifier::classify(const StepMeasurement& s) const {
     }
 
     std::vector<std::string> why;
-    if (s.achievedRate < L.keepUpRatio * s.offeredRate)
+    if (std::isnan(s.achievedRate))
+        why.push_back("achieved rate not measured");
+    else if (s.achievedRate < L.keepUpRatio * s.offeredRate)
         why.push_back(fmt::format("achieved {:g}/s < {:g}·offered {:g}/s", s.achievedRate,
                                   L.keepUpRatio, s.offeredRate));
     if (s.backlogEnd > L.backlogBound)
         why.push_back(fmt::format("backlog {:g} > bound {:g}", s.backlogEnd, L.backlogBound));
-    if (s.latenessP99 > L.latenessLimit)
-        why.push_back(fmt::format("p99 lateness {} > {}", Units::formatDuration(s.latenessP99),
-                                  Units::formatDuration(L.latenessLimit)));
-    if (s.drops > 0) why.push_back(fmt::format("{} drops", s.drops));
+    if (!s.latenessP99)
+        why.push_back("no lateness measured");
+    else if (*s.latenessP99 > L.latenessLimit)
+        why.push_back(fmt::format(
+            "{} {} > {}",
+            s.latenessSamples && *s.latenessSamples < 100
+                ? fmt::format("max lateness (n={}, too few for a p99)", *s.latenessSamples)
+                : std::string("p99 lateness"),
+            Units::formatDuration(*s.latenessP99), Units::formatDuration(L.latenessLimit)));
+    if (dropsOver(L.dropThreshold))
+        why.push_back(
+            fmt::format("{} drops of {} jobs > {:g}%", s.drops, s.jobs, 100 * L.dropThreshold));
     if (why.empty()) return verdict(LoadClass::Stable, "within all limits");
     return verdict(LoadClass::Burst, fmt::format("{}; backlog drains", fmt::join(why, ", ")));
 }

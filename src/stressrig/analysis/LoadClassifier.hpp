@@ -25,16 +25,23 @@ struct StepMeasurement {
     std::optional<double> backlogAfterDrain;
     /// Explicit verdict of the drain phase; takes precedence over backlogAfterDrain.
     std::optional<bool> drained;
-    std::chrono::nanoseconds latenessP99{0};
+    /// p99 start lateness of the measured jobs; nullopt when no job was measured (a
+    /// missing value, not 0: a step without data is never "stable").
+    std::optional<std::chrono::nanoseconds> latenessP99;
+    /// Samples behind latenessP99, if known: below 100 the "p99" is the maximum, and the
+    /// reason says so.
+    std::optional<std::uint64_t> latenessSamples;
     std::uint64_t jobs = 0;      ///< jobs offered in the step (for the drop fraction)
-    std::uint64_t drops = 0;     ///< jobs dropped or missing their deadline
+    std::uint64_t drops = 0;     ///< jobs dropped (expired: missed their deadline) or cancelled
     std::uint64_t failures = 0;  ///< jobs that failed (threw, wrong result)
 };
 
 struct ClassifierLimits {
     std::chrono::nanoseconds latenessLimit = std::chrono::milliseconds{1};
-    /// Failure when drops exceed this fraction of `jobs` (or, when jobs is 0, when
-    /// any drop occurs). Any drop at all already rules out Stable.
+    /// Drops above this fraction of `jobs` rule out Stable (when jobs is 0: any drop).
+    double dropThreshold = 0.001;
+    /// Failure when drops exceed max(dropFraction, dropThreshold) of `jobs` (or, when
+    /// jobs is 0, when any drop occurs).
     double dropFraction = 0.01;
     /// Failure when more than this many jobs failed.
     std::uint64_t maxFailures = 0;
@@ -66,7 +73,8 @@ struct SweepSummary {
 ///    not drain (drained == false, else backlogAfterDrain > backlogBound, else — no drain
 ///    phase measured — backlogEnd > backlogBound and growing over the hold).
 /// 2. Stable: achieved ≥ keepUpRatio·offered, backlogEnd ≤ backlogBound,
-///    latenessP99 ≤ latenessLimit and no drops.
+///    latenessP99 ≤ latenessLimit and drops ≤ dropThreshold·jobs; a missing achieved rate
+///    (NaN) or lateness (nullopt) is not within a limit.
 /// 3. Burst: everything else — something exceeded a stable limit but the backlog drains.
 class LoadClassifier {
   public:

@@ -220,6 +220,21 @@ OptionTable& OptionTable::rate(std::string name, double& field, double min, doub
     return *this;
 }
 
+OptionTable& OptionTable::percent(std::string name, double& field, double minPercent,
+                                  double maxPercent, std::string help) {
+    const std::string bounds =
+        fmt::format("{}%..{}%", fmtNumber(minPercent), fmtNumber(maxPercent));
+    Entry& e = add(name, "PCT", std::move(help), bounds, fmtNumber(100 * field) + "%");
+    e.jsonKey += "_percent";
+    e.parse = [&field, name, minPercent, maxPercent, bounds](const std::string& s) {
+        std::string t = trim(s);
+        if (!t.empty() && t.back() == '%') t = trim(t.substr(0, t.size() - 1));
+        field = checkedRange(name, s, parseNumber(name, t), minPercent, maxPercent, bounds) / 100;
+    };
+    e.value = [&field] { return nlohmann::json(100 * field); };
+    return *this;
+}
+
 OptionTable& OptionTable::choice(std::string name, std::string& field,
                                  std::vector<std::string> choices, std::string help) {
     std::string bounds;

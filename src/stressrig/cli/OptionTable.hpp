@@ -64,6 +64,10 @@ class OptionTable {
                                   Duration max, std::string help, std::string unsetText);
     /// Jobs per second with units (`2k/s`, `50/ms`); JSON key `<name>_per_s`.
     OptionTable& rate(std::string name, double& field, double min, double max, std::string help);
+    /// A share in percent, `0.1%` or `0.1` (percent either way); `field` holds the
+    /// fraction (0.001). Bounds in percent; JSON key `<name>_percent`.
+    OptionTable& percent(std::string name, double& field, double minPercent, double maxPercent,
+                         std::string help);
     OptionTable& choice(std::string name, std::string& field, std::vector<std::string> choices,
                         std::string help);
     /// Free text; `check` (optional) validates and may rewrite it, throwing UsageError.

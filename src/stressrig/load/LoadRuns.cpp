@@ -260,7 +260,8 @@ StepResult runRateStep(const RateStepConfig& cfg, const testchain::Computational
     r.measured = driver.measured();
     r.postedLate = driver.postedLate();
     recorder.harvest(r.lateness);
-    r.m.latenessP99 = Duration{r.lateness.percentile(99)};
+    r.m.latenessSamples = r.lateness.count();
+    if (r.lateness.count() > 0) r.m.latenessP99 = Duration{r.lateness.percentile(99)};
     return r;
 }
 

@@ -1,17 +1,392 @@
-// --mode=pipeclean: not yet ported to the mode contract (see legacy/).
-#include "cli/UsageError.hpp"
+// --mode=pipeclean: every preset pattern once, quickly, in series; a correctness check.
+//
+// The exit status depends only on correctness: a failed job, a job posted twice, a run
+// that never finished (a job lost), or a graph hash that differs from the
+// single-threaded recomputation on a run in which every job completed. Jobs that expired
+// (only with --life-window) are a measurement: their run's hash is not checked. Timing
+// oddities — a pattern whose longest job took over kOutlierFactor x the median over the
+// patterns, or a job that ran over kJobOverrunFactor x its nominal time — are flagged as
+// warnings, since a busy machine produces them without any fault.
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/LoadTestAnalysis.hpp"
+#include "cli/ExecutionOptions.hpp"
+#include "cli/GraphOptions.hpp"
+#include "cli/ScheduleOptions.hpp"
+#include "cli/StopRequest.hpp"
+#include "load/JobBody.hpp"
+#include "load/SchedulerFactory.hpp"
 #include "modes/Mode.hpp"
+#include "pullsched/scheduler/Scheduler.hpp"
+#include "pullsched/testchain/GraphStatistics.hpp"
+#include "pullsched/testchain/LevelSchedule.hpp"
+#include "pullsched/testchain/Presets.hpp"
+#include "pullsched/testchain/ScheduleRunner.hpp"
+#include "report/LatenessCells.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
+using namespace pullsched::testchain;
+
 namespace {
+
+constexpr double kOutlierFactor = 5.0;
+constexpr double kJobOverrunFactor = 10.0;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// A pattern of at most 100 000 short jobs finishes in seconds; this long means lost jobs.
+constexpr Duration kCompletionLimit = std::chrono::seconds{30};
+
+double ms(Duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+double us(Duration d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
+std::string hex(std::uint64_t h) {
+    return fmt::format("0x{:016X}", h);
+}
+
+enum class Outcome { Ok, Expired, Failed };
+
+struct PatternResult {
+    std::string pattern;
+    Outcome outcome = Outcome::Failed;
+    std::string note;  ///< why failed / not checked
+    bool hashChecked = false, hashOk = false;
+    std::uint64_t expectedHash = 0, actualHash = 0;
+    std::size_t nodes = 0, levels = 0, completed = 0, failed = 0, expired = 0, cancelled = 0;
+    std::size_t postedTwice = 0;
+    unsigned workers = 0;
+    Duration work{0}, expectedEnd{0};
+    double runTimeMs = kNaN;                       ///< missing when no exit completed
+    double maxJobUs = kNaN, maxLatenessUs = kNaN;  ///< missing when no job ran
+    double maxOverrun = kNaN;                      ///< max over jobs of run time / nominal time
+    bool outlier = false;
+    std::vector<std::string> warnings;
+};
 
 class PipecleanMode final : public Mode {
   public:
+    PipecleanMode() {
+        exec_.load = std::chrono::microseconds{100};  // quick by default
+        sched_.lifeWindow = Duration{0};  // no deadlines: slowness must not look like a fault
+    }
     std::string_view name() const override { return "pipeclean"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=pipeclean is being ported"); }
+    std::string_view summary() const override {
+        return "every preset pattern once, quickly: a correctness check (hashes, lost jobs)";
+    }
+    void declare(OptionTable& t) override {
+        t.group("Graph");
+        t.size("nodes", graph_.nodes, 2, 100'000, "nodes of each pattern's graph");
+        t.optionalU64("seed", graph_.seed, "graph seed = node 0's hash", "each preset's");
+        t.optionalCount("fan", graph_.fan, 1, 16, "maxFan of the generator", "each preset's");
+        exec_.declare(t, "job base time per unit weight");
+        t.group("Schedule");
+        t.duration("level", sched_.level, 1us, 10s, "level l starts at l x this");
+        t.duration("life-window", sched_.lifeWindow, 0ns, 1h,
+                   "deadline = scheduled start + this; 0s = no deadlines, so that a slow "
+                   "machine cannot expire jobs");
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        JobBody body(exec_.loadKind, &ctx.progress);
+        const auto& presets = presetList();
+        std::vector<PatternResult> results;
+        bool stopped = false;
+        for (std::size_t p = 0; p < presets.size(); ++p) {
+            if (ctx.stop.requested()) {
+                stopped = true;
+                break;
+            }
+            results.push_back(runPattern(std::string(presets[p].name), body));
+            const PatternResult& pr = results.back();
+            ctx.progress.progress(p + 1, presets.size(),
+                                  fmt::format("{}: {}", pr.pattern, outcomeText(pr)));
+        }
+        flagOutliers(results);
+
+        ModeResult r;
+        r.name = "pipeclean";
+        r.calibration = body.json();
+        r.partial = stopped;
+        report(r, results, presets.size());
+        return r;
+    }
+
+  private:
+    static std::string outcomeText(const PatternResult& pr) {
+        switch (pr.outcome) {
+            case Outcome::Ok:
+                return pr.warnings.empty() ? "ok" : "ok, timing warning";
+            case Outcome::Expired:
+                return "measured (" + pr.note + ")";
+            case Outcome::Failed:
+                return "FAILED: " + pr.note;
+        }
+        return "?";
+    }
+
+    PatternResult runPattern(const std::string& name, const JobBody& body) const {
+        PatternResult pr;
+        pr.pattern = name;
+        const TestChainGraph graph = graph_.presetGraph(name, graph_.nodes);
+        const WeightPolicy policy = graph_.rulesFor(name).schedulingWeightPolicy();
+        pr.levels = graph.levels();
+        pr.work = GraphStatistics(graph, policy).work(exec_.load);
+
+        pullsched::Scheduler sched(schedulerConfig(exec_.workers));
+        RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, exec_.workers);
+        rc.completionLimit = kCompletionLimit;
+        LevelSchedule schedule(graph, policy);
+        schedule.useDefault(sched_.level);
+        if (sched_.lifeWindow > Duration{0}) schedule.lifeWindow(sched_.lifeWindow);
+        RunResult run;
+        try {
+            ScheduleRunner runner(sched, graph, schedule, rc);
+            run = runner.run();
+        } catch (const std::exception& e) {
+            pr.note = e.what();
+            return pr;
+        }
+        pr.nodes = run.nodes;
+        pr.workers = run.workers;
+        pr.completed = run.completedJobs;
+        pr.failed = run.failed;
+        pr.expired = run.expired;
+        pr.cancelled = run.cancelled;
+        pr.expectedEnd = run.expectedEnd;
+        pr.expectedHash = run.expectedHash;
+        pr.actualHash = run.actualHash;
+        if (run.completed) pr.runTimeMs = ms(run.runTime);
+        double maxJob = -1, maxLate = -1, overrun = -1;
+        for (const JobTiming& j : run.jobs) {
+            if (j.posts > 1) ++pr.postedTwice;
+            if (!j.ran()) continue;
+            maxJob = std::max(maxJob, us(j.runTime()));
+            maxLate = std::max(maxLate, us(j.lateness()));
+            if (j.weight > 0)
+                overrun = std::max(overrun, us(j.runTime()) / us(j.weight * exec_.load));
+        }
+        if (maxJob >= 0) pr.maxJobUs = maxJob;
+        if (maxLate >= 0) pr.maxLatenessUs = maxLate;
+        if (overrun >= 0) pr.maxOverrun = overrun;
+
+        // Correctness first; a run with expired or cancelled jobs cannot be hash-checked.
+        const std::size_t notRun = pr.expired + pr.cancelled;
+        if (pr.failed > 0) {
+            pr.note = fmt::format("{} jobs failed", pr.failed);
+        } else if (pr.postedTwice > 0) {
+            pr.note = fmt::format("{} jobs posted more than once", pr.postedTwice);
+        } else if (run.timedOut) {
+            pr.note = fmt::format("not finished within {}: jobs lost ({})",
+                                  Units::formatDuration(kCompletionLimit), run.error);
+        } else if (notRun > 0) {
+            pr.outcome = Outcome::Expired;
+            pr.note = fmt::format("hash not checked: {} jobs expired, {} cancelled", pr.expired,
+                                  pr.cancelled);
+        } else if (!run.completed) {
+            pr.note = run.error.empty() ? std::string("the run did not complete") : run.error;
+        } else {
+            pr.hashChecked = true;
+            pr.hashOk = run.hashOk;
+            if (run.hashOk)
+                pr.outcome = Outcome::Ok;
+            else
+                pr.note = fmt::format("hash mismatch: got {}, expected {}", hex(run.actualHash),
+                                      hex(run.expectedHash));
+        }
+        if (pr.maxOverrun > kJobOverrunFactor)
+            pr.warnings.push_back(
+                fmt::format("a job ran {:.1f} x its nominal time", pr.maxOverrun));
+        return pr;
+    }
+
+    void flagOutliers(std::vector<PatternResult>& results) const {
+        std::vector<double> maxJobs;
+        std::vector<std::size_t> index;
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (!std::isnan(results[i].maxJobUs)) {
+                maxJobs.push_back(results[i].maxJobUs);
+                index.push_back(i);
+            }
+        const auto out = loadtest::outliers(maxJobs, kOutlierFactor, us(exec_.load));
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            if (!out[k]) continue;
+            PatternResult& pr = results[index[k]];
+            pr.outlier = true;
+            pr.warnings.push_back(
+                fmt::format("outlier: max job time {} > {:g} x the median of the "
+                            "patterns",
+                            durationTextUs(pr.maxJobUs), kOutlierFactor));
+        }
+    }
+
+    static std::string resultText(const PatternResult& pr) {
+        switch (pr.outcome) {
+            case Outcome::Ok:
+                return pr.warnings.empty() ? "ok" : "warning";
+            case Outcome::Expired:
+                return "not checked";
+            case Outcome::Failed:
+                return "FAILED";
+        }
+        return "?";
+    }
+
+    void report(ModeResult& r, const std::vector<PatternResult>& results,
+                std::size_t presetCount) const {
+        std::size_t failures = 0, unchecked = 0, warnings = 0, expired = 0, warnedPatterns = 0;
+        for (const PatternResult& pr : results) {
+            warnedPatterns += !pr.warnings.empty();
+            failures += pr.outcome == Outcome::Failed;
+            unchecked += pr.outcome == Outcome::Expired;
+            expired += pr.expired + pr.cancelled;
+            warnings += pr.warnings.size();
+        }
+
+        CsvTable t;
+        t.addColumn("pattern", CsvTable::Kind::Text);
+        for (const char* c : {"nodes", "levels", "workers", "completed", "failed", "expired",
+                              "cancelled", "hash_ok", "work_ms", "expected_end_ms", "run_time_ms",
+                              "max_job_us", "max_lateness_us", "max_overrun", "outlier"})
+            t.addColumn(c);
+        t.addColumn("expected_hash", CsvTable::Kind::Text);
+        t.addColumn("actual_hash", CsvTable::Kind::Text);
+        t.addColumn("result", CsvTable::Kind::Text);
+        t.addColumn("note", CsvTable::Kind::Text);
+        nlohmann::json jp = nlohmann::json::array();
+        for (const PatternResult& pr : results) {
+            const double hashCell = pr.hashChecked ? (pr.hashOk ? 1.0 : 0.0) : kNaN;
+            t.addRow({pr.pattern,
+                      static_cast<double>(pr.nodes),
+                      static_cast<double>(pr.levels),
+                      static_cast<double>(pr.workers),
+                      static_cast<double>(pr.completed),
+                      static_cast<double>(pr.failed),
+                      static_cast<double>(pr.expired),
+                      static_cast<double>(pr.cancelled),
+                      hashCell,
+                      ms(pr.work),
+                      ms(pr.expectedEnd),
+                      pr.runTimeMs,
+                      pr.maxJobUs,
+                      pr.maxLatenessUs,
+                      pr.maxOverrun,
+                      pr.outlier ? 1.0 : 0.0,
+                      hex(pr.expectedHash),
+                      pr.hashChecked ? hex(pr.actualHash) : std::string(),
+                      resultText(pr),
+                      pr.note});
+            jp.push_back(
+                {{"pattern", pr.pattern},
+                 {"result", resultText(pr)},
+                 {"note", pr.note},
+                 {"hash_checked", pr.hashChecked},
+                 {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk) : nlohmann::json(nullptr)},
+                 {"expected_hash", hex(pr.expectedHash)},
+                 {"actual_hash",
+                  pr.hashChecked ? nlohmann::json(hex(pr.actualHash)) : nlohmann::json(nullptr)},
+                 {"nodes", pr.nodes},
+                 {"levels", pr.levels},
+                 {"workers", pr.workers},
+                 {"completed", pr.completed},
+                 {"failed", pr.failed},
+                 {"expired", pr.expired},
+                 {"cancelled", pr.cancelled},
+                 {"work_ms", ms(pr.work)},
+                 {"expected_end_ms", ms(pr.expectedEnd)},
+                 {"run_time_ms", jsonNumber(pr.runTimeMs)},
+                 {"max_job_us", jsonNumber(pr.maxJobUs)},
+                 {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
+                 {"max_overrun", jsonNumber(pr.maxOverrun)},
+                 {"outlier", pr.outlier},
+                 {"warnings", pr.warnings}});
+        }
+        r.tables.push_back({"", t});
+
+        CsvTable pt({"index", "max_job_us", "max_lateness_us"});
+        for (std::size_t i = 0; i < results.size(); ++i)
+            pt.addRow({static_cast<double>(i), results[i].maxJobUs, results[i].maxLatenessUs});
+        if (const auto y = columnsWithData(pt, {"max_job_us", "max_lateness_us"}); !y.empty()) {
+            PlotOptions po;
+            po.title = "pipeclean: max job time and lateness per pattern (index = preset order)";
+            po.style = "impulses lw 3";
+            r.plots.push_back({"", GnuplotScript::tablePlot(pt, "index", y, {}, po)});
+        }
+
+        nlohmann::json& j = r.result;
+        j["patterns_total"] = presetCount;
+        j["patterns_run"] = results.size();
+        j["failures"] = failures;
+        j["not_checked"] = unchecked;
+        j["warnings"] = warnings;
+        j["patterns"] = jp;
+
+        r.text.push_back(fmt::format(
+            "Pipeclean: {} patterns, {} nodes each, jobs of {} x weight, {} workers, level {}, {}",
+            presetCount, graph_.nodes, Units::formatDuration(exec_.load), exec_.workers,
+            Units::formatDuration(sched_.level),
+            sched_.lifeWindow > Duration{0}
+                ? "life window " + Units::formatDuration(sched_.lifeWindow)
+                : std::string("no deadlines")));
+        r.text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
+                                     "pattern", "nodes", "work", "run", "max job", "max late",
+                                     "expired", "hash", "result"));
+        for (const PatternResult& pr : results) {
+            r.text.push_back(
+                fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}", pr.pattern,
+                            pr.nodes, Units::formatDuration(pr.work),
+                            textOr(pr.runTimeMs,
+                                   [](double v) {
+                                       return Units::formatDuration(
+                                           std::chrono::nanoseconds{std::llround(v * 1e6)});
+                                   }),
+                            durationTextUs(pr.maxJobUs), durationTextUs(pr.maxLatenessUs),
+                            pr.expired + pr.cancelled,
+                            !pr.hashChecked ? "n/a"
+                            : pr.hashOk     ? "ok"
+                                            : "BAD",
+                            outcomeText(pr)));
+            for (const std::string& w : pr.warnings)
+                r.text.push_back("    warning: " + w);
+        }
+
+        for (const PatternResult& pr : results)
+            if (pr.outcome == Outcome::Failed)
+                r.failures.push_back(fmt::format("pattern {}: {}", pr.pattern, pr.note));
+        r.systemFailure = failures > 0;
+        if (unchecked > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} patterns had expired or cancelled jobs ({} in all): hash not checked",
+                unchecked, results.size(), expired));
+        if (warnings > 0)
+            r.warnings.push_back(
+                fmt::format("{} timing warning(s): outliers are flagged, they do "
+                            "not fail the run",
+                            warnings));
+        if (failures > 0)
+            r.verdict = fmt::format("FAILED: {} of {} patterns failed a correctness check",
+                                    failures, results.size());
+        else
+            r.verdict = fmt::format(
+                "no correctness failure in {} patterns: {} hash-verified{}{}", results.size(),
+                results.size() - unchecked,
+                unchecked ? fmt::format(", {} not checked (jobs expired)", unchecked) : "",
+                warnedPatterns ? fmt::format("; {} with timing warnings", warnedPatterns) : "");
+    }
+
+    GraphOptions graph_;
+    ExecutionOptions exec_;
+    ScheduleOptions sched_;
 };
 
 }  // namespace

@@ -1,17 +1,376 @@
-// --mode=sweep: not yet ported to the mode contract (see legacy/).
+// --mode=sweep: held steps of offered load (jobs/s) for one or more worker counts, each
+// step classified stable / burst / failure, all worker counts in one table.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/LoadClassifier.hpp"
+#include "analysis/LoadTestAnalysis.hpp"
+#include "cli/RateStepOptions.hpp"
+#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/JobBody.hpp"
+#include "load/LoadRuns.hpp"
 #include "modes/Mode.hpp"
+#include "report/LatenessCells.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr std::size_t kMaxSteps = 1000;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double seconds(Duration d) {
+    return std::chrono::duration<double>(d).count();
+}
+double us(Duration d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
+
+struct SweepRow {
+    unsigned workers = 0;
+    StepResult step;
+    StepVerdict verdict;
+    bool interrupted = false;  ///< stopped during its hold: shown, not classified
+};
+
+struct WorkerLevels {
+    unsigned workers = 0;
+    SweepSummary summary;
+    std::size_t stepsRun = 0;
+    std::size_t stepsSkipped = 0;  ///< above the first failure
+};
+
+nlohmann::json rateOrNull(const std::optional<double>& r) {
+    return r ? nlohmann::json(*r) : nlohmann::json(nullptr);
+}
+std::string rateOrNone(const std::optional<double>& r) {
+    return r ? Units::formatRate(*r) : std::string("none");
+}
+
 class SweepMode final : public Mode {
   public:
     std::string_view name() const override { return "sweep"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=sweep is being ported"); }
+    std::string_view summary() const override {
+        return "offered-rate steps per worker count: stable / burst / failure levels";
+    }
+    void declare(OptionTable& t) override {
+        t.group("Execution");
+        t.countList("workers", workers_, 1, 1024, "worker counts to sweep, e.g. 1,2,4");
+        t.duration("load", load_, 100ns, 10s, "time per job");
+        t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
+        t.group("Sweep");
+        t.rate("from", from_, 0.001, 1e9, "first offered rate");
+        t.rate("to", to_, 0.001, 1e9, "last offered rate (included)");
+        t.rate("step", step_, 0.001, 1e9,
+               "rate increment; unset (0/s): 5 evenly spaced rates from --from to --to");
+        t.duration("limit", limit_, 1ns, 1h, "p99 lateness limit of a stable step");
+        t.duration("max-schedule", maxSchedule_, 1ms, 7 * 24h,
+                   "refuse sweeps whose holds add up to more than this");
+        steps_.declare(t, "100 x --limit");
+    }
+
+    void validate(const OptionTable&) override {
+        if (to_ < from_)
+            throw UsageError(fmt::format("--to={} is below --from={}", Units::formatRate(to_),
+                                         Units::formatRate(from_)));
+        rates_ = loadtest::sweepRates(from_, to_, step_);  // step 0 (unset): 5 rates
+        if (rates_.empty()) throw UsageError("--from, --to and --step give no rate");
+        if (rates_.size() > kMaxSteps)
+            throw UsageError(fmt::format("{} steps from --from to --to (at most {}): raise --step",
+                                         rates_.size(), kMaxSteps));
+        if (rates_.back() * seconds(steps_.hold) > 2e9)
+            throw UsageError("--to x --hold is over 2e9 jobs in one step: lower --to or --hold");
+        const Duration planned = steps_.hold * static_cast<long>(rates_.size() * workers_.size());
+        if (planned > maxSchedule_)
+            throw UsageError(fmt::format(
+                "the sweep would hold load for {} (over --max-schedule={}): lower --hold or the "
+                "number of steps, or raise --max-schedule",
+                Units::formatDuration(planned), Units::formatDuration(maxSchedule_)));
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        JobBody body(loadKind_, &ctx.progress);
+        const Duration window = steps_.window(100 * limit_);
+        ClassifierLimits limits;
+        limits.latenessLimit = limit_;
+        limits.dropThreshold = steps_.dropThreshold;
+        const LoadClassifier classifier(limits);
+
+        std::vector<SweepRow> rows;
+        std::vector<WorkerLevels> levels;
+        const std::size_t total = rates_.size() * workers_.size();
+        std::size_t done = 0;
+        bool stopped = false;
+        for (unsigned w : workers_) {
+            if (stopped) break;
+            WorkerLevels lv;
+            lv.workers = w;
+            std::vector<StepMeasurement> measured;
+            for (double rate : rates_) {
+                if (ctx.stop.requested()) {
+                    stopped = true;
+                    break;
+                }
+                SweepRow row;
+                row.workers = w;
+                row.step = runRateStep(steps_.step(rate, w, load_, window), body.load(), &ctx.stop);
+                row.interrupted = row.step.interrupted;
+                if (row.interrupted) {
+                    row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
+                    rows.push_back(std::move(row));
+                    stopped = true;
+                    break;
+                }
+                row.verdict = classifier.classify(row.step.m);
+                measured.push_back(row.step.m);
+                ++lv.stepsRun;
+                ctx.progress.progress(
+                    ++done, total,
+                    fmt::format("{} workers, {}: {} ({})", w, Units::formatRate(rate),
+                                toString(row.verdict.loadClass), row.verdict.reason));
+                const bool failed = row.verdict.loadClass == LoadClass::Failure;
+                rows.push_back(std::move(row));
+                if (failed) {  // beyond the first failure nothing new is learnt
+                    lv.stepsSkipped = rates_.size() - measured.size();
+                    done += lv.stepsSkipped;
+                    break;
+                }
+            }
+            lv.summary = classifier.summarize(measured);
+            if (lv.stepsRun > 0) levels.push_back(lv);
+        }
+
+        ModeResult r;
+        r.name = "sweep";
+        r.calibration = body.json();
+        r.partial = stopped;
+        report(r, rows, levels, window, limits);
+        return r;
+    }
+
+  private:
+    static std::string className(const SweepRow& row) {
+        return row.interrupted ? "interrupted" : std::string(toString(row.verdict.loadClass));
+    }
+
+    /// Offered load as a share of the nominal capacity workers / --load.
+    double utilisationPercent(double rate, unsigned workers) const {
+        return 100 * rate * seconds(load_) / workers;
+    }
+
+    void report(ModeResult& r, const std::vector<SweepRow>& rows,
+                const std::vector<WorkerLevels>& levels, Duration window,
+                const ClassifierLimits& limits) const {
+        const Duration warm = steps_.warm();
+        // --- table: every worker count in one
+        CsvTable t;
+        for (const char* c : {"workers",
+                              "offered_rate_per_s",
+                              "achieved_rate_per_s",
+                              "utilisation_percent",
+                              "cpu_percent",
+                              "rss_mib",
+                              "jobs",
+                              "measured",
+                              "drops",
+                              "drop_percent",
+                              "failures",
+                              "posted_late",
+                              "lateness_mean_us",
+                              "lateness_p50_us",
+                              "lateness_p99_us",
+                              "lateness_max_us",
+                              "backlog_end",
+                              "backlog_after_drain",
+                              "drained",
+                              "drain_ms"})
+            t.addColumn(c);
+        t.addColumn("class", CsvTable::Kind::Text);
+        t.addColumn("reason", CsvTable::Kind::Text);
+        nlohmann::json jsteps = nlohmann::json::array();
+        std::size_t withDrops = 0, unmeasured = 0;
+        for (const SweepRow& row : rows) {
+            const StepResult& s = row.step;
+            const StepMeasurement& m = s.m;
+            const double dropPct =
+                m.jobs > 0 ? 100.0 * static_cast<double>(m.drops) / static_cast<double>(m.jobs)
+                           : kNaN;
+            const double afterDrain = m.backlogAfterDrain.value_or(kNaN);
+            if (m.drops > 0) ++withDrops;
+            if (s.lateness.count() == 0) ++unmeasured;
+            t.addRow({static_cast<double>(row.workers),
+                      m.offeredRate,
+                      m.achievedRate,
+                      utilisationPercent(m.offeredRate, row.workers),
+                      s.cpuPercent,
+                      static_cast<double>(s.rssBytes) / kMiB,
+                      static_cast<double>(m.jobs),
+                      static_cast<double>(s.measured),
+                      static_cast<double>(m.drops),
+                      dropPct,
+                      static_cast<double>(m.failures),
+                      static_cast<double>(s.postedLate),
+                      meanLatenessUs(s.lateness),
+                      percentileLatenessUs(s.lateness, 50),
+                      percentileLatenessUs(s.lateness, 99),
+                      percentileLatenessUs(s.lateness, 100),
+                      m.backlogEnd,
+                      afterDrain,
+                      m.drained.value_or(true) ? 1.0 : 0.0,
+                      us(s.drainTime) / 1e3,
+                      className(row),
+                      row.verdict.reason});
+            jsteps.push_back(
+                {{"workers", row.workers},
+                 {"offered_rate_per_s", m.offeredRate},
+                 {"achieved_rate_per_s", jsonNumber(m.achievedRate)},
+                 {"utilisation_percent", utilisationPercent(m.offeredRate, row.workers)},
+                 {"cpu_percent", jsonNumber(s.cpuPercent)},
+                 {"rss_mib", static_cast<double>(s.rssBytes) / kMiB},
+                 {"jobs", m.jobs},
+                 {"measured", s.measured},
+                 {"drops", m.drops},
+                 {"drop_percent", jsonNumber(dropPct)},
+                 {"failures", m.failures},
+                 {"posted_late", s.postedLate},
+                 {"lateness", histogramJson(s.lateness)},
+                 {"backlog_end", m.backlogEnd},
+                 {"backlog_after_drain", jsonNumber(afterDrain)},
+                 {"drained", m.drained.value_or(true)},
+                 {"drain_ms", us(s.drainTime) / 1e3},
+                 {"class", className(row)},
+                 {"reason", row.verdict.reason}});
+        }
+        r.tables.push_back({"", t});
+
+        // --- plots: one per worker count (rates on x)
+        for (const WorkerLevels& lv : levels) {
+            CsvTable sub({"offered_rate_per_s", "achieved_rate_per_s", "lateness_p99_us",
+                          "lateness_mean_us"});
+            for (const SweepRow& row : rows)
+                if (row.workers == lv.workers && !row.interrupted)
+                    sub.addRow({row.step.m.offeredRate, row.step.m.achievedRate,
+                                percentileLatenessUs(row.step.lateness, 99),
+                                meanLatenessUs(row.step.lateness)});
+            const auto y = columnsWithData(sub, {"achieved_rate_per_s"});
+            if (y.empty()) continue;
+            PlotOptions po;
+            po.title = fmt::format("sweep, {} workers: achieved rate and lateness (p99 limit {})",
+                                   lv.workers, Units::formatDuration(limit_));
+            r.plots.push_back(
+                {fmt::format("-w{}", lv.workers),
+                 GnuplotScript::tablePlot(
+                     sub, "offered_rate_per_s", y,
+                     columnsWithData(sub, {"lateness_p99_us", "lateness_mean_us"}), po)});
+        }
+
+        // --- JSON
+        nlohmann::json& j = r.result;
+        j["rates_per_s"] = rates_;
+        j["workers"] = workers_;
+        j["warmup_per_step_us"] = us(warm);
+        j["deadline_window_us"] = us(window);
+        j["drain_limit_us"] = us(steps_.drainLimit(window));
+        j["lateness_limit_us"] = us(limits.latenessLimit);
+        j["drop_threshold_percent"] = 100 * limits.dropThreshold;
+        j["failure_drop_percent"] = 100 * std::max(limits.dropFraction, limits.dropThreshold);
+        j["backlog_bound"] = limits.backlogBound;
+        j["steps"] = jsteps;
+        j["levels"] = nlohmann::json::array();
+        for (const WorkerLevels& lv : levels)
+            j["levels"].push_back({{"workers", lv.workers},
+                                   {"highest_stable_per_s", rateOrNull(lv.summary.highestStable)},
+                                   {"highest_burst_per_s", rateOrNull(lv.summary.highestBurst)},
+                                   {"first_failure_per_s", rateOrNull(lv.summary.firstFailure)},
+                                   {"consistent", lv.summary.consistent},
+                                   {"steps_run", lv.stepsRun},
+                                   {"steps_skipped", lv.stepsSkipped}});
+
+        // --- text
+        r.text.push_back(fmt::format(
+            "Sweep: jobs of {}, hold {} (first {} not measured), {} arrivals, deadline window {}",
+            Units::formatDuration(load_), Units::formatDuration(steps_.hold),
+            Units::formatDuration(warm), steps_.arrival,
+            window > Duration{0} ? Units::formatDuration(window) : std::string("none")));
+        r.text.push_back(fmt::format(
+            "Stable: keeps up (achieved >= {:g} x offered), p99 lateness <= {}, drops <= {:g}% of "
+            "the jobs; burst: over a limit but drains; failure: drops over {:g}%, failed jobs or "
+            "no drain",
+            limits.keepUpRatio, Units::formatDuration(limits.latenessLimit),
+            100 * limits.dropThreshold, 100 * std::max(limits.dropFraction, limits.dropThreshold)));
+        r.text.push_back("");
+        r.text.push_back(
+            fmt::format("{:>4} {:>10} {:>10} {:>6} {:>6} {:>8} {:>8} {:>7} {:>10} "
+                        "{:>10} {:>8}  {}",
+                        "W", "offered", "achieved", "util%", "CPU%", "RSS MiB", "jobs", "drops",
+                        "mean late", "p99 late", "backlog", "class"));
+        for (const SweepRow& row : rows) {
+            const StepResult& s = row.step;
+            const StepMeasurement& m = s.m;
+            r.text.push_back(
+                fmt::format("{:>4} {:>10} {:>10} {:>6.0f} {:>6.0f} {:>8.1f} {:>8} {:>7} {:>10} "
+                            "{:>10} {:>8.0f}  "
+                            "{} ({})",
+                            row.workers, Units::formatRate(m.offeredRate),
+                            textOr(m.achievedRate, [](double v) { return Units::formatRate(v); }),
+                            utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
+                            static_cast<double>(s.rssBytes) / kMiB, m.jobs, m.drops,
+                            durationTextUs(meanLatenessUs(s.lateness)),
+                            durationTextUs(percentileLatenessUs(s.lateness, 99)), m.backlogEnd,
+                            className(row), row.verdict.reason));
+        }
+        r.text.push_back("");
+        r.text.push_back("Levels:");
+        std::vector<std::string> verdicts;
+        for (const WorkerLevels& lv : levels) {
+            const SweepSummary& s = lv.summary;
+            r.text.push_back(fmt::format(
+                "  {} worker{}: highest stable {}, highest burst {}, first failure {}{}{}",
+                lv.workers, lv.workers == 1 ? "" : "s", rateOrNone(s.highestStable),
+                rateOrNone(s.highestBurst), rateOrNone(s.firstFailure),
+                lv.stepsSkipped ? fmt::format(" ({} higher rates skipped)", lv.stepsSkipped) : "",
+                s.consistent ? "" : "; not monotonic: repeat with a longer --hold"));
+            std::string v = fmt::format("{} worker{}: ", lv.workers, lv.workers == 1 ? "" : "s");
+            v += s.highestStable
+                     ? fmt::format("stable up to {}", Units::formatRate(*s.highestStable))
+                     : std::string("no stable step");
+            if (s.firstFailure)
+                v += fmt::format(", failing from {}", Units::formatRate(*s.firstFailure));
+            verdicts.push_back(std::move(v));
+        }
+        if (withDrops > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} steps dropped jobs (missed their deadline of {}): see the drops column",
+                withDrops, rows.size(), Units::formatDuration(window)));
+        if (unmeasured > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} steps measured no job's lateness (n/a): not classified stable",
+                unmeasured, rows.size()));
+        std::string verdict;
+        for (const std::string& v : verdicts)
+            verdict += (verdict.empty() ? "" : "; ") + v;
+        r.verdict = verdict.empty() ? "no step completed" : verdict;
+    }
+
+    std::vector<unsigned> workers_{2};
+    Duration load_ = std::chrono::microseconds{500};
+    std::string loadKind_ = "cpu";
+    double from_ = 1000, to_ = 5000, step_ = 0;
+    Duration limit_ = std::chrono::milliseconds{1};
+    Duration maxSchedule_ = std::chrono::hours{1};
+    RateStepOptions steps_;
+    std::vector<double> rates_;  ///< from validate()
 };
 
 }  // namespace
