@@ -30,6 +30,12 @@ struct LoadSpanOptions {
         t.duration("duration", duration, 10ms, 24h, "how long the load runs");
         t.duration("warmup", warmup, 0ns, 1h, std::move(warmupHelp));
     }
+
+    /// "the first 500ms not measured", or "all measured" without a warm-up.
+    std::string warmupText() const {
+        if (warmup == Duration{0}) return "all measured";
+        return fmt::format("the first {} not measured", Units::formatDuration(warmup));
+    }
 };
 
 /// The open (fixed arrival rate) load: --rate, --arrival, --sample-seed, --limit and

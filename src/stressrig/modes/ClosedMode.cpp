@@ -98,10 +98,10 @@ class ClosedMode final : public Mode {
         std::vector<const LoadRunResult*> runs{&closed};
         if (open) runs.push_back(&*open);
 
-        m.text.push_back(fmt::format(
-            "Closed load: {} users{} for {} (the first {} not measured), {} workers, jobs of {}",
-            users_, think_ > Duration{0} ? fmt::format(" thinking {}", dur(think_)) : "",
-            dur(span_.duration), dur(span_.warmup), exec_.workers, dur(exec_.load)));
+        m.text.push_back(
+            fmt::format("Closed load: {} users{} for {} ({}), {} workers, jobs of {}", users_,
+                        think_ > Duration{0} ? fmt::format(" thinking {}", dur(think_)) : "",
+                        dur(span_.duration), span_.warmupText(), exec_.workers, dur(exec_.load)));
         for (const LoadRunResult* r : runs)
             for (const std::string& l : loadRunText(*r))
                 m.text.push_back(l);

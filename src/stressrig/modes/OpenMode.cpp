@@ -66,10 +66,10 @@ class OpenMode final : public Mode {
         m.name = "open";
         m.calibration = body.json();
         m.partial = r.interrupted;
-        m.text.push_back(fmt::format(
-            "Open load: {} {} arrivals for {} (the first {} not measured), {} workers, jobs of {}",
-            Units::formatRate(open_.rate), open_.arrival, dur(span_.duration), dur(span_.warmup),
-            exec_.workers, dur(exec_.load)));
+        m.text.push_back(
+            fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
+                        Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
+                        span_.warmupText(), exec_.workers, dur(exec_.load)));
         m.text.push_back(fmt::format(
             "Deadline window {}: a job not started by its intended start + the window is dropped",
             open_.deadlineText()));

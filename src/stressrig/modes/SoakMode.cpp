@@ -198,6 +198,7 @@ class SoakMode final : public Mode {
         j["intervals_planned"] = s.plannedIntervals;
         j["jobs"] = s.posted;
         j["measured"] = totals.measured;
+        j["posted_measured"] = s.measured;  // posted after the warm-up
         j["completed"] = s.completed;
         j["deadline_drops"] = s.expired;
         j["late_starts"] = totals.misses;
