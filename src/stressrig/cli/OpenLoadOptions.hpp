@@ -60,8 +60,8 @@ struct OpenLoadOptions {
                    "lateness limit: a job starting later than this after its intended start "
                    "is a miss");
         t.duration("deadline-window", deadlineWindow, 0ns, 1h,
-                   "deadline = intended start + this: a job not started by then is dropped; "
-                   "0s = no deadlines (default 100 x --limit)");
+                   "deadline = intended start + this, unset 100 x --limit: a job not started "
+                   "by then is dropped; 0s = no deadlines");
     }
 
     /// Applies the --deadline-window default; call from validate().

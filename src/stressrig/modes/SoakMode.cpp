@@ -56,8 +56,8 @@ class SoakMode final : public Mode {
         exec_.declare(t, "busy time of each job");
         span_.declare(t, 10min, "arrivals in this first part are run but not measured");
         open_.declare(t,
-                      "arrivals per second (default: a quarter of the nominal capacity of "
-                      "2 workers x 500us jobs)");
+                      "arrivals per second (1k/s: a quarter of the nominal capacity of 2 "
+                      "workers x 500us jobs)");
         t.group("Soak");
         t.duration("interval", interval_, 10ms, 1h, "length of one row of the soak table");
         t.percent("drop-threshold", dropThresholdPercent_, 0, 100,
