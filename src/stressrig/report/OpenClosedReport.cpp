@@ -28,6 +28,11 @@ double percentileUs(const LatencyHistogram& h, double p) {
     return us(h.percentile(p));
 }
 
+/// Closed load has no generator thread: its generator CPU is missing, not 0.
+nlohmann::json generatorCpu(const LoadRunResult& r) {
+    return r.method == "open" ? nlohmann::json(r.generatorCpuPercent) : nlohmann::json(nullptr);
+}
+
 std::string rate(double perSecond) {
     return textOr(perSecond, [](double v) { return Units::formatRate(v); });
 }
@@ -51,7 +56,7 @@ nlohmann::json loadRunJson(const LoadRunResult& r) {
         {"measured_span_ms", std::chrono::duration<double, std::milli>(r.span).count()},
         {"wall_ms", std::chrono::duration<double, std::milli>(r.wall).count()},
         {"cpu_percent", r.cpuPercent},
-        {"generator_cpu_percent", r.generatorCpuPercent},
+        {"generator_cpu_percent", generatorCpu(r)},
         {"rss_max_mib", r.rssMaxBytes ? nlohmann::json(static_cast<double>(r.rssMaxBytes) / kMiB)
                                       : nlohmann::json(nullptr)},
         {"max_backlog", r.maxBacklog},
@@ -70,8 +75,9 @@ std::vector<std::string> loadRunText(const LoadRunResult& r) {
     t.push_back(counts);
     t.push_back(fmt::format("        lateness {}", percentileLine(r.lateness)));
     t.push_back(fmt::format(
-        "        CPU {:.0f} % (generator {:.1f} %)  RSS max {}  max backlog {}{}", r.cpuPercent,
-        r.generatorCpuPercent,
+        "        CPU {:.0f} %{}  RSS max {}  max backlog {}{}", r.cpuPercent,
+        r.method == "open" ? fmt::format(" (generator {:.1f} %)", r.generatorCpuPercent)
+                           : std::string{},
         r.rssMaxBytes ? fmt::format("{:.1f} MiB", static_cast<double>(r.rssMaxBytes) / kMiB)
                       : std::string("n/a"),
         r.maxBacklog,
@@ -113,7 +119,7 @@ CsvTable loadSummaryTable(const std::vector<const LoadRunResult*>& runs) {
                   static_cast<double>(r->cancelled), any ? h.mean() / 1e3 : kMissing,
                   percentileUs(h, 50), percentileUs(h, 90), percentileUs(h, 99),
                   percentileUs(h, 99.9), any ? us(h.max()) : kMissing, r->cpuPercent,
-                  r->generatorCpuPercent,
+                  r->method == "open" ? r->generatorCpuPercent : kMissing,
                   r->rssMaxBytes ? static_cast<double>(r->rssMaxBytes) / kMiB : kMissing,
                   static_cast<double>(r->maxBacklog)});
     }
