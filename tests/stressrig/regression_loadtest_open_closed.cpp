@@ -2,10 +2,17 @@
 // envelope's configuration and changes what the mode does. No timed assertions: counts
 // that follow from the timetable, fields, files, exit codes.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -243,4 +250,72 @@ TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("warning: open comparison not run"), std::string::npos) << r.out;
+}
+
+namespace {
+
+/// Starts a one-minute run of `mode`, waits until its load has started (the progress
+/// note), sends SIGINT and returns the exit status and the written envelope.
+std::pair<int, json> interrupt(const std::string& mode, const std::string& startNote,
+                               std::vector<std::string> args) {
+    const auto dir = rigtest::scratch("openclosed", "stop-" + mode);
+    const auto bin = rigtest::fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const auto errFile = dir / "stderr.txt";
+    args.insert(args.begin(), {"stressrig", "--mode=" + mode, "--duration=1min", "--load=100us",
+                               "--no-render", "--name=r"});
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(out, 1);
+        ::dup2(err, 2);
+        ::execv(bin.c_str(), argv.data());
+        ::_exit(127);
+    }
+    // Bounded only so that a broken binary cannot hang the test.
+    bool started = false;
+    for (int i = 0; i < 1200 && !started; ++i) {
+        std::this_thread::sleep_for(50ms);
+        started = rigtest::slurp(errFile).find(startNote) != std::string::npos;
+    }
+    std::this_thread::sleep_for(300ms);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(started) << rigtest::slurp(errFile);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    json j;
+    if (rigtest::fs::exists(dir / "out/r.json"))
+        j = json::parse(rigtest::slurp(dir / "out/r.json"));
+    return {code, j};
+}
+
+}  // namespace
+
+TEST(OpenMode, SigintGivesThePartialResult) {
+    const auto [code, j] = interrupt("open", "open load:", {"--rate=1k"});
+    EXPECT_EQ(code, 130);
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_EQ(j.at("result").at("interrupted"), true);
+    EXPECT_LT(j.at("result").at("posted").get<int>(), 60'000);  // stopped early
+    EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
+}
+
+TEST(ClosedMode, SigintGivesThePartialResultWithoutComparison) {
+    // Think time 5 s: the stop must not wait for the users' next jobs.
+    const auto [code, j] = interrupt("closed", "closed load:", {"--users=2", "--think=5s"});
+    EXPECT_EQ(code, 130);
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_EQ(j.at("result").at("closed").at("interrupted"), true);
+    EXPECT_TRUE(j.at("result").at("open").is_null());
+    EXPECT_NE(
+        j.at("result").at("open_comparison").at("reason").get<std::string>().find("interrupted"),
+        std::string::npos);
 }
