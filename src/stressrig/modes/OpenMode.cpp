@@ -71,7 +71,8 @@ class OpenMode final : public Mode {
                         Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
                         span_.warmupText(), exec_.workers, dur(exec_.load)));
         m.text.push_back(fmt::format(
-            "Deadline window {}: a job not started by its intended start + the window is dropped",
+            "Deadline window {}: a job not started by its intended start + the window is dropped "
+            "and has no lateness",
             open_.deadlineText()));
         for (const std::string& l : loadRunText(r))
             m.text.push_back(l);
