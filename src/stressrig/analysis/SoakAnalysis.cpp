@@ -138,10 +138,12 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
         v.trendText = fmt::format("throughput {}, memory {} (95 % interval, {} intervals)",
                                   slope(tp, "%/h"), slope(mem, "MiB/h"), used.size());
     } else {
-        v.trendText =
-            fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)", used.size(),
-                        used.size() == 1 ? "" : "s",
-                        skip ? fmt::format(" after the first {}", skip) : "", limits.minIntervals);
+        v.trendText = fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)",
+                                  used.size(), used.size() == 1 ? "" : "s",
+                                  skip == 1  ? std::string(" after skipping the first")
+                                  : skip > 1 ? fmt::format(" after skipping the first {}", skip)
+                                             : std::string(),
+                                  limits.minIntervals);
     }
 
     // Degradation: a significant fall or growth that is also large over the run.
