@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/LinearRegression.hpp"
 
 namespace pullsched::rig::loadtest {
 
@@ -30,69 +29,6 @@ std::vector<double> sweepRates(double from, double to, double step) {
         r.push_back(v);
     }
     return r;
-}
-
-SoakTrend soakTrend(std::span<const SoakInterval> intervals, const SoakLimits& limits) {
-    SoakTrend t;
-    const std::size_t skip = std::min(limits.skip, intervals.size());
-    const auto used = intervals.subspan(skip);
-    t.intervals = used.size();
-    std::vector<double> x, thr, rss;
-    for (const auto& i : used) {
-        x.push_back(i.tSeconds);
-        thr.push_back(i.throughput);
-        rss.push_back(i.rssBytes);
-    }
-    if (!thr.empty()) {
-        double s = 0;
-        for (double v : thr)
-            s += v;
-        t.meanThroughput = s / static_cast<double>(thr.size());
-    }
-    t.enoughData = used.size() >= 3 && x.back() > x.front();
-    if (!t.enoughData) {
-        t.verdict = "inconclusive";
-        t.reason =
-            fmt::format("{} interval(s) after skipping {}: need at least 3", used.size(), skip);
-        return t;
-    }
-    const double span = x.back() - x.front();
-    const LinearRegression tf(x, thr);
-    const LinearRegression mf(x, rss);
-    t.throughputSlopePerHour =
-        t.meanThroughput > 0 ? 100.0 * tf.gradient() * 3600.0 / t.meanThroughput : 0;
-    t.memoryGrowthPerHour = mf.gradient() * 3600.0;
-    t.throughputChange = t.meanThroughput > 0 ? tf.gradient() * span / t.meanThroughput : 0;
-    t.memoryChange = mf.gradient() * span;
-    double meanRss = 0;
-    for (double v : rss)
-        meanRss += v;
-    meanRss /= static_cast<double>(rss.size());
-
-    std::vector<std::string> why;
-    if (t.throughputChange < -limits.throughputDrop)
-        why.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.1f} %/h)",
-                                  -100 * t.throughputChange, t.throughputSlopePerHour));
-    if (t.memoryChange > limits.memoryGrowthBytes &&
-        t.memoryChange > limits.memoryGrowthFraction * meanRss)
-        why.push_back(fmt::format("RSS grew {:.1f} MiB over the run ({:.1f} MiB/h)",
-                                  t.memoryChange / 1048576.0, t.memoryGrowthPerHour / 1048576.0));
-    const double lastDepth = used.back().queueDepth;
-    if (lastDepth > limits.backlogBound && lastDepth > used.front().queueDepth)
-        why.push_back(fmt::format("backlog grew to {:.0f} jobs", lastDepth));
-    t.degrading = !why.empty();
-    t.verdict = t.degrading ? "degrading" : "stable";
-    if (t.degrading) {
-        for (std::size_t i = 0; i < why.size(); ++i)
-            t.reason += (i ? "; " : "") + why[i];
-    } else {
-        t.reason = fmt::format(
-            "throughput {:+.2f} % over the run ({:+.1f} %/h), RSS {:+.2f} MiB ({:+.1f} MiB/h), "
-            "backlog bounded",
-            100 * t.throughputChange, t.throughputSlopePerHour, t.memoryChange / 1048576.0,
-            t.memoryGrowthPerHour / 1048576.0);
-    }
-    return t;
 }
 
 void computeEfficiency(std::vector<HeadroomRow>& rows) {

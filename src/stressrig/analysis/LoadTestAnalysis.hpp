@@ -22,45 +22,6 @@ std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseco
 /// gives one. Empty when from ≤ 0, to < from or step < 0.
 std::vector<double> sweepRates(double from, double to, double step);
 
-// ------------------------------------------------------------------ soak
-
-struct SoakInterval {
-    double tSeconds = 0;       ///< end of the interval since the soak started
-    double throughput = 0;     ///< completions / s in the interval
-    double latenessP99Us = 0;  ///< µs
-    double rssBytes = 0;
-    double cpuPercent = 0;
-    double queueDepth = 0;  ///< backlog at the end of the interval
-};
-
-struct SoakLimits {
-    /// Degrading when the fitted throughput change over the run is below −this
-    /// fraction of the mean (e.g. 0.05: it lost 5 %).
-    double throughputDrop = 0.05;
-    /// Degrading when fitted RSS growth over the run exceeds both of these.
-    double memoryGrowthBytes = 8.0 * 1024 * 1024;
-    double memoryGrowthFraction = 0.10;
-    /// Degrading when the backlog at the end exceeds this and grew over the run.
-    double backlogBound = 1000;
-    /// Leading intervals left out of the trends (start-up effects).
-    std::size_t skip = 1;
-};
-
-struct SoakTrend {
-    std::size_t intervals = 0;  ///< used for the fits
-    double meanThroughput = 0;
-    double throughputSlopePerHour = 0;  ///< % of the mean per hour
-    double memoryGrowthPerHour = 0;     ///< bytes per hour
-    double throughputChange = 0;        ///< fitted change over the used span, fraction of mean
-    double memoryChange = 0;            ///< fitted change over the used span, bytes
-    bool degrading = false;
-    bool enoughData = false;  ///< ≥ 3 intervals after the skip
-    std::string verdict;      ///< "stable", "degrading" or "inconclusive"
-    std::string reason;
-};
-
-SoakTrend soakTrend(std::span<const SoakInterval> intervals, const SoakLimits& limits = {});
-
 // ------------------------------------------------------------------ headroom
 
 struct HeadroomRow {

@@ -185,7 +185,15 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
     st.stopping.store(true, std::memory_order_relaxed);
     const TimePoint measuredEnd = std::min(sched.now(), st.stopAt);
     const std::uint64_t completedAtEnd = sched.stats().completed;
-    sched.drain();
+    // The users' last jobs may still think for up to --think: a stop must not wait for them.
+    while (!sched.drainFor(50ms)) {
+        if (stop && stop->requested()) {
+            r.interrupted = true;
+            r.drained = false;
+            sched.shutdown(pullsched::ShutdownMode::Cancel);
+            break;
+        }
+    }
     const auto s1 = ProcessSampler::snapshot();
     finishResources(r, s0, s1, sampler);
 

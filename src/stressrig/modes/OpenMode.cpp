@@ -1,17 +1,159 @@
-// --mode=open: not yet ported to the mode contract (see legacy/).
-#include "cli/UsageError.hpp"
+// --mode=open: jobs arrive on a fixed timetable (constant or Poisson) whatever the
+// scheduler does; lateness counts from each job's intended start.
+#include <fmt/format.h>
+
+#include "analysis/LatenessMisses.hpp"
+#include "cli/ExecutionOptions.hpp"
+#include "cli/OpenLoadOptions.hpp"
+#include "load/JobBody.hpp"
+#include "load/LoadRuns.hpp"
 #include "modes/Mode.hpp"
+#include "report/HgrmWriter.hpp"
+#include "report/LatencyReport.hpp"
+#include "report/OpenClosedReport.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
+std::string dur(Duration d) {
+    return Units::formatDuration(d);
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+    return whole ? fmt::format("{:.3g} %",
+                               100.0 * static_cast<double>(part) / static_cast<double>(whole))
+                 : std::string("n/a");
+}
+
 class OpenMode final : public Mode {
   public:
     std::string_view name() const override { return "open"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=open is being ported"); }
+    std::string_view summary() const override {
+        return "open load: jobs at a fixed rate, lateness from the intended start";
+    }
+    void declare(OptionTable& t) override {
+        exec_.declare(t, "busy time of each job");
+        span_.declare(t, 5s, "arrivals in this first part are run but not measured");
+        open_.declare(t, "arrivals per second");
+    }
+    void validate(const OptionTable& t) override {
+        open_.resolve(t);
+        if (span_.warmup >= span_.duration)
+            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
+                                         dur(span_.warmup), dur(span_.duration)));
+        open_.checkArrivals(span_.duration, 2e7, "duration");
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        JobBody body(exec_.loadKind, &ctx.progress);
+        ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
+                                      Units::formatRate(open_.rate), dur(span_.duration),
+                                      exec_.workers, dur(exec_.load)));
+        OpenRunConfig cfg;
+        cfg.arrivals = open_.arrivals();
+        cfg.workers = exec_.workers;
+        cfg.jobLoad = exec_.load;
+        cfg.duration = span_.duration;
+        cfg.warmup = span_.warmup;
+        cfg.deadlineWindow = open_.deadlineWindow;
+        const LoadRunResult r = runOpenLoad(cfg, body.load(), &ctx.stop);
+        const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
+
+        ModeResult m;
+        m.name = "open";
+        m.calibration = body.json();
+        m.partial = r.interrupted;
+        m.text.push_back(
+            fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
+                        Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
+                        span_.warmupText(), exec_.workers, dur(exec_.load)));
+        m.text.push_back(fmt::format(
+            "Deadline window {}: a job not started by its intended start + the window is dropped "
+            "and has no lateness",
+            open_.deadlineText()));
+        for (const std::string& l : loadRunText(r))
+            m.text.push_back(l);
+        m.text.push_back(fmt::format("Late starts (later than --limit={}): {} of {} measured ({})",
+                                     dur(open_.limit), late, r.lateness.count(),
+                                     percent(late, r.lateness.count())));
+        m.text.push_back(
+            "Lateness = actual start - intended start from the timetable, so queueing delay "
+            "counts even when the generator itself fell behind.");
+
+        const std::uint64_t settled = r.completed + r.expired + r.failed + r.cancelled;
+        if (r.failed) {
+            m.systemFailure = true;
+            m.failures.push_back(fmt::format("{} of {} jobs failed", r.failed, r.posted));
+        }
+        if (settled != r.posted) {
+            m.systemFailure = true;
+            m.failures.push_back(fmt::format(
+                "{} jobs posted but {} reached a final state (completed, dropped, failed or "
+                "cancelled): jobs lost or run twice",
+                r.posted, settled));
+        }
+        if (!r.drained)
+            m.warnings.push_back(fmt::format(
+                "the backlog did not drain after the run: {} jobs cancelled", r.cancelled));
+        m.verdict = verdict(r, late);
+
+        nlohmann::json& j = m.result;
+        j = loadRunJson(r);
+        j["workers"] = exec_.workers;
+        j["arrival"] = open_.arrival;
+        j["deadline_window_us"] =
+            std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
+        j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
+        j["late_starts"] = late;
+
+        CsvTable ts = loadTimeSeries(r);
+        PlotOptions po;
+        po.title =
+            fmt::format("open load {}: backlog and CPU over time", Units::formatRate(open_.rate));
+        m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
+        m.tables.push_back({"", std::move(ts)});
+        CsvTable pt = latencyPercentileTable({&r});
+        PlotOptions pl;
+        pl.title = "open load: start lateness by percentile (x: nines)";
+        m.plots.push_back(
+            {"-latency", GnuplotScript::tablePlot(pt, "nines", {"open lateness us"}, {}, pl)});
+        m.tables.push_back({"-latency", std::move(pt)});
+        m.tables.push_back({"-summary", loadSummaryTable({&r})});
+        m.files.push_back({"-lateness.hgrm", hgrmText(r.lateness)});
+        return m;
+    }
+
+  private:
+    std::string verdict(const LoadRunResult& r, std::uint64_t late) const {
+        const std::string rate = Units::formatRate(open_.rate);
+        std::string p99 = "n/a (too few samples)";
+        if (percentileSupported(99, r.lateness.count()))
+            p99 = dur(Duration{r.lateness.percentile(99)});
+        std::string v;
+        if (r.interrupted) v = "interrupted: partial result; ";
+        const std::uint64_t measured = r.lateness.count();
+        if (r.expired == 0 && late * 1000 <= measured)  // misses within 0.1 %
+            return v + fmt::format(
+                           "kept up with {}: no job dropped, p99 lateness {}, {} of {} "
+                           "starts later than {}",
+                           rate, p99, late, measured, dur(open_.limit));
+        std::string why;
+        if (r.expired > 0)
+            why = fmt::format("{} of {} jobs dropped at their deadline ({})", r.expired, r.posted,
+                              percent(r.expired, r.posted));
+        else
+            why = "no job dropped";
+        why += fmt::format(", {} of {} measured starts later than {} ({}), p99 lateness {}", late,
+                           measured, dur(open_.limit), percent(late, measured), p99);
+        return v + fmt::format("{} at {}: {}", r.expired > 0 ? "overloaded" : "late", rate, why);
+    }
+
+    ExecutionOptions exec_;
+    LoadSpanOptions span_;
+    OpenLoadOptions open_;
 };
 
 }  // namespace

@@ -1,17 +1,273 @@
-// --mode=soak: not yet ported to the mode contract (see legacy/).
-#include "cli/UsageError.hpp"
+// --mode=soak: moderate open load for a long time, measured per interval; the verdict
+// weighs drops and late starts against a threshold and fits the trends of throughput
+// and memory when there are enough intervals.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/SoakAnalysis.hpp"
+#include "cli/ExecutionOptions.hpp"
+#include "cli/OpenLoadOptions.hpp"
+#include "load/JobBody.hpp"
+#include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
+#include "report/HgrmWriter.hpp"
+#include "report/LatencyReport.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
+constexpr double kMiB = 1048576.0;
+/// Text rows shown at most; longer soaks show every k-th interval (the CSV has all).
+constexpr std::size_t kTextRows = 60;
+
+std::string dur(Duration d) {
+    return Units::formatDuration(d);
+}
+
+std::string usText(double us) {
+    return textOr(us, [](double v) { return dur(Duration{std::llround(v * 1e3)}); });
+}
+
+std::string fractionText(double f) {
+    return textOr(f, [](double v) { return fmt::format("{:.3g} %", 100 * v); });
+}
+
+nlohmann::json slopeJson(const SlopeFit& f) {
+    if (!f.fitted) return nullptr;
+    return {{"slope", f.slope},
+            {"standard_error", f.standardError},
+            {"low_95", f.low95},
+            {"high_95", f.high95},
+            {"points", f.points}};
+}
+
 class SoakMode final : public Mode {
   public:
     std::string_view name() const override { return "soak"; }
-    std::string_view summary() const override { return "(being ported)"; }
-    void declare(OptionTable&) override {}
-    ModeResult run(RunContext&) override { throw UsageError("--mode=soak is being ported"); }
+    std::string_view summary() const override {
+        return "moderate open load for a long time, per-interval table, trends and a verdict";
+    }
+    void declare(OptionTable& t) override {
+        exec_.declare(t, "busy time of each job");
+        span_.declare(t, 10min, "arrivals in this first part are run but not measured");
+        open_.declare(t,
+                      "arrivals per second (1k/s: a quarter of the nominal capacity of 2 "
+                      "workers x 500us jobs)");
+        t.group("Soak");
+        t.duration("interval", interval_, 10ms, 1h, "length of one row of the soak table");
+        t.percent("drop-threshold", dropThresholdPercent_, 0, 100,
+                  "a soak with more drops, or more late starts, than this per cent of its jobs "
+                  "is not stable");
+    }
+    void validate(const OptionTable& t) override {
+        open_.resolve(t);
+        if (span_.warmup >= span_.duration)
+            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
+                                         dur(span_.warmup), dur(span_.duration)));
+        if (interval_ > span_.duration)
+            throw UsageError(fmt::format("--interval={} must not exceed --duration={}",
+                                         dur(interval_), dur(span_.duration)));
+        if (span_.duration / interval_ > 1'000'000)
+            throw UsageError(
+                fmt::format("--duration={} / --interval={} gives more than 10^6 "
+                            "intervals: raise --interval",
+                            dur(span_.duration), dur(interval_)));
+        open_.checkArrivals(interval_, 1e7, "interval");
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        JobBody body(exec_.loadKind, &ctx.progress);
+        const double capacity = exec_.workers / std::chrono::duration<double>(exec_.load).count();
+        SoakRunConfig cfg;
+        cfg.arrivals = open_.arrivals();
+        cfg.workers = exec_.workers;
+        cfg.jobLoad = exec_.load;
+        cfg.duration = span_.duration;
+        cfg.interval = interval_;
+        cfg.warmup = span_.warmup;
+        cfg.deadlineWindow = open_.deadlineWindow;
+        cfg.lateLimit = open_.limit;
+        ctx.progress.note(fmt::format(
+            "soak: {} ({:.0f} % of nominal capacity {}) for {}, intervals of {}, {} workers",
+            Units::formatRate(open_.rate), 100 * open_.rate / capacity, Units::formatRate(capacity),
+            dur(span_.duration), dur(interval_), exec_.workers));
+        const SoakRunResult s = runSoak(
+            cfg, body.load(), &ctx.stop,
+            [&ctx](const SoakRow& r, std::size_t done, std::size_t total) {
+                ctx.progress.progress(
+                    done, total,
+                    fmt::format("{} done, p99 {}, RSS {}, CPU {:.0f} %, backlog {:.0f}, drops {}",
+                                textOr(r.i.throughput, Units::formatRate),
+                                usText(r.i.latenessP99Us),
+                                textOr(r.i.rssBytes / kMiB,
+                                       [](double v) { return fmt::format("{:.1f} MiB", v); }),
+                                r.i.cpuPercent, r.i.backlog, r.drops));
+            });
+
+        SoakTotals totals;
+        totals.jobs = s.posted;
+        totals.drops = s.expired;
+        totals.measured = s.lateness.count();
+        for (const SoakRow& r : s.rows)
+            totals.misses += r.late;
+        SoakLimits limits;
+        limits.dropThreshold = dropThresholdPercent_ / 100.0;
+        std::vector<SoakInterval> iv;
+        for (const SoakRow& r : s.rows)
+            iv.push_back(r.i);
+        const SoakVerdict v = judgeSoak(iv, totals, limits);
+
+        ModeResult m;
+        m.name = "soak";
+        m.calibration = body.json();
+        m.partial = s.interrupted;
+        report(m, s, v, totals, capacity);
+        return m;
+    }
+
+  private:
+    void report(ModeResult& m, const SoakRunResult& s, const SoakVerdict& v,
+                const SoakTotals& totals, double capacity) const {
+        m.text.push_back(fmt::format(
+            "Soak: {} {} arrivals ({:.0f} % of nominal capacity {}) for {}, {} intervals of {}, "
+            "{} workers, jobs of {}",
+            Units::formatRate(open_.rate), open_.arrival, 100 * open_.rate / capacity,
+            Units::formatRate(capacity), dur(span_.duration), s.plannedIntervals, dur(interval_),
+            exec_.workers, dur(exec_.load)));
+        m.text.push_back(fmt::format(
+            "Deadline window {}; late start = more than --limit={} after the intended start",
+            open_.deadlineText(), dur(open_.limit)));
+        m.text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>8} {:>7} {:>7}", "t",
+                                     "done/s", "p99 late", "RSS MiB", "CPU %", "backlog", "drops",
+                                     "late"));
+        const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
+        for (std::size_t k = 0; k < s.rows.size(); ++k) {
+            if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
+            const SoakRow& r = s.rows[k];
+            m.text.push_back(fmt::format(
+                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>8.0f} {:>7} {:>7}",
+                dur(Duration{std::llround(r.i.tSeconds * 1e9)}),
+                textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
+                textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
+                textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
+                r.i.backlog, r.drops, r.late));
+        }
+        if (step > 1)
+            m.text.push_back(fmt::format("(every {}th interval shown; the CSV has all {})", step,
+                                         s.rows.size()));
+        if (s.interrupted)
+            m.text.push_back(fmt::format("Interrupted after {} of {} intervals.", s.rows.size(),
+                                         s.plannedIntervals));
+        m.text.push_back(fmt::format(
+            "Jobs {}: completed {}, dropped at their deadline {} ({}), failed {}, cancelled {}{}",
+            s.posted, s.completed, s.expired, fractionText(v.dropFraction), s.failed, s.cancelled,
+            s.drained ? "" : " (not drained at the end)"));
+        m.text.push_back(fmt::format("Late starts: {} of {} measured ({}); lateness {}",
+                                     totals.misses, totals.measured, fractionText(v.missFraction),
+                                     percentileLine(s.lateness)));
+        m.text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
+                                                           : "Trend: " + v.trendText);
+        m.verdict = fmt::format("{}{}: {}", s.interrupted ? "interrupted, partial result; " : "",
+                                v.verdict, v.reason);
+
+        if (s.failed) {
+            m.systemFailure = true;
+            m.failures.push_back(fmt::format("{} of {} jobs failed", s.failed, s.posted));
+        }
+        const std::uint64_t settled = s.completed + s.expired + s.failed + s.cancelled;
+        if (settled != s.posted) {
+            m.systemFailure = true;
+            m.failures.push_back(
+                fmt::format("{} jobs posted but {} reached a final state: jobs lost or run twice",
+                            s.posted, settled));
+        }
+        if (v.overThreshold) m.warnings.push_back(fmt::format("not stable: {}", v.reason));
+
+        nlohmann::json& j = m.result;
+        j["rate_per_s"] = open_.rate;
+        j["nominal_capacity_per_s"] = capacity;
+        j["workers"] = exec_.workers;
+        j["deadline_window_us"] =
+            std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
+        j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
+        j["intervals_planned"] = s.plannedIntervals;
+        j["jobs"] = s.posted;
+        j["measured"] = totals.measured;
+        j["posted_measured"] = s.measured;  // posted after the warm-up
+        j["completed"] = s.completed;
+        j["deadline_drops"] = s.expired;
+        j["late_starts"] = totals.misses;
+        j["failed"] = s.failed;
+        j["cancelled"] = s.cancelled;
+        j["drained"] = s.drained;
+        j["interrupted"] = s.interrupted;
+        j["generator_cpu_s"] = std::chrono::duration<double>(s.generatorCpu).count();
+        j["lateness"] = histogramJson(s.lateness);
+        j["intervals"] = nlohmann::json::array();
+        for (const SoakRow& r : s.rows)
+            j["intervals"].push_back({{"t_s", r.i.tSeconds},
+                                      {"throughput_per_s", jsonNumber(r.i.throughput)},
+                                      {"p50_lateness_us", jsonNumber(r.p50Us)},
+                                      {"p99_lateness_us", jsonNumber(r.i.latenessP99Us)},
+                                      {"max_lateness_us", jsonNumber(r.maxUs)},
+                                      {"rss_mib", jsonNumber(r.i.rssBytes / kMiB)},
+                                      {"cpu_percent", jsonNumber(r.i.cpuPercent)},
+                                      {"backlog", jsonNumber(r.i.backlog)},
+                                      {"jobs", r.jobs},
+                                      {"measured", r.measured},
+                                      {"drops", r.drops},
+                                      {"late_starts", r.late}});
+        j["verdict"] = {{"verdict", v.verdict},
+                        {"reason", v.reason},
+                        {"drop_fraction", jsonNumber(v.dropFraction)},
+                        {"late_fraction", jsonNumber(v.missFraction)},
+                        {"threshold_percent", dropThresholdPercent_},
+                        {"over_threshold", v.overThreshold},
+                        {"degrading", v.degrading}};
+        j["trend"] = {{"intervals_used", v.intervals},
+                      {"text", v.trendText},
+                      {"mean_throughput_per_s", jsonNumber(v.meanThroughput)},
+                      {"throughput_percent_per_hour", slopeJson(v.throughputPercentPerHour)},
+                      {"memory_mib_per_hour", slopeJson(v.memoryMiBPerHour)}};
+
+        CsvTable t({"time s", "throughput per s", "jobs", "measured", "p50 lateness us",
+                    "p99 lateness us", "max lateness us", "late starts", "rss MiB", "cpu %",
+                    "backlog", "drops"});
+        for (const SoakRow& r : s.rows)
+            t.addRow({r.i.tSeconds, r.i.throughput, static_cast<double>(r.jobs),
+                      static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,
+                      static_cast<double>(r.late), r.i.rssBytes / kMiB, r.i.cpuPercent, r.i.backlog,
+                      static_cast<double>(r.drops)});
+        if (!s.rows.empty()) {
+            PlotOptions p1;
+            p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
+                                   Units::formatRate(open_.rate), v.verdict);
+            m.plots.push_back(
+                {"-throughput", GnuplotScript::tablePlot(t, "time s", {"throughput per s"},
+                                                         {"p99 lateness us"}, p1)});
+            PlotOptions p2;
+            p2.title = "soak: RSS and backlog per interval";
+            m.plots.push_back(
+                {"-memory", GnuplotScript::tablePlot(t, "time s", {"rss MiB"}, {"backlog"}, p2)});
+            PlotOptions p3;
+            p3.title = "soak: CPU and deadline drops per interval";
+            m.plots.push_back(
+                {"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %"}, {"drops"}, p3)});
+        }
+        m.tables.push_back({"", std::move(t)});
+        m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});
+    }
+
+    ExecutionOptions exec_;
+    LoadSpanOptions span_;
+    OpenLoadOptions open_;
+    Duration interval_ = 10s;
+    double dropThresholdPercent_ = 0.1;
 };
 
 }  // namespace

@@ -1,0 +1,190 @@
+#include "analysis/SoakAnalysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace pullsched::rig {
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+std::string percentText(double fraction) {
+    return fmt::format("{:.3g} %", 100 * fraction);
+}
+
+/// `significant` digits in fixed notation (no exponent: "880", "0.0012").
+std::string fixed(double v, int significant, bool sign = false) {
+    if (!std::isfinite(v)) return "n/a";
+    const int magnitude = v == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::abs(v))));
+    const int decimals = std::max(0, significant - 1 - magnitude);
+    return sign ? fmt::format("{:+.{}f}", v, decimals) : fmt::format("{:.{}f}", v, decimals);
+}
+
+std::string join(const std::vector<std::string>& parts) {
+    std::string s;
+    for (const std::string& p : parts)
+        s += (s.empty() ? "" : "; ") + p;
+    return s;
+}
+
+}  // namespace
+
+double studentT95(std::size_t df) noexcept {
+    static constexpr double kTable[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                        2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                        2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                        2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df == 0) return kMissing;
+    if (df <= std::size(kTable)) return kTable[df - 1];
+    return 1.960 + 2.4 / static_cast<double>(df);  // within 0.002 of the exact value
+}
+
+SlopeFit SlopeFit::of(std::span<const double> x, std::span<const double> y) {
+    SlopeFit f;
+    std::vector<double> xs, ys;
+    for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i)
+        if (std::isfinite(x[i]) && std::isfinite(y[i])) {
+            xs.push_back(x[i]);
+            ys.push_back(y[i]);
+        }
+    f.points = xs.size();
+    if (f.points < 3) return f;
+    const double n = static_cast<double>(f.points);
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        mx += xs[i];
+        my += ys[i];
+    }
+    mx /= n;
+    my /= n;
+    double sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        sxx += (xs[i] - mx) * (xs[i] - mx);
+        sxy += (xs[i] - mx) * (ys[i] - my);
+    }
+    if (!(sxx > 0)) return f;
+    f.slope = sxy / sxx;
+    double ssr = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const double r = ys[i] - (my + f.slope * (xs[i] - mx));
+        ssr += r * r;
+    }
+    f.standardError = std::sqrt(ssr / (n - 2) / sxx);
+    const double half = studentT95(f.points - 2) * f.standardError;
+    f.low95 = f.slope - half;
+    f.high95 = f.slope + half;
+    f.fitted = true;
+    return f;
+}
+
+SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals& totals,
+                      const SoakLimits& limits) {
+    SoakVerdict v;
+    if (totals.jobs > 0)
+        v.dropFraction = static_cast<double>(totals.drops) / static_cast<double>(totals.jobs);
+    if (totals.measured > 0)
+        v.missFraction = static_cast<double>(totals.misses) / static_cast<double>(totals.measured);
+    std::vector<std::string> why;
+    if (v.dropFraction > limits.dropThreshold)
+        why.push_back(
+            fmt::format("{} of {} jobs dropped unstarted at their deadline (over the "
+                        "{} threshold)",
+                        totals.drops, totals.jobs, percentText(limits.dropThreshold)));
+    if (v.missFraction > limits.dropThreshold)
+        why.push_back(
+            fmt::format("{} of {} measured jobs started later than the lateness limit "
+                        "(over the {} threshold)",
+                        totals.misses, totals.measured, percentText(limits.dropThreshold)));
+    v.overThreshold = !why.empty();
+
+    // Trends over the intervals after the skipped ones.
+    const std::size_t skip = std::min(limits.skip, intervals.size());
+    const auto used = intervals.subspan(skip);
+    v.intervals = used.size();
+    std::vector<double> hours, thr, rssMiB;
+    for (const SoakInterval& i : used) {
+        hours.push_back(i.tSeconds / 3600.0);
+        thr.push_back(i.throughput);
+        rssMiB.push_back(i.rssBytes / kMiB);
+    }
+    const SampleStatistics thrStats = SampleStatistics::of(thr);
+    const SampleStatistics rssStats = SampleStatistics::of(rssMiB);
+    v.meanThroughput = thrStats.mean;
+    const bool enough = used.size() >= limits.minIntervals && thrStats.count >= limits.minIntervals;
+    if (enough) {
+        const SlopeFit t = SlopeFit::of(hours, thr);
+        if (t.fitted && v.meanThroughput > 0) {
+            const double k = 100.0 / v.meanThroughput;  // to % of the mean
+            v.throughputPercentPerHour = t;
+            v.throughputPercentPerHour.slope *= k;
+            v.throughputPercentPerHour.standardError *= k;
+            v.throughputPercentPerHour.low95 *= k;
+            v.throughputPercentPerHour.high95 *= k;
+        }
+        v.memoryMiBPerHour = SlopeFit::of(hours, rssMiB);
+    }
+    const SlopeFit& tp = v.throughputPercentPerHour;
+    const SlopeFit& mem = v.memoryMiBPerHour;
+    if (tp.fitted || mem.fitted) {
+        auto slope = [](const SlopeFit& f, const char* unit) {
+            return f.fitted ? fmt::format("{} ± {} {}", fixed(f.slope, 3, true),
+                                          fixed(f.high95 - f.slope, 2), unit)
+                            : std::string("n/a");
+        };
+        v.trendText = fmt::format("throughput {}, memory {} (95 % interval, {} intervals)",
+                                  slope(tp, "%/h"), slope(mem, "MiB/h"), used.size());
+    } else {
+        v.trendText = fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)",
+                                  used.size(), used.size() == 1 ? "" : "s",
+                                  skip == 1  ? std::string(" after skipping the first")
+                                  : skip > 1 ? fmt::format(" after skipping the first {}", skip)
+                                             : std::string(),
+                                  limits.minIntervals);
+    }
+
+    // Degradation: a significant fall or growth that is also large over the run.
+    std::vector<std::string> worse;
+    if (!hours.empty()) {
+        const double spanH = hours.back() - hours.front();
+        if (tp.fitted && tp.significant() && tp.slope * spanH < -100 * limits.throughputDrop)
+            worse.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.3g} %/h)",
+                                        -tp.slope * spanH, tp.slope));
+        if (mem.fitted && mem.significant()) {
+            const double growth = mem.slope * spanH;
+            if (growth * kMiB > limits.memoryGrowthBytes &&
+                growth > limits.memoryGrowthFraction * rssStats.mean)
+                worse.push_back(fmt::format("RSS grew {:.1f} MiB over the run ({:+.3g} MiB/h)",
+                                            growth, mem.slope));
+        }
+        const double last = used.back().backlog, first = used.front().backlog;
+        if (last > limits.backlogBound && last > first)
+            worse.push_back(fmt::format("backlog grew to {:.0f} jobs", last));
+    }
+    v.degrading = !worse.empty();
+
+    if (v.overThreshold) {
+        v.verdict = "unstable";
+        for (const std::string& w : worse)
+            why.push_back(w);
+        v.reason = join(why);
+    } else if (v.degrading) {
+        v.verdict = "degrading";
+        v.reason = join(worse);
+    } else if (!tp.fitted) {
+        v.verdict = "inconclusive";
+        v.reason = fmt::format("drops and misses within the threshold, but {}", v.trendText);
+    } else {
+        v.verdict = "stable";
+        v.reason = fmt::format(
+            "drops and misses within the {} threshold, no significant "
+            "degradation: {}",
+            percentText(limits.dropThreshold), v.trendText);
+    }
+    return v;
+}
+
+}  // namespace pullsched::rig
