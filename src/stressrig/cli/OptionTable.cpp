@@ -175,20 +175,6 @@ OptionTable& OptionTable::number(std::string name, double& field, double min, do
     return *this;
 }
 
-OptionTable& OptionTable::percent(std::string name, double& field, double min, double max,
-                                  std::string help) {
-    const std::string bounds = fmt::format("{}..{} %", fmtNumber(min), fmtNumber(max));
-    Entry& e = add(name, "PCT", std::move(help), bounds, fmtNumber(field) + "%");
-    e.jsonKey += "_percent";
-    e.parse = [&field, name, min, max, bounds](const std::string& s) {
-        std::string t = trim(s);
-        if (!t.empty() && t.back() == '%') t.pop_back();
-        field = checkedRange(name, s, parseNumber(name, t), min, max, bounds);
-    };
-    e.value = [&field] { return nlohmann::json(field); };
-    return *this;
-}
-
 OptionTable& OptionTable::duration(std::string name, Duration& field, Duration min, Duration max,
                                    std::string help) {
     const std::string bounds = durationBounds(min, max);

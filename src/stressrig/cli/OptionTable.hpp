@@ -58,9 +58,6 @@ class OptionTable {
                              std::string help, std::string unsetText);
     OptionTable& u64(std::string name, std::uint64_t& field, std::string help);
     OptionTable& number(std::string name, double& field, double min, double max, std::string help);
-    /// A percentage, `0.1` or `0.1%`; JSON key `<name>_percent`.
-    OptionTable& percent(std::string name, double& field, double min, double max,
-                         std::string help);
     OptionTable& duration(std::string name, Duration& field, Duration min, Duration max,
                           std::string help);
     OptionTable& optionalDuration(std::string name, std::optional<Duration>& field, Duration min,

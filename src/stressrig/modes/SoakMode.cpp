@@ -60,7 +60,7 @@ class SoakMode final : public Mode {
                       "workers x 500us jobs)");
         t.group("Soak");
         t.duration("interval", interval_, 10ms, 1h, "length of one row of the soak table");
-        t.percent("drop-threshold", dropThresholdPercent_, 0, 100,
+        t.percent("drop-threshold", dropThreshold_, 0, 100,
                   "a soak with more drops, or more late starts, than this per cent of its jobs "
                   "is not stable");
     }
@@ -116,7 +116,7 @@ class SoakMode final : public Mode {
         for (const SoakRow& r : s.rows)
             totals.misses += r.late;
         SoakLimits limits;
-        limits.dropThreshold = dropThresholdPercent_ / 100.0;
+        limits.dropThreshold = dropThreshold_;
         std::vector<SoakInterval> iv;
         for (const SoakRow& r : s.rows)
             iv.push_back(r.i);
@@ -226,7 +226,7 @@ class SoakMode final : public Mode {
                         {"reason", v.reason},
                         {"drop_fraction", jsonNumber(v.dropFraction)},
                         {"late_fraction", jsonNumber(v.missFraction)},
-                        {"threshold_percent", dropThresholdPercent_},
+                        {"threshold_percent", 100 * dropThreshold_},
                         {"over_threshold", v.overThreshold},
                         {"degrading", v.degrading}};
         j["trend"] = {{"intervals_used", v.intervals},
@@ -267,7 +267,7 @@ class SoakMode final : public Mode {
     LoadSpanOptions span_;
     OpenLoadOptions open_;
     Duration interval_ = 10s;
-    double dropThresholdPercent_ = 0.1;
+    double dropThreshold_ = 0.001;  ///< fraction of the jobs (0.1 %)
 };
 
 }  // namespace
