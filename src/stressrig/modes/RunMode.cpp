@@ -359,6 +359,8 @@ ModeResult RunMode::run(RunContext& ctx) {
     j["rules"] = RuleParser::toString(rules);
     j["seed"] = graph.seed();
     j["nodes"] = N;
+    j["max_fan"] = graph.maxFan();
+    j["levels"] = graph.levels();
     j["graph_hash"] = hash;
     j["workers"] = W;
     j["concurrency"] = C;
