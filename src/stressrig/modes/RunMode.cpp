@@ -304,9 +304,9 @@ ModeResult RunMode::run(RunContext& ctx) {
     else if (s.hashOk == runReps)
         hashText = fmt::format("ok ({})", plural(runReps, "rep"));
     else
-        hashText = fmt::format("{}not checked: {} jobs expired, {} cancelled ({} of {} reps)",
+        hashText = fmt::format("{}not checked: {} expired, {} cancelled ({} of {} reps)",
                                s.hashOk ? fmt::format("ok in {}; ", plural(s.hashOk, "rep")) : "",
-                               s.expired, s.cancelled, runReps - s.hashOk, runReps);
+                               plural(s.expired, "job"), s.cancelled, runReps - s.hashOk, runReps);
     text.push_back(fmt::format("  hash check       {}", hashText));
     if (s.missed() > 0 && deadlines)
         text.push_back(fmt::format(
@@ -333,17 +333,21 @@ ModeResult RunMode::run(RunContext& ctx) {
         verdict = "stopped before the first rep: nothing measured";
     } else if (s.missed() == 0 && s.complete == runReps) {
         verdict = fmt::format(
-            "{} completed on schedule, hash ok; runtime {} vs {} planned, "
+            "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, "
             "efficiency {}",
             plural(runReps, "rep"), durText(s.runtimeMs.mean), durText(s.expectedMs),
             textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); }));
+        if (busy)
+            verdict +=
+                "; the machine was busy, so times and lateness include competition "
+                "for the CPU";
     } else {
         verdict = fmt::format(
             "deadline misses in {} of {} reps (the schedule was not kept): {} "
             "of {} jobs expired, {} cancelled after them; hash not checked: {}",
             s.incomplete(), runReps, s.expired, s.jobs, s.cancelled,
-            s.expired ? fmt::format("{} jobs expired", s.expired)
-                      : fmt::format("{} jobs cancelled", s.cancelled));
+            s.expired ? plural(s.expired, "job") + " expired"
+                      : plural(s.cancelled, "job") + " cancelled");
         if (s.complete > 0)
             verdict += fmt::format("; {} complete, hash ok", plural(s.complete, "rep"));
         if (busy)
