@@ -419,7 +419,7 @@ ModeResult RunMode::run(RunContext& ctx) {
         res.plots.push_back({"", GnuplotScript::tablePlot(jobsFile.table, "node",
                                                           {"scheduled ms", "start ms", "end ms"},
                                                           {"lateness us"}, po)});
-    } else {  // nothing ran: the plan is all there is to draw
+    } else if (jobsFile.table.rowCount() > 0) {  // nothing ran: the plan is all to draw
         po.title = fmt::format("{} ({} nodes): schedule (no job ran)", graph_.label(), N);
         po.y2Label.clear();
         res.plots.push_back(
