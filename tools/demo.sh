@@ -13,9 +13,9 @@ if [ ! -x "$rig" ]; then
   exit 1
 fi
 
-name=run-burst-64  # the rig's default name for this run
+name=run-burst-64  # the name the rig gives this run (pattern, nodes)
 status=0
-"$rig" --pattern=burst --workers=8 --out="$out" --name="$name" || status=$?
+"$rig" --pattern=burst --workers=8 --out="$out" || status=$?
 
 manifest="$out/$name.json"
 # A value of the envelope (written with one key per line); "" when absent.
