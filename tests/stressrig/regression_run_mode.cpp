@@ -384,7 +384,37 @@ TEST(StressrigRunMode, InterruptKeepsWhatWasMeasured) {
     const std::size_t run = j.at("result").at("reps_run");
     EXPECT_GT(run, 0u);
     EXPECT_LT(run, 100000u);
-    EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-16-reps.csv").rowCount(), run);
+    EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-16-reps.csv").rowCount(),
+              run + j.at("result").at("reps_interrupted").get<std::size_t>());
+    EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
     EXPECT_NE(slurp(dir / "stdout.txt").find("stopped after"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+// SIGTERM during one long rep: the rep is cut short (jobs not started are cancelled),
+// listed as interrupted, counted in no figure and no failure; exit 143.
+TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
+    const fs::path dir = scratch("sigterm");
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const std::string cmd = "cd '" + dir.string() + "' && ('" + bin.string() + "' " +
+                            small("--nodes=5000 --load=500us --life-window=0s") +
+                            " >stdout.txt 2>stderr.txt & pid=$!; "
+                            "sleep 1.5; kill -TERM $pid; wait $pid; echo $? >code.txt)";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(slurp(dir / "code.txt"), "143\n") << slurp(dir / "stderr.txt");
+    const json j = envelope(dir / "out/run-burst-5000.json");
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
+    EXPECT_EQ(j.at("exit_status"), 143);
+    if (j.at("result").at("reps_interrupted") == 1) {
+        EXPECT_EQ(j.at("result").at("reps_run"), 0);
+        EXPECT_TRUE(j.at("result").at("runtime_ms").is_null());
+        const CsvTable reps = CsvTable::readFile(dir / "out/run-burst-5000-reps.csv");
+        ASSERT_EQ(reps.rowCount(), 1u);
+        EXPECT_EQ(reps.text(0, reps.columnIndex("state")), "interrupted");
+        EXPECT_TRUE(std::isnan(reps.number(0, "runtime ms")));
+        EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-5000.csv").rowCount(), 5000u);
+        EXPECT_NE(slurp(dir / "stdout.txt").find("interrupted rep 1:"), std::string::npos);
+    }
     fs::remove_all(dir);
 }

@@ -121,3 +121,27 @@ TEST(RunRepStatistics, CorrectnessFailures) {
     EXPECT_EQ(s.failedReps, 2u);
     EXPECT_EQ(s.hashMismatch, 1u);
 }
+
+TEST(RunRepStatistics, InterruptedRepIsNeitherFailureNorMeasurement) {
+    RunResult r = completeRun(4);
+    r.completed = false;
+    r.error = "planning chunk 0: posted after shutdown";
+    r.completedJobs = 1;
+    r.cancelled = 2;
+    r.jobs[1].state = r.jobs[2].state = JobState::Cancelled;
+    r.jobs[3].posted = false;
+    const RunRepOutcome o = evaluateRunRep(3, r, 1.0, true);
+    EXPECT_FALSE(o.complete());
+    EXPECT_STREQ(o.stateText(), "interrupted");
+    EXPECT_TRUE(o.failure().empty());
+    EXPECT_TRUE(std::isnan(o.runtimeMs));
+
+    const RunRepSummary s = RunRepSummary::of({evaluateRunRep(1, completeRun(4), 1.0), o});
+    EXPECT_EQ(s.reps, 1u);
+    EXPECT_EQ(s.interrupted, 1u);
+    EXPECT_EQ(s.cancelled, 0u);  // cancelled by the stop: not a deadline miss
+    EXPECT_FALSE(s.systemFailure());
+
+    r.failed = 1;  // a job that failed on its own still counts
+    EXPECT_FALSE(evaluateRunRep(3, r, 1.0, true).failure().empty());
+}

@@ -31,8 +31,24 @@ const char* RunRepOutcome::text(Hash h) noexcept {
     return "not checked";
 }
 
+const char* RunRepOutcome::stateText() const noexcept {
+    if (complete()) return "complete";
+    if (interrupted) return "interrupted";
+    return timedOut ? "timed out" : "incomplete";
+}
+
 std::string RunRepOutcome::failure() const {
     std::string why;
+    if (interrupted && !complete()) {
+        // Posting into a scheduler shut down on purpose fails the planning and leaves
+        // nodes unposted; only a node job that failed or ran twice still says something.
+        if (failed)
+            why = fmt::format("rep {}: {} job{} failed", rep, failed, failed == 1 ? "" : "s");
+        if (doubled)
+            why += fmt::format("{}rep {}: {} job{} posted more than once", why.empty() ? "" : "; ",
+                               rep, doubled, doubled == 1 ? "" : "s");
+        return why;
+    }
     auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
     if (timedOut)
         add(fmt::format("rep {}: {} (jobs lost or stuck)", rep, error));
@@ -51,9 +67,11 @@ std::string RunRepOutcome::failure() const {
     return why;
 }
 
-RunRepOutcome evaluateRunRep(unsigned rep, const RunResult& r, double avgConcurrency) {
+RunRepOutcome evaluateRunRep(unsigned rep, const RunResult& r, double avgConcurrency,
+                             bool interrupted) {
     RunRepOutcome o;
     o.rep = rep;
+    o.interrupted = interrupted;
     o.nodes = r.nodes;
     o.timedOut = r.timedOut;
     o.error = r.error;
@@ -91,9 +109,14 @@ RunRepOutcome evaluateRunRep(unsigned rep, const RunResult& r, double avgConcurr
 
 RunRepSummary RunRepSummary::of(const std::vector<RunRepOutcome>& reps) {
     RunRepSummary s;
-    s.reps = reps.size();
     std::vector<double> runtime, delta, efficiency, concurrency;
     for (const RunRepOutcome& o : reps) {
+        if (!o.failure().empty()) ++s.failedReps;
+        if (o.interrupted && !o.complete()) {
+            ++s.interrupted;
+            continue;
+        }
+        ++s.reps;
         if (o.complete() && o.hash != RunRepOutcome::Hash::NotChecked) ++s.complete;
         s.jobs += o.nodes;
         s.completed += o.completed;
@@ -104,7 +127,6 @@ RunRepSummary RunRepSummary::of(const std::vector<RunRepOutcome>& reps) {
         s.doubled += o.doubled;
         if (o.hash == RunRepOutcome::Hash::Ok) ++s.hashOk;
         if (o.hash == RunRepOutcome::Hash::Mismatch) ++s.hashMismatch;
-        if (!o.failure().empty()) ++s.failedReps;
         runtime.push_back(o.runtimeMs);
         delta.push_back(o.deltaMs);
         efficiency.push_back(o.efficiency);

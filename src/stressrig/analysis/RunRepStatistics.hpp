@@ -26,6 +26,9 @@ struct RunRepOutcome {
     std::size_t lost = 0;     ///< never reached a final state, or never posted
     std::size_t doubled = 0;  ///< posted more than once
     bool timedOut = false;
+    /// Cut short by a stop request: its unfinished jobs were cancelled on purpose, so
+    /// what it lacks is neither a failure nor a measurement.
+    bool interrupted = false;
     std::string error;  ///< the runner's reason when the run did not complete
     Hash hash = Hash::NotChecked;
     std::uint64_t expectedHash = 0, actualHash = 0;
@@ -42,18 +45,24 @@ struct RunRepOutcome {
     bool complete() const noexcept {
         return !timedOut && error.empty() && completed == nodes && lost == 0 && doubled == 0;
     }
+    /// "complete", "incomplete", "interrupted" or "timed out".
+    const char* stateText() const noexcept;
     /// A correctness failure of the scheduler in this rep, as one line; empty if none.
     std::string failure() const;
     /// "ok", "mismatch" or "not checked".
     static const char* text(Hash h) noexcept;
 };
 
-/// Evaluates one run. `avgConcurrency` comes from the rep's instrument (NaN if none ran).
-RunRepOutcome evaluateRunRep(unsigned rep, const testchain::RunResult& run, double avgConcurrency);
+/// Evaluates one run. `avgConcurrency` comes from the rep's instrument (NaN if none ran);
+/// `interrupted`: the scheduler was shut down during the run on a stop request.
+RunRepOutcome evaluateRunRep(unsigned rep, const testchain::RunResult& run, double avgConcurrency,
+                             bool interrupted = false);
 
-/// The reps together: figures over the complete reps only.
+/// The reps together: runtimes over the complete reps only; job counts over the reps
+/// that ran to their end (a rep cut short by a stop request is only counted).
 struct RunRepSummary {
     std::size_t reps = 0, complete = 0;
+    std::size_t interrupted = 0;  ///< reps cut short by a stop request, not in the figures
     std::size_t jobs = 0, completed = 0, failed = 0, expired = 0, cancelled = 0, lost = 0,
                 doubled = 0;
     std::size_t hashOk = 0, hashMismatch = 0;

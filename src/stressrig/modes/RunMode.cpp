@@ -1,9 +1,11 @@
 // --mode=run: one graph run on its schedule --reps times; every job of every rep is
 // reported with its state, and only reps in which every job completed give a runtime.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -198,11 +200,27 @@ ModeResult RunMode::run(RunContext& ctx) {
             break;
         }
         instrument.reset();
-        const RunResult r = runner.run();
-        scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in before we read
+        // A rep may be long: on a stop request the watcher cancels what has not started,
+        // so the rep ends within a job's time and is reported as interrupted.
+        std::atomic<bool> cut{false};
+        RunResult r;
+        {
+            std::jthread watcher([&](std::stop_token done) {
+                while (!done.stop_requested()) {
+                    if (ctx.stop.requested()) {
+                        cut = true;
+                        scheduler.shutdown(ShutdownMode::Cancel);
+                        return;
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+                }
+            });
+            r = runner.run();
+        }                                                        // the watcher is joined here
+        if (!cut) scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in
         const IncidenceStatistic st = instrument.evaluate();
         const RunRepOutcome o =
-            evaluateRunRep(rep, r, st.activations ? st.avgConcurrency : kMissing);
+            evaluateRunRep(rep, r, st.activations ? st.avgConcurrency : kMissing, cut);
         outcomes.push_back(o);
 
         if (r.timedOut) {  // no job states: list the nodes as unfinished
@@ -224,13 +242,10 @@ ModeResult RunMode::run(RunContext& ctx) {
                          ran ? ms(j.actualStart) : kMissing, ran ? ms(j.end) : kMissing,
                          ran ? us(j.lateness()) : kMissing, ran ? us(j.runTime()) : kMissing});
         }
-        reps.addRow({double(rep),
-                     std::string(o.complete() ? "complete"
-                                 : o.timedOut ? "timed out"
-                                              : "incomplete"),
-                     o.runtimeMs, o.expectedMs, o.lowerBoundMs, o.deltaMs, o.efficiency,
-                     o.avgConcurrency, o.latenessP50Us, o.latenessP99Us, double(o.completed),
-                     double(o.failed), double(o.expired), double(o.cancelled), double(o.lost),
+        reps.addRow({double(rep), std::string(o.stateText()), o.runtimeMs, o.expectedMs,
+                     o.lowerBoundMs, o.deltaMs, o.efficiency, o.avgConcurrency, o.latenessP50Us,
+                     o.latenessP99Us, double(o.completed), double(o.failed), double(o.expired),
+                     double(o.cancelled), double(o.lost),
                      std::string(RunRepOutcome::text(o.hash))});
         if (trace) trace->addRep(rep, r, [&](std::size_t n) { return instrument.workerOf(n); });
         if (st.activations) {
@@ -244,10 +259,16 @@ ModeResult RunMode::run(RunContext& ctx) {
                 : fmt::format("incomplete: {} expired, {} cancelled, {} failed{}", o.expired,
                               o.cancelled, o.failed, o.timedOut ? ", timed out" : ""));
         if (r.timedOut) break;  // the runner cannot run again
+        if (cut) {
+            res.partial = true;
+            break;
+        }
     }
 
     const RunRepSummary s = RunRepSummary::of(outcomes);
-    const std::size_t runReps = outcomes.size();
+    const std::size_t runReps = s.reps;  // reps that ran to their end
+    const double expectedMs = ms(planned);
+    const double lowerBoundMs = ms(runner.lowerBound(C));
 
     // ---- text
     const std::string scheduleText =
@@ -260,11 +281,12 @@ ModeResult RunMode::run(RunContext& ctx) {
                     "load {} ({})",
                     graph_.label(), N, graph.seed(), hash, W, Units::formatDuration(exec_.load),
                     exec_.loadKind));
-    text.push_back(
-        fmt::format("schedule: {}; life window {}; reps {} of {}; calibration: {}", scheduleText,
-                    deadlines ? Units::formatDuration(sched_.lifeWindow) : std::string("none"),
-                    runReps, sched_.reps, body.text()));
-    text.push_back(fmt::format("  expected time    {:>10}", durText(s.expectedMs)));
+    text.push_back(fmt::format(
+        "schedule: {}; life window {}; reps {} of {}{}; calibration: {}", scheduleText,
+        deadlines ? Units::formatDuration(sched_.lifeWindow) : std::string("none"), runReps,
+        sched_.reps, s.interrupted ? fmt::format(" (+{} interrupted)", s.interrupted) : "",
+        body.text()));
+    text.push_back(fmt::format("  expected time    {:>10}", durText(expectedMs)));
     if (s.runtimeMs.count > 1)
         text.push_back(
             fmt::format("  actual time      {:>10}  (mean of {} complete reps, min {}, "
@@ -277,7 +299,7 @@ ModeResult RunMode::run(RunContext& ctx) {
     text.push_back(
         fmt::format("  delta            {:>10}  (actual - expected)", durText(s.deltaMs.mean)));
     text.push_back(fmt::format("  lower bound      {:>10}  = max(work / {}, critical path)",
-                               durText(s.lowerBoundMs), C));
+                               durText(lowerBoundMs), C));
     text.push_back(
         fmt::format("  efficiency       {:>10}  (lower bound / actual)",
                     textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); })));
@@ -295,6 +317,12 @@ ModeResult RunMode::run(RunContext& ctx) {
                     s.completed, s.jobs, s.expired, s.cancelled, s.failed,
                     s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
     text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
+    for (const RunRepOutcome& o : outcomes)
+        if (o.interrupted && !o.complete())
+            text.push_back(
+                fmt::format("  interrupted rep {}: {} of {} jobs completed before the stop, "
+                            "{} cancelled by it, {} expired, {} not posted",
+                            o.rep, o.completed, o.nodes, o.cancelled, o.expired, o.lost));
     std::string hashText;
     if (runReps == 0)
         hashText = "not checked: nothing ran";
@@ -330,12 +358,12 @@ ModeResult RunMode::run(RunContext& ctx) {
     if (res.systemFailure) {
         verdict = fmt::format("FAILED: {}", res.failures.front());
     } else if (runReps == 0) {
-        verdict = "stopped before the first rep: nothing measured";
+        verdict = "no rep ran to its end; the jobs that ran before the stop are in the tables";
     } else if (s.missed() == 0 && s.complete == runReps) {
         verdict = fmt::format(
             "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, "
             "efficiency {}",
-            plural(runReps, "rep"), durText(s.runtimeMs.mean), durText(s.expectedMs),
+            plural(runReps, "rep"), durText(s.runtimeMs.mean), durText(expectedMs),
             textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); }));
         if (busy)
             verdict +=
@@ -354,7 +382,11 @@ ModeResult RunMode::run(RunContext& ctx) {
             verdict += "; the machine was busy, so the misses include competition for the CPU";
     }
     if (res.partial)
-        verdict = fmt::format("stopped after {} of {} reps; {}", runReps, sched_.reps, verdict);
+        verdict = fmt::format("stopped after {} of {} reps{}; {}", runReps, sched_.reps,
+                              s.interrupted ? " (the rep under way was cut short and is not "
+                                              "counted)"
+                                            : "",
+                              verdict);
     res.verdict = verdict;
 
     // ---- result JSON
@@ -372,10 +404,11 @@ ModeResult RunMode::run(RunContext& ctx) {
     j["planned_schedule_ms"] = ms(planned);
     j["reps_planned"] = sched_.reps;
     j["reps_run"] = runReps;
+    j["reps_interrupted"] = s.interrupted;
     j["reps_complete"] = s.complete;
     j["reps_incomplete"] = s.incomplete();
-    j["expected_ms"] = jsonNumber(s.expectedMs);
-    j["lower_bound_ms"] = jsonNumber(s.lowerBoundMs);
+    j["expected_ms"] = expectedMs;
+    j["lower_bound_ms"] = lowerBoundMs;
     j["runtime_ms"] = jsonNumber(s.runtimeMs.mean);
     j["runtime_min_ms"] = jsonNumber(s.runtimeMs.min);
     j["runtime_max_ms"] = jsonNumber(s.runtimeMs.max);
