@@ -1,0 +1,420 @@
+// --mode=run end to end on small graphs: the envelope, every job with its state, the reps
+// table, missing values when deadlines expire, the trace of all reps, and one test per
+// option that it is both recorded and applied. No timing is asserted (shared cores).
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "RigBinary.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "pullsched/scheduler/Scheduler.hpp"
+#include "report/CsvTable.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pullsched::rig::CsvTable;
+using rigtest::Result;
+using rigtest::rig;
+using rigtest::slurp;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+    return rigtest::scratch("run-mode", name);
+}
+
+json envelope(const fs::path& file) {
+    try {
+        return json::parse(slurp(file));
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << file << " is not JSON: " << e.what();
+        return json::object();
+    }
+}
+
+json stdoutJson(const Result& r) {
+    try {
+        return json::parse(r.out);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
+        return json::object();
+    }
+}
+
+/// `args` with small, quick defaults for what they do not set: 16 burst nodes, 100us jobs.
+std::string small(const std::string& args) {
+    std::string s = "--no-render --quiet ";
+    if (args.find("--pattern") == std::string::npos && args.find("--rules") == std::string::npos)
+        s += "--pattern=burst ";
+    if (args.find("--nodes") == std::string::npos) s += "--nodes=16 ";
+    if (args.find("--load=") == std::string::npos) s += "--load=100us ";
+    return s + args;
+}
+
+}  // namespace
+
+TEST(StressrigRunMode, SmallGraphEndToEnd) {
+    const fs::path dir = scratch("e2e");
+    const Result r =
+        rig(small("--workers=2 --reps=2 --life-window=0s --trace-json --json --out=res"), dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = stdoutJson(r);
+    for (const char* k : {"mode", "version", "configuration", "environment", "calibration", "files",
+                          "partial", "verdict", "warnings", "failures", "exit_status", "result"})
+        EXPECT_TRUE(j.contains(k)) << k;
+    EXPECT_EQ(j.at("mode"), "run");
+    EXPECT_EQ(j.at("partial"), false);
+    EXPECT_EQ(j.at("exit_status"), 0);
+    EXPECT_EQ(j.at("calibration").at("kind"), "cpu");
+    const json& c = j.at("configuration");
+    EXPECT_EQ(c.at("nodes"), 16);
+    EXPECT_EQ(c.at("workers"), 2);
+    EXPECT_EQ(c.at("reps"), 2);
+    EXPECT_EQ(c.at("load_us"), 100.0);
+    EXPECT_EQ(c.at("life_window_us"), 0.0);
+    EXPECT_EQ(c.at("trace_json"), true);
+    const json& res = j.at("result");
+    EXPECT_EQ(res.at("hash_check"), "ok");
+    EXPECT_EQ(res.at("reps_run"), 2);
+    EXPECT_EQ(res.at("reps_complete"), 2);
+    EXPECT_EQ(res.at("jobs_total"), 32);
+    EXPECT_EQ(res.at("jobs_completed"), 32);
+    for (const char* k : {"runtime_ms", "expected_ms", "lower_bound_ms", "efficiency",
+                          "avg_concurrency", "lateness_p50_us"})
+        EXPECT_TRUE(res.at(k).is_number()) << k;
+    EXPECT_GT(res.at("runtime_ms").get<double>(), 0.0);
+
+    // the files on disk are those the envelope lists, and it is the same envelope
+    const fs::path out = dir / "res";
+    std::set<std::string> onDisk, listed;
+    for (const auto& e : fs::directory_iterator(out))
+        onDisk.insert(e.path().filename().string());
+    for (const auto& f : j.at("files"))
+        listed.insert(f.get<std::string>());
+    EXPECT_EQ(onDisk, listed);
+    EXPECT_EQ(envelope(out / "run-burst-16.json").at("result"), res);
+
+    // every node of every rep, each with its state
+    const CsvTable jobs = CsvTable::readFile(out / "run-burst-16.csv");
+    ASSERT_EQ(jobs.rowCount(), 32u);
+    std::set<std::pair<int, int>> seen;
+    for (std::size_t i = 0; i < jobs.rowCount(); ++i) {
+        seen.insert({int(jobs.number(i, "rep")), int(jobs.number(i, "node"))});
+        EXPECT_EQ(jobs.text(i, jobs.columnIndex("state")), "completed");
+        EXPECT_FALSE(std::isnan(jobs.number(i, "start ms")));
+        EXPECT_FALSE(std::isnan(jobs.number(i, "worker")));
+        EXPECT_TRUE(std::isnan(jobs.number(i, "deadline ms")));  // --life-window=0s
+    }
+    EXPECT_EQ(seen.size(), 32u);
+    EXPECT_EQ(jobs.comment("mode"), "run");
+
+    const CsvTable reps = CsvTable::readFile(out / "run-burst-16-reps.csv");
+    ASSERT_EQ(reps.rowCount(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(reps.text(i, reps.columnIndex("state")), "complete");
+        EXPECT_EQ(reps.text(i, reps.columnIndex("hash")), "ok");
+        EXPECT_GT(reps.number(i, "runtime ms"), 0.0);
+    }
+    EXPECT_EQ(slurp(out / "run-burst-16.dot").rfind("digraph {", 0), 0u);
+    EXPECT_NE(slurp(out / "run-burst-16.gp").find("$RunData"), std::string::npos);
+    EXPECT_TRUE(fs::exists(out / "run-burst-16-concurrency.gp"));
+
+    // the trace: both reps, every job with its state, one track per worker
+    const json trace = envelope(out / "run-burst-16-trace.json");
+    std::set<std::string> tracks;
+    std::set<std::pair<int, int>> traced;
+    int repSpans = 0;
+    for (const json& e : trace.at("traceEvents")) {
+        if (e.at("ph") == "M" && e.at("name") == "thread_name")
+            tracks.insert(e.at("args").at("name").get<std::string>());
+        if (e.at("ph") == "X" && e.at("cat") == "rep") ++repSpans;
+        if (e.contains("args") && e.at("args").contains("node")) {
+            EXPECT_EQ(e.at("args").at("state"), "completed");
+            EXPECT_LT(e.at("tid").get<int>(), 2);  // ran on worker 0 or 1
+            traced.insert({e.at("args").at("rep").get<int>(), e.at("args").at("node").get<int>()});
+        }
+    }
+    EXPECT_EQ(traced.size(), 32u);
+    EXPECT_EQ(repSpans, 2);
+    EXPECT_TRUE(tracks.count("worker 0") && tracks.count("worker 1")) << trace.dump();
+    EXPECT_FALSE(tracks.count("worker 2"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, TextReportUsesOneDurationFormat) {
+    const fs::path dir = scratch("text");
+    const Result r = rig(small("--pattern=chains2 --life-window=0s"), dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    for (const char* w :
+         {"expected time", "actual time", "lower bound", "efficiency", "avg concurrency",
+          "lateness", "hash check", "ok (1 rep)", "Verdict:", "Results in out/"})
+        EXPECT_NE(r.out.find(w), std::string::npos) << w << "\n" << r.out;
+    EXPECT_EQ(r.out.find(" us "), std::string::npos) << r.out;  // µs via formatDuration
+    EXPECT_EQ(r.out.find("0.000 ms"), std::string::npos) << r.out;
+    fs::remove_all(dir);
+}
+
+// A 1 ns life window: no job can start within 1 ns of its due time, so the start jobs
+// expire and their successors are cancelled, deterministically.
+TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
+    const fs::path dir = scratch("expire");
+    const Result r = rig(small("--reps=3 --life-window=1ns"), dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;  // misses are a measurement
+    EXPECT_NE(r.out.find("hash not checked"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("n/a"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("0.000 ms"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" of 3 reps incomplete: excluded"), std::string::npos) << r.out;
+
+    const json j = envelope(dir / "out/run-burst-16.json");
+    const json& res = j.at("result");
+    EXPECT_EQ(j.at("exit_status"), 0);
+    EXPECT_EQ(j.at("configuration").at("life_window_us"), 0.001);
+    EXPECT_GT(res.at("jobs_expired").get<int>(), 0);
+    EXPECT_EQ(res.at("jobs_failed"), 0);
+    EXPECT_EQ(res.at("hash_check"), "not checked");
+    EXPECT_TRUE(res.at("runtime_ms").is_null());
+    EXPECT_TRUE(res.at("efficiency").is_null());
+
+    const CsvTable jobs = CsvTable::readFile(dir / "out/run-burst-16.csv");
+    ASSERT_EQ(jobs.rowCount(), 48u);  // every node of every rep, run or not
+    std::size_t expired = 0, notRun = 0;
+    for (std::size_t i = 0; i < jobs.rowCount(); ++i) {
+        const std::string state = jobs.text(i, jobs.columnIndex("state"));
+        EXPECT_TRUE(state == "completed" || state == "expired" || state == "cancelled") << state;
+        if (state == "expired") ++expired;
+        if (state != "completed") {
+            ++notRun;
+            EXPECT_TRUE(std::isnan(jobs.number(i, "start ms")));
+            EXPECT_TRUE(std::isnan(jobs.number(i, "lateness us")));
+            EXPECT_TRUE(std::isnan(jobs.number(i, "worker")));
+        }
+        // deadline = scheduled start + 1 ns
+        EXPECT_NEAR(jobs.number(i, "deadline ms") - jobs.number(i, "scheduled ms"), 1e-6, 1e-9);
+    }
+    EXPECT_EQ(expired, res.at("jobs_expired").get<std::size_t>());
+    EXPECT_GT(notRun, 0u);
+    const std::string csv = slurp(dir / "out/run-burst-16.csv");
+    EXPECT_NE(csv.find(",,"), std::string::npos);  // empty cells, never 0 for "did not run"
+
+    const CsvTable reps = CsvTable::readFile(dir / "out/run-burst-16-reps.csv");
+    ASSERT_EQ(reps.rowCount(), 3u);
+    for (std::size_t i = 0; i < 3; ++i)
+        if (reps.text(i, reps.columnIndex("state")) == "incomplete") {
+            EXPECT_TRUE(std::isnan(reps.number(i, "runtime ms")));
+            EXPECT_TRUE(std::isnan(reps.number(i, "delta ms")));
+            EXPECT_TRUE(std::isnan(reps.number(i, "efficiency")));
+            EXPECT_EQ(reps.text(i, reps.columnIndex("hash")), "not checked");
+        }
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, TraceHoldsJobsThatNeverRan) {
+    const fs::path dir = scratch("trace-expired");
+    const Result r = rig(small("--reps=2 --life-window=1ns --trace-json"), dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json trace = envelope(dir / "out/run-burst-16-trace.json");
+    std::set<std::pair<int, int>> traced;
+    std::set<std::string> states;
+    for (const json& e : trace.at("traceEvents"))
+        if (e.contains("args") && e.at("args").contains("node")) {
+            traced.insert({e.at("args").at("rep").get<int>(), e.at("args").at("node").get<int>()});
+            states.insert(e.at("args").at("state").get<std::string>());
+        }
+    EXPECT_EQ(traced.size(), 32u);
+    EXPECT_TRUE(states.count("expired"));
+    EXPECT_TRUE(states.count("cancelled"));
+    fs::remove_all(dir);
+}
+
+// Options of the graph group: recorded in the configuration and visible in the result.
+TEST(StressrigRunMode, GraphOptionsAreApplied) {
+    const fs::path dir = scratch("graph");
+    const Result a = rig(small("--pattern=chains2 --nodes=12 --seed=9 --fan=2 --json"), dir);
+    ASSERT_EQ(a.code, 0) << a.err;
+    const json ja = stdoutJson(a);
+    EXPECT_EQ(ja.at("configuration").at("pattern"), "chains2");
+    EXPECT_EQ(ja.at("configuration").at("nodes"), 12);
+    EXPECT_EQ(ja.at("configuration").at("seed"), 9);
+    EXPECT_EQ(ja.at("configuration").at("fan"), 2);
+    EXPECT_EQ(ja.at("result").at("pattern"), "chains2");
+    EXPECT_EQ(ja.at("result").at("nodes"), 12);
+    EXPECT_EQ(ja.at("result").at("seed"), 9);
+    EXPECT_EQ(ja.at("result").at("max_fan"), 2);
+    EXPECT_TRUE(fs::exists(dir / "out/run-chains2-12.csv"));
+
+    const Result b = rig(small("--rules='expand:p=0.5,max=3' --nodes=12 --json"), dir);
+    ASSERT_EQ(b.code, 0) << b.err;
+    const json jb = stdoutJson(b);
+    EXPECT_EQ(jb.at("configuration").at("rules"), "expand:p=0.5,max=3");
+    EXPECT_EQ(jb.at("result").at("pattern"), "custom");
+    EXPECT_NE(jb.at("result").at("rules").get<std::string>().find("expand:p=0.5"),
+              std::string::npos);
+    EXPECT_TRUE(fs::exists(dir / "out/run-custom-12.csv"));
+    fs::remove_all(dir);
+}
+
+// --load, --stress, --concurrency, --schedule/--level, --load-kind, --workers.
+TEST(StressrigRunMode, ExecutionAndScheduleOptionsAreApplied) {
+    const fs::path dir = scratch("sched");
+    const std::string base = "--life-window=0s --json ";
+    const json ref = stdoutJson(rig(small(base), dir));
+    const json load = stdoutJson(rig(small(base + "--load=200us"), dir));
+    const json stress = stdoutJson(rig(small(base + "--stress=2"), dir));
+    const json conc = stdoutJson(rig(small(base + "--concurrency=1"), dir));
+    const json level = stdoutJson(rig(small(base + "--schedule=default --level=2ms"), dir));
+    const json memory = stdoutJson(rig(small(base + "--load-kind=memory"), dir));
+    const json workers = stdoutJson(rig(small(base + "--workers=3 --trace-json"), dir));
+    const double expected = ref.at("result").at("expected_ms");
+
+    EXPECT_EQ(load.at("configuration").at("load_us"), 200.0);
+    EXPECT_NEAR(load.at("result").at("expected_ms").get<double>(), 2 * expected, 1e-6);
+
+    EXPECT_EQ(stress.at("configuration").at("stress"), 2.0);
+    EXPECT_NEAR(stress.at("result").at("expected_ms").get<double>(), expected / 2, 1e-6);
+
+    EXPECT_EQ(conc.at("configuration").at("concurrency"), 1);
+    EXPECT_EQ(conc.at("result").at("concurrency"), 1);
+    EXPECT_GT(conc.at("result").at("lower_bound_ms").get<double>(),
+              ref.at("result").at("lower_bound_ms").get<double>());
+
+    EXPECT_EQ(level.at("configuration").at("schedule"), "default");
+    EXPECT_EQ(level.at("configuration").at("level_us"), 2000.0);
+    EXPECT_NEAR(level.at("result").at("expected_ms").get<double>(),
+                2.0 * level.at("result").at("levels").get<double>(), 1e-6);
+
+    EXPECT_EQ(memory.at("configuration").at("load_kind"), "memory");
+    EXPECT_EQ(memory.at("calibration").at("kind"), "memory");
+
+    EXPECT_EQ(workers.at("configuration").at("workers"), 3);
+    EXPECT_EQ(workers.at("result").at("workers"), 3);
+    const json trace = envelope(dir / "out/run-burst-16-trace.json");
+    int workerTracks = 0;
+    for (const json& e : trace.at("traceEvents"))
+        if (e.at("ph") == "M" && e.at("name") == "thread_name" &&
+            e.at("args").at("name").get<std::string>().rfind("worker ", 0) == 0)
+            ++workerTracks;
+    EXPECT_EQ(workerTracks, 3);
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, RepsAndOutputNaming) {
+    const fs::path dir = scratch("reps");
+    const Result r = rig(small("--reps=3 --life-window=0s --name=three --out=o3"), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = envelope(dir / "o3/three.json");
+    EXPECT_EQ(j.at("configuration").at("reps"), 3);
+    EXPECT_EQ(j.at("result").at("reps_run"), 3);
+    EXPECT_EQ(CsvTable::readFile(dir / "o3/three-reps.csv").rowCount(), 3u);
+    EXPECT_EQ(CsvTable::readFile(dir / "o3/three.csv").rowCount(), 48u);
+    EXPECT_FALSE(fs::exists(dir / "o3/three-trace.json"));  // only with --trace-json
+    EXPECT_EQ(j.at("configuration").at("trace_json"), false);
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, LongSchedulesAreRefusedBeforeRunning) {
+    const fs::path dir = scratch("long");
+    // 64 burst nodes at 500us on 2-way concurrency plan 16.5 ms; at stress 0.01, 1.65 s
+    const Result r =
+        rig("--pattern=burst --nodes=64 --concurrency=2 --stress=0.01 "
+            "--max-schedule=1s --quiet",
+            dir);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("over --max-schedule=1.00s"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out"));  // nothing written
+    // reps count towards the limit, too
+    const Result reps = rig(small("--reps=2000 --max-schedule=1s"), dir);
+    EXPECT_EQ(reps.code, 2) << reps.err;
+    EXPECT_NE(reps.err.find("--max-schedule"), std::string::npos) << reps.err;
+    // and the limit is recorded when it lets the run through
+    const Result ok = rig(small("--max-schedule=2h --json"), dir);
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(stdoutJson(ok).at("configuration").at("max_schedule_us"), 7.2e9);
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, BadCombinationsAreUsageErrors) {
+    const fs::path dir = scratch("usage");
+    const Result level = rig(small("--level=2ms"), dir);
+    EXPECT_EQ(level.code, 2);
+    EXPECT_NE(level.err.find("--level applies to --schedule=default"), std::string::npos);
+    const Result stress = rig(small("--schedule=default --stress=2"), dir);
+    EXPECT_EQ(stress.code, 2);
+    EXPECT_NE(stress.err.find("--stress applies to --schedule=adapted"), std::string::npos);
+    const Result valued = rig(small("--trace-json=trace.json"), dir);
+    EXPECT_EQ(valued.code, 2);
+    EXPECT_NE(valued.err.find("--trace-json"), std::string::npos) << valued.err;
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigRunMode, TraceDumpNeedsATraceBuild) {
+    const fs::path dir = scratch("dump");
+    const Result r = rig(small("--trace-dump --life-window=0s"), dir);
+    if (!pullsched::Scheduler::traceCompiledIn()) {
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("-DPULLSCHED_TRACE=ON"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "out"));
+    } else {
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_EQ(envelope(dir / "out/run-burst-16.json").at("configuration").at("trace_dump"),
+                  true);
+        EXPECT_GT(fs::file_size(dir / "out/run-burst-16-trace-dump.txt"), 0u);
+    }
+    fs::remove_all(dir);
+}
+
+// SIGINT between reps: the reps measured so far are reported, marked partial, exit 130.
+TEST(StressrigRunMode, InterruptKeepsWhatWasMeasured) {
+    const fs::path dir = scratch("sigint");
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const std::string cmd = "cd '" + dir.string() + "' && ('" + bin.string() + "' " +
+                            small("--reps=100000 --life-window=0s") +
+                            " >stdout.txt 2>stderr.txt & pid=$!; "
+                            "sleep 3; kill -INT $pid; wait $pid; echo $? >code.txt)";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(slurp(dir / "code.txt"), "130\n") << slurp(dir / "stderr.txt");
+    const json j = envelope(dir / "out/run-burst-16.json");
+    EXPECT_EQ(j.at("partial"), true);
+    const std::size_t run = j.at("result").at("reps_run");
+    EXPECT_GT(run, 0u);
+    EXPECT_LT(run, 100000u);
+    EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-16-reps.csv").rowCount(),
+              run + j.at("result").at("reps_interrupted").get<std::size_t>());
+    EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
+    EXPECT_NE(slurp(dir / "stdout.txt").find("stopped after"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+// SIGTERM during one long rep: the rep is cut short (jobs not started are cancelled),
+// listed as interrupted, counted in no figure and no failure; exit 143.
+TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
+    const fs::path dir = scratch("sigterm");
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const std::string cmd = "cd '" + dir.string() + "' && ('" + bin.string() + "' " +
+                            small("--nodes=5000 --load=500us --life-window=0s") +
+                            " >stdout.txt 2>stderr.txt & pid=$!; "
+                            "sleep 1.5; kill -TERM $pid; wait $pid; echo $? >code.txt)";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(slurp(dir / "code.txt"), "143\n") << slurp(dir / "stderr.txt");
+    const json j = envelope(dir / "out/run-burst-5000.json");
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
+    EXPECT_EQ(j.at("exit_status"), 143);
+    if (j.at("result").at("reps_interrupted") == 1) {
+        EXPECT_EQ(j.at("result").at("reps_run"), 0);
+        EXPECT_TRUE(j.at("result").at("runtime_ms").is_null());
+        const CsvTable reps = CsvTable::readFile(dir / "out/run-burst-5000-reps.csv");
+        ASSERT_EQ(reps.rowCount(), 1u);
+        EXPECT_EQ(reps.text(0, reps.columnIndex("state")), "interrupted");
+        EXPECT_TRUE(std::isnan(reps.number(0, "runtime ms")));
+        EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-5000.csv").rowCount(), 5000u);
+        EXPECT_NE(slurp(dir / "stdout.txt").find("interrupted rep 1:"), std::string::npos);
+    }
+    fs::remove_all(dir);
+}
