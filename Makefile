@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= out
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build test unit regression stress demo report bench format clean
+.PHONY: all setup configure build test unit regression stress demo trace report bench format clean
 
 all: build
 
@@ -42,6 +42,16 @@ demo: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
 	@bash tools/demo.sh $(BUILD_DIR) $(OUT)
 
+# The scheduler's trace dump of a rig run: a build with trace points in its own directory,
+# then `stressrig --mode=run ARGS --trace-dump --trace-json`; results in OUT (docs/trace-dump.md).
+TRACE_DIR ?= build-trace
+ARGS      ?= --pattern=burst --workers=2
+trace: setup
+	cmake -S . -B $(TRACE_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPULLSCHED_TRACE=ON \
+	      -DPULLSCHED_BUILD_BENCH=OFF $(CMAKE_ARGS) >/dev/null
+	cmake --build $(TRACE_DIR) -j $(JOBS) --target stressrig
+	$(TRACE_DIR)/bin/stressrig --mode=run $(ARGS) --trace-dump --trace-json --out=$(OUT)
+
 report: build
 	@bash tools/plot/render-all.sh $(OUT)
 
@@ -52,4 +62,4 @@ format:
 	clang-format -i $$(git ls-files '*.hpp' '*.cpp')
 
 clean:
-	rm -rf $(BUILD_DIR) build-tsan build-asan
+	rm -rf $(BUILD_DIR) build-tsan build-asan build-trace

@@ -31,6 +31,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/ScheduledRunTrace.hpp"
+#include "report/TraceDumpReport.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -482,9 +483,23 @@ ModeResult RunMode::run(RunContext& ctx) {
     }
     if (traceDump_) {
         std::ostringstream dump;
-        if (scheduler.writeTraceDump(dump))
+        if (scheduler.writeTraceDump(dump)) {
             res.files.push_back({"-trace-dump.txt", dump.str()});
-        else
+            // The dump read back as people look at it: worker lanes and a Perfetto trace.
+            const TraceDump parsed = TraceDump::parse(dump.str());
+            res.plots.push_back(
+                {"-trace-dump", parsed.lanesPlot(fmt::format(
+                                    "scheduler trace dump: {} on {} workers ({} events, {} dropped)",
+                                    graph_.label(), W, parsed.events().size(), parsed.dropped()))});
+            res.files.push_back({"-trace-dump.json", parsed.chromeTrace()});
+            j["trace_dump_events"] = parsed.events().size();
+            j["trace_dump_dropped"] = parsed.dropped();
+            j["trace_dump_counts"] = parsed.counts();
+            if (parsed.dropped() > 0)
+                res.warnings.push_back(fmt::format(
+                    "the trace dump dropped {} events (buffers full): its tail is incomplete",
+                    parsed.dropped()));
+        } else
             res.warnings.push_back("the scheduler wrote no trace dump");
     }
     return res;
