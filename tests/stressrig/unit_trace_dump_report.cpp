@@ -20,7 +20,7 @@ const char* kDump =
     "       1.700  w0   dispatch         17\n"
     "       2.000  w1   dispatch         18\n"
     "     501.000  w0   gate-notify      0\n"
-    "     502.000  w0   continuation     19\n"
+    "     502.000  w0   continuation     9223372036854775809\n"
     "     503.000  w1   sleep            250000\n"
     "     760.000  w1   park             0\n"
     "    1100.000  w1   wake             0\n"
@@ -39,6 +39,8 @@ TEST(TraceDumpReport, ParsesEveryLine) {
     EXPECT_DOUBLE_EQ(d.events()[8].timeUs, 503.0);
     EXPECT_EQ(d.counts().at("dispatch"), 2u);
     EXPECT_EQ(d.counts().at("park"), 1u);
+    EXPECT_EQ(static_cast<std::uint64_t>(d.events()[7].detail), 9223372036854775809ull)
+        << "a planning job's tag (top bit set) reads back unchanged";
 }
 
 TEST(TraceDumpReport, RejectsMalformedLinesNamingThem) {

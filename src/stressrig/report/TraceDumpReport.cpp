@@ -120,9 +120,22 @@ TraceDump TraceDump::parse(std::istream& in) {
         }
         std::istringstream ls(line);
         TraceDumpEvent e;
-        std::string worker;
-        if (!(ls >> e.timeUs >> worker >> e.event >> e.detail) || worker.size() < 2 ||
-            worker[0] != 'w')
+        std::string worker, detail;
+        bool ok = static_cast<bool>(ls >> e.timeUs >> worker >> e.event >> detail) &&
+                  worker.size() >= 2 && worker[0] == 'w';
+        // Job tags are unsigned 64-bit (planning jobs set the top bit); other details signed.
+        if (ok) {
+            try {
+                std::size_t used = 0;
+                e.detail = detail[0] == '-'
+                               ? std::stoll(detail, &used)
+                               : static_cast<std::int64_t>(std::stoull(detail, &used));
+                ok = used == detail.size();
+            } catch (const std::exception&) {
+                ok = false;
+            }
+        }
+        if (!ok)
             throw std::runtime_error(fmt::format(
                 "trace dump line {}: expected '<time us> w<worker> <event> <detail>', got '{}'",
                 lineNo, line));
