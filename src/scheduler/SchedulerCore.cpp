@@ -16,9 +16,15 @@ std::int64_t ticks(TimePoint t) noexcept {
     return t.time_since_epoch().count();
 }
 
-/// Parked workers re-check this often even if nobody wakes them: a safety net that
-/// costs a few microseconds of CPU per second per worker.
-constexpr Duration kParkSafetyNet = std::chrono::milliseconds(500);
+/// Parked workers re-check this often even if nobody wakes them: a safety net against
+/// a lost wake-up. A worker woken by it parks again without spinning, so it costs a few
+/// microseconds of CPU per period per worker.
+constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
+
+/// The scheduler whose worker loop runs on this thread, if any: lets drain() and
+/// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
+/// (accepted, then finalised by shutdown) from another thread's (refused).
+thread_local const SchedulerCore* tlWorkerOf = nullptr;
 
 void validate(const SchedulerConfig& cfg) {
     auto fail = [](const std::string& what) {
@@ -58,7 +64,8 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       loadController_(cfg.horizons),
       pool_(JobPool::create(cfg.initialJobCapacity)),
       entrance_(cfg.initialJobCapacity),
-      ready_(cfg.initialJobCapacity),
+      ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
+      due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
@@ -75,12 +82,33 @@ SchedulerCore::~SchedulerCore() {
 
 // ---------------------------------------------------------------- posting
 
+bool SchedulerCore::onOwnWorker() const noexcept {
+    return tlWorkerOf == this;
+}
+
+void SchedulerCore::endOutsidePost() noexcept {
+    if (!onOwnWorker()) outsidePosts_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
 JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
     if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
-    if (stopping_.load(std::memory_order_acquire))
-        throw std::logic_error("pullsched: post() after shutdown");
-    JobRecord* rec = pool_->acquire();
+    if (!onOwnWorker()) {
+        // Announce the post, then check: shutdown() closes, then waits for announced posts,
+        // so either it sees this post or this post sees it closed (both seq_cst).
+        outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
+        if (closed_.load(std::memory_order_seq_cst)) {
+            endOutsidePost();
+            throw std::logic_error("pullsched: post() after shutdown() began");
+        }
+    }
+    JobRecord* rec = nullptr;
+    try {
+        rec = pool_->acquire();
+    } catch (...) {
+        endOutsidePost();
+        throw;
+    }
     rec->owner = this;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
@@ -92,9 +120,14 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
 
 void SchedulerCore::abandon(JobRecord* rec) noexcept {
     releaseRef(rec);
+    endOutsidePost();
 }
 
 void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
+    struct EndPost {
+        SchedulerCore* core;
+        ~EndPost() { core->endOutsidePost(); }
+    } endPost{this};
     rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     unfinished_.fetch_add(1, std::memory_order_relaxed);
     for (const JobHandle& handle : preds) {
@@ -117,10 +150,12 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     }
 }
 
-/// The gate opened and no predecessor failed: queue the job by its start time.
+/// The gate opened and no predecessor failed: queue the job. Timed jobs always go
+/// through the time-ordered queue, even when already due, so they leave in (start,
+/// sequence) order; untimed ones take the FIFO or, released by a worker, run next on it.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
-    if (job->start == kAsap || job->start <= now()) {
+    if (job->start == kAsap) {
         if (w && !w->local) {
             w->local = job;  // run it next on this worker: no queue round-trip
             w->localIsContinuation = true;
@@ -144,8 +179,8 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
     entrance_.push(job);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const std::int64_t tended = tendTarget_.load(std::memory_order_seq_cst);
-    if (tended == kNoTender) {
-        // Nobody watches the queue: have one parked worker groom and become the tender.
+    if (tended == kNoTender || job->start <= now()) {
+        // Due now, or nobody watches the queue: have one parked worker groom.
         if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
     } else if (start < tended) {
         // The tender sleeps towards a later head: wake it to look at this one.
@@ -156,6 +191,7 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
 // ---------------------------------------------------------------- the pull loop
 
 void SchedulerCore::workerLoop(Worker& w) {
+    tlWorkerOf = this;
     while (true) {
         if (stopping_.load(std::memory_order_relaxed)) {
             if (w.local) {  // handed back, so that shutdown cancels it
@@ -170,8 +206,11 @@ void SchedulerCore::workerLoop(Worker& w) {
             w.localIsContinuation = false;
         } else if (ready_.pop(job)) {
             queued_.fetch_sub(1, std::memory_order_relaxed);
+        } else {
+            job = takeDue();
         }
         if (job) {
+            w.quiet = false;
             run(job, w);
             w.backoff.onSuccess();
             continue;
@@ -179,6 +218,8 @@ void SchedulerCore::workerLoop(Worker& w) {
 
         const GroomResult g = groom(w);
         if (g.contended) {
+            // Due work waits behind the holder's hand-out: take it then, no backoff.
+            if (!due_.empty()) continue;
             backoff(w);
             continue;
         }
@@ -207,25 +248,55 @@ void SchedulerCore::workerLoop(Worker& w) {
     }
 }
 
+/// The smallest due timed job, unless one with a smaller key may still be on its way:
+/// posted (in the entrance, which grooming sorts in first) or in a grooming pass's hands.
+JobRecord* SchedulerCore::takeDue() {
+    if (due_.empty() || !entrance_.empty()) return nullptr;
+    awaitHandOuts();
+    if (!entrance_.empty()) return nullptr;
+    JobRecord* job = nullptr;
+    if (!due_.pop(job)) return nullptr;
+    queued_.fetch_sub(1, std::memory_order_relaxed);
+    return job;
+}
+
+/// Wait (this thread holds no token) for grooming passes to finish their hand-out: a few
+/// microseconds, unless the groomer was preempted.
+void SchedulerCore::awaitHandOuts() const noexcept {
+    for (unsigned spins = 0; handOutsInTransit_.load(std::memory_order_seq_cst) != 0; ++spins) {
+        if (spins < 64) {
+            cpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
+    }
+}
+
 SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     GroomResult r;
     if (!token_.tryAcquire()) {
         WorkerCounters::bump(w.counters.tokenContention);
-        if (observer_) observer_->onTokenContended(w.index);
+        observe(w, [&](Observer& o) { o.onTokenContended(w.index); });
         PULLSCHED_TRACE_POINT(w.trace, now(), TokenContended, w.backoff.level());
         r.contended = true;
         return r;
     }
+    // Announced before anything leaves the entrance; see handOutsInTransit_.
+    handOutsInTransit_.fetch_add(1, std::memory_order_seq_cst);
     WorkerCounters::bump(w.counters.tokenAcquisitions);
-    if (observer_) observer_->onTokenAcquired(w.index);
+    observe(w, [&](Observer& o) { o.onTokenAcquired(w.index); });
 
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
         timeQueue_.push({rec->start, rec->seq, rec});
 
+    // Collect the due entries in key order; they are handed out after the token is
+    // dropped, because the due queue's lock may make us wait.
     const TimePoint t = now();
     PULLSCHED_TRACE_POINT(w.trace, t, TokenAcquired, timeQueue_.size());
     JobRecord* expired = nullptr;
+    JobRecord* dueList = nullptr;
+    JobRecord** dueTail = &dueList;
     while (timeQueue_.headDue(t)) {
         rec = timeQueue_.pop().payload;
         if (rec->deadline < t) {
@@ -233,12 +304,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
             rec->link = std::exchange(expired, rec);
             continue;
         }
-        if (!w.local) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
-            w.local = rec;
-        } else {
-            ready_.push(rec);
-        }
+        *dueTail = rec;
+        dueTail = &rec->link;
         ++r.moved;
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
@@ -252,6 +319,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     token_.release();
 
     // Everything below runs without the token.
+    if (dueList) due_.pushList(dueList);
+    handOutsInTransit_.fetch_sub(1, std::memory_order_seq_cst);
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
@@ -260,7 +329,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     }
     if (r.moved > 0) {
         noteQueueDepth();
-        for (std::size_t i = 1; i < r.moved; ++i) {
+        for (std::size_t i = 1; i < r.moved; ++i) {  // this worker takes one itself
             if (!idleSignal_.notifyOne()) break;
             WorkerCounters::bump(w.counters.wakeups);
         }
@@ -284,7 +353,9 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
     job->state.store(JobState::Running, std::memory_order_relaxed);
     WorkerCounters::bump(w.counters.dispatches);
     PULLSCHED_TRACE_POINT(w.trace, now(), Dispatch, job->tag);
-    if (observer_) observer_->onJobStart(w.index, {job->tag, job->start, job->deadline, t});
+    observe(w, [&](Observer& o) {
+        o.onJobStart(w.index, {job->tag, job->start, job->deadline, t});
+    });
 
     JobState outcome = JobState::Completed;
     try {
@@ -293,7 +364,9 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
         job->error = std::current_exception();  // published by the state store in finalize
         outcome = JobState::Failed;
     }
-    if (observer_) observer_->onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
+    observe(w, [&](Observer& o) {
+        o.onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
+    });
     finalize(job, outcome, &w);
 }
 
@@ -353,7 +426,7 @@ void SchedulerCore::backoff(Worker& w) {
         WorkerCounters::bump(w.counters.backoffSleeps);
         WorkerCounters::bump(w.counters.backoffSleepNs,
                              static_cast<std::uint64_t>(step.sleep.count()));
-        if (observer_) observer_->onSleep(w.index, SleepKind::Backoff, step.sleep);
+        observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::Backoff, step.sleep); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Backoff, step.sleep.count());
         std::this_thread::sleep_for(step.sleep);
         return;
@@ -368,7 +441,8 @@ void SchedulerCore::backoff(Worker& w) {
 }
 
 bool SchedulerCore::workVisible() const noexcept {
-    return !ready_.empty() || !entrance_.empty() || stopping_.load(std::memory_order_seq_cst);
+    return !ready_.empty() || !due_.empty() || !entrance_.empty() ||
+           stopping_.load(std::memory_order_seq_cst);
 }
 
 /// A head is queued and no worker sleeps towards it. The tender hands its duty over
@@ -387,7 +461,7 @@ void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
-        if (!ready_.empty() || stopping_.load(std::memory_order_relaxed)) return;
+        if (!ready_.empty() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
         cpuRelax();
     }
 }
@@ -405,7 +479,7 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
     const WakeSignal::Key key = tenderSignal_.prepareWait();
     if (!workVisible()) {
         WorkerCounters::bump(w.counters.parks);
-        if (observer_) observer_->onSleep(w.index, SleepKind::TendNext, until - now());
+        observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::TendNext, until - now()); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
         tenderSignal_.wait(key, toSteady(until));
     } else {
@@ -421,7 +495,7 @@ void SchedulerCore::park(Worker& w) {
     // workers) a pause-spin takes the core from the thread that would make work, and
     // measured 3-8x slower throughput; yield hands it over and still catches work
     // within microseconds.
-    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    const TimePoint spinEnd = SteadyClock::now() + (w.quiet ? Duration::zero() : cfg_.idleSpin);
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) return;
         if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
@@ -433,11 +507,11 @@ void SchedulerCore::park(Worker& w) {
         return;
     }
     WorkerCounters::bump(w.counters.parks);
-    if (observer_) observer_->onWorkerIdle(w.index);
+    observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
-    idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    w.quiet = !idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
-    if (observer_) observer_->onWorkerActive(w.index);
+    observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
 }
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
@@ -452,7 +526,16 @@ void SchedulerCore::wake() {
     idleSignal_.notifyAll();
 }
 
+namespace {
+[[noreturn]] void throwWaitsForItself(const char* what) {
+    throw std::logic_error(std::string("pullsched: ") + what +
+                           " called from inside a job of the same scheduler "
+                           "(it would wait for itself)");
+}
+}  // namespace
+
 void SchedulerCore::drain() {
+    if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (unfinished_.load(std::memory_order_acquire) == 0) {
@@ -464,6 +547,7 @@ void SchedulerCore::drain() {
 }
 
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
+    if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (unfinished_.load(std::memory_order_acquire) == 0) {
@@ -479,8 +563,16 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
 }
 
 ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
+    if (onOwnWorker()) throwWaitsForItself("shutdown()");
     std::lock_guard lock(shutdownMutex_);
     if (shutdownReport_) return *shutdownReport_;
+
+    // Refuse new posts from other threads, then let the ones already announced finish
+    // queueing their jobs. Jobs still running may post; those posts are drained or
+    // cancelled below like everything else.
+    closed_.store(true, std::memory_order_seq_cst);
+    while (outsidePosts_.load(std::memory_order_seq_cst) != 0)
+        std::this_thread::yield();
     if (mode == ShutdownMode::Drain) drain();
 
     stopping_.store(true, std::memory_order_seq_cst);
@@ -488,7 +580,8 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
     tenderSignal_.notifyAll();
     workForce_.join();
 
-    // Only this thread is left. Whatever is still queued will not run.
+    // Only this thread is left, and nobody can post any more. Whatever is still queued
+    // will not run.
     const std::uint64_t before = stats().cancelled;
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
@@ -497,7 +590,7 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
     }
-    while (ready_.pop(rec)) {
+    while (due_.pop(rec) || ready_.pop(rec)) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(rec, JobState::Cancelled, nullptr);
     }
@@ -546,6 +639,7 @@ Statistics SchedulerCore::stats() const {
         s.backoffSleepTime += Duration(static_cast<Duration::rep>(v(c.backoffSleepNs)));
         s.parks += v(c.parks);
         s.wakeups += v(c.wakeups);
+        s.observerExceptions += v(c.observerExceptions);
     };
     // Pending first: a job finishing meanwhile then shows as both pending and done
     // rather than as neither, so a live reading never undercounts.
@@ -555,6 +649,7 @@ Statistics SchedulerCore::stats() const {
         add(w->counters);
     add(external_);
     s.submitted = seq_.load(std::memory_order_acquire);
+    s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
     return s;
