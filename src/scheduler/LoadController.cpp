@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/LoadController.hpp"
+#include "detail/LoadController.hpp"
 
 #include <algorithm>
 

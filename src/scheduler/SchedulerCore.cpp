@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/SchedulerCore.hpp"
+#include "detail/SchedulerCore.hpp"
 
 #include <algorithm>
 #include <stdexcept>

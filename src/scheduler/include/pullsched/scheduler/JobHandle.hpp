@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "pullsched/scheduler/JobState.hpp"
-#include "pullsched/scheduler/detail/JobPool.hpp"
+#include "pullsched/scheduler/detail/JobRef.hpp"
 
 namespace pullsched {
 

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "pullsched/scheduler/detail/GroomingToken.hpp"
+#include "detail/GroomingToken.hpp"
 #include "pullsched/scheduler/detail/SpinLock.hpp"
 
 namespace pullsched::detail {

@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <mutex>
 
+#include "detail/TimeQueue.hpp"
+#include "detail/TokenAwareLock.hpp"
 #include "pullsched/scheduler/detail/JobRecord.hpp"
-#include "pullsched/scheduler/detail/TimeQueue.hpp"
-#include "pullsched/scheduler/detail/TokenAwareLock.hpp"
 
 namespace pullsched::detail {
 

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "detail/TokenAwareLock.hpp"
 #include "pullsched/scheduler/detail/JobRecord.hpp"
-#include "pullsched/scheduler/detail/TokenAwareLock.hpp"
 
 namespace pullsched::detail {
 

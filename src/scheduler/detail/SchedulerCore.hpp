@@ -12,22 +12,22 @@
 #include <span>
 #include <vector>
 
+#include "detail/Backoff.hpp"
+#include "detail/DueQueue.hpp"
+#include "detail/EntranceQueue.hpp"
+#include "detail/GroomingToken.hpp"
+#include "detail/JobPool.hpp"
+#include "detail/LoadController.hpp"
+#include "detail/ReadyQueue.hpp"
+#include "detail/TimeQueue.hpp"
+#include "detail/Trace.hpp"
+#include "detail/WakeSignal.hpp"
+#include "detail/WorkForce.hpp"
+#include "detail/WorkerCounters.hpp"
 #include "pullsched/scheduler/Config.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
-#include "pullsched/scheduler/detail/Backoff.hpp"
-#include "pullsched/scheduler/detail/DueQueue.hpp"
-#include "pullsched/scheduler/detail/EntranceQueue.hpp"
-#include "pullsched/scheduler/detail/GroomingToken.hpp"
-#include "pullsched/scheduler/detail/JobPool.hpp"
-#include "pullsched/scheduler/detail/LoadController.hpp"
-#include "pullsched/scheduler/detail/ReadyQueue.hpp"
-#include "pullsched/scheduler/detail/TimeQueue.hpp"
-#include "pullsched/scheduler/detail/Trace.hpp"
-#include "pullsched/scheduler/detail/WakeSignal.hpp"
-#include "pullsched/scheduler/detail/WorkForce.hpp"
-#include "pullsched/scheduler/detail/WorkerCounters.hpp"
 
 namespace pullsched::detail {
 
