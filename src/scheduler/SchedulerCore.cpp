@@ -200,6 +200,7 @@ void SchedulerCore::workerLoop(Worker& w) {
             }
             break;
         }
+        const bool groomedSinceLook = std::exchange(w.groomed, false);
         JobRecord* job = std::exchange(w.local, nullptr);
         if (job) {
             if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
@@ -207,7 +208,7 @@ void SchedulerCore::workerLoop(Worker& w) {
         } else if (ready_.pop(job)) {
             queued_.fetch_sub(1, std::memory_order_relaxed);
         } else {
-            job = takeDue();
+            job = takeDue(groomedSinceLook);
         }
         if (job) {
             w.quiet = false;
@@ -224,6 +225,7 @@ void SchedulerCore::workerLoop(Worker& w) {
             continue;
         }
         w.backoff.onSuccess();
+        w.groomed = true;
         if (g.moved > 0) continue;
 
         const TimePoint t = now();
@@ -250,10 +252,13 @@ void SchedulerCore::workerLoop(Worker& w) {
 
 /// The smallest due timed job, unless one with a smaller key may still be on its way:
 /// posted (in the entrance, which grooming sorts in first) or in a grooming pass's hands.
-JobRecord* SchedulerCore::takeDue() {
-    if (due_.empty() || !entrance_.empty()) return nullptr;
+/// `groomedSinceLook`: this worker emptied the entrance after it last looked for work, so
+/// what is there now was posted meanwhile and may wait (else a stream of posts could
+/// keep every worker grooming and none taking).
+JobRecord* SchedulerCore::takeDue(bool groomedSinceLook) {
+    if (due_.empty()) return nullptr;
+    if (!groomedSinceLook && !entrance_.empty()) return nullptr;
     awaitHandOuts();
-    if (!entrance_.empty()) return nullptr;
     JobRecord* job = nullptr;
     if (!due_.pop(job)) return nullptr;
     queued_.fetch_sub(1, std::memory_order_relaxed);

@@ -70,6 +70,8 @@ class SchedulerCore {
         /// The last park ended by the safety net, not a notification: park again at once
         /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
+        /// Groomed since it last looked for work (see takeDue).
+        bool groomed = false;
         unsigned index;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
@@ -83,7 +85,7 @@ class SchedulerCore {
     };
 
     void workerLoop(Worker& w);
-    JobRecord* takeDue();
+    JobRecord* takeDue(bool groomedSinceLook);
     void awaitHandOuts() const noexcept;
     GroomResult groom(Worker& w);
     void run(JobRecord* job, Worker& w);
