@@ -8,8 +8,8 @@ TEST(SchedulerAdversarial, MillionJobsWithShutdownRacesAreExactlyOnceOrderedAndB
     adversarial::LoadShape shape;
     shape.workers = 6;
     shape.posters = 4;
-    shape.roundsPerEpoch = 6;
-    shape.jobsPerRound = 10000;
+    shape.roundsPerEpoch = 2;  // many epochs: each ends in a shutdown race
+    shape.jobsPerRound = 8000;
     shape.raceMaxPosts = 50000;
     shape.orderJobs = 2000;
     shape.targetJobs = 1000000;
