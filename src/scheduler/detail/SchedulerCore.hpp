@@ -135,7 +135,7 @@ class SchedulerCore {
     /// Grooming passes between taking the token and putting what they collected into due_.
     /// While one is under way, a due job with a smaller key may be in its hands, so workers
     /// wait for it before taking a timed job.
-    std::atomic<std::uint32_t> handOutsInTransit_{0};
+    alignas(64) std::atomic<std::uint32_t> handOutsInTransit_{0};
     TimeQueue<JobRecord*> timeQueue_;  ///< guarded by token_
     TimePoint nextDutyCycle_{};        ///< guarded by token_
 
@@ -156,7 +156,7 @@ class SchedulerCore {
     std::atomic<std::uint64_t> maxQueueDepth_{0};
     std::atomic<bool> stopping_{false};  ///< workers halt
     /// shutdown() began: posts from other threads than the workers are refused.
-    std::atomic<bool> closed_{false};
+    alignas(64) std::atomic<bool> closed_{false};  // own line: every outside post touches it
     /// Posts from outside the workers between acquire() and the end of submit()/abandon().
     /// shutdown() waits for them, so none queues a job after the queues were emptied.
     std::atomic<std::int64_t> outsidePosts_{0};
