@@ -170,7 +170,20 @@ void SchedulerCore::release(JobRecord* job, Worker* w) {
 void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
     queued_.fetch_add(1, std::memory_order_relaxed);
     ready_.push(job);
-    if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
+    wakeForDueWork(w);
+}
+
+/// Due work was published: wake a parked worker or, if none is parked, the tender, which
+/// may sleep towards a head far ahead and would not look again before it. (The tender
+/// announces itself in tendTarget_ before it checks for work and sleeps; both sides are
+/// sequentially consistent, so either it sees the work or we see it.)
+void SchedulerCore::wakeForDueWork(Worker* w) {
+    if (idleSignal_.notifyOne()) {
+        bump(w, &WorkerCounters::wakeups);
+    } else if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender &&
+               tenderSignal_.notifyAll()) {
+        bump(w, &WorkerCounters::wakeups);
+    }
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
@@ -179,8 +192,10 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
     entrance_.push(job);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const std::int64_t tended = tendTarget_.load(std::memory_order_seq_cst);
-    if (tended == kNoTender || job->start <= now()) {
-        // Due now, or nobody watches the queue: have one parked worker groom.
+    if (job->start <= now()) {
+        wakeForDueWork(w);  // somebody must groom it in now
+    } else if (tended == kNoTender) {
+        // Nobody watches the queue: have one parked worker groom and become the tender.
         if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
     } else if (start < tended) {
         // The tender sleeps towards a later head: wake it to look at this one.

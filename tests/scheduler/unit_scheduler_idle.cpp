@@ -67,3 +67,25 @@ TEST(SchedulerIdle, AnEarlierPostStillWakesTheTenderOfAFarHead) {
         std::this_thread::sleep_for(1ms);  // would hang (test time-out) if nobody woke
     EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
 }
+
+TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
+    SleepRecorder recorder;
+    SchedulerConfig cfg;
+    cfg.workers = 1;
+    cfg.observer = &recorder;
+    Scheduler sched(cfg);
+    sched.postDetached([] {}, {.start = sched.now() + 1h});
+    while (recorder.tendSleeps() == 0)
+        std::this_thread::sleep_for(1ms);
+    // The only worker sleeps towards a head an hour away; nobody is parked to be woken.
+    std::atomic<int> ran{0};
+    sched.postDetached([&] { ran.fetch_add(1); });
+    while (ran.load() < 1)
+        std::this_thread::sleep_for(1ms);  // would hang (test time-out) if nobody woke
+    while (recorder.tendSleeps() < 2)
+        std::this_thread::sleep_for(1ms);  // tending the far head again
+    sched.postDetached([&] { ran.fetch_add(1); }, {.start = sched.now()});
+    while (ran.load() < 2)
+        std::this_thread::sleep_for(1ms);
+    EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
+}

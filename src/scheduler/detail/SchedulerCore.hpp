@@ -93,6 +93,7 @@ class SchedulerCore {
     void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
+    void wakeForDueWork(Worker* w);
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
