@@ -187,12 +187,14 @@ void SchedulerCore::wakeForDueWork(Worker* w) {
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
+    // Read the job before pushing it: once pushed, a worker may run and recycle it.
     const std::int64_t start = ticks(job->start);
+    const bool due = job->start <= now();
     queued_.fetch_add(1, std::memory_order_relaxed);
     entrance_.push(job);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const std::int64_t tended = tendTarget_.load(std::memory_order_seq_cst);
-    if (job->start <= now()) {
+    if (due) {
         wakeForDueWork(w);  // somebody must groom it in now
     } else if (tended == kNoTender) {
         // Nobody watches the queue: have one parked worker groom and become the tender.
