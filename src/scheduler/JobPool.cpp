@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/JobPool.hpp"
+#include "detail/JobPool.hpp"
 
 #include <algorithm>
 
@@ -9,6 +9,10 @@ JobPool::JobPool(std::size_t initialCapacity) : free_(1) {
 }
 
 JobPool::~JobPool() = default;
+
+void returnToPool(JobRecord* rec) noexcept {
+    rec->pool->release(rec);
+}
 
 JobRecord* JobPool::acquire() {
     JobRecord* rec = nullptr;

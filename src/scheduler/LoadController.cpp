@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/LoadController.hpp"
+#include "detail/LoadController.hpp"
 
 #include <algorithm>
 
@@ -48,8 +48,9 @@ WorkerAction LoadController::decide(std::optional<TimePoint> head, TimePoint now
             if (mayTend) return {K::TendNext, *head - h_.spinWindow};
             return {K::Park, kNoDeadline};
         case CapacityClass::IdleWait:
-            // The tender of a far head still looks again once per idle cycle.
-            if (mayTend) return {K::TendNext, std::min(*head - h_.spinWindow, now + h_.idleWait)};
+            // One sleep until shortly before the head, however far: a post of an earlier
+            // job wakes the tender, so it need not look again once per idle cycle.
+            if (mayTend) return {K::TendNext, *head - h_.spinWindow};
             return {K::Park, kNoDeadline};
     }
     return {K::Park, kNoDeadline};

@@ -1,10 +1,60 @@
 #include "pullsched/scheduler/Scheduler.hpp"
 
+#include "detail/SchedulerCore.hpp"
+
 namespace pullsched {
 
 Scheduler::Scheduler(const SchedulerConfig& cfg)
     : core_(std::make_unique<detail::SchedulerCore>(cfg)) {}
 
 Scheduler::~Scheduler() = default;  // the core's destructor shuts down in the configured mode
+
+void Scheduler::drain() {
+    core_->drain();
+}
+
+bool Scheduler::drainFor(Duration limit) {
+    return core_->drainUntil(SteadyClock::now() + limit);
+}
+
+ShutdownReport Scheduler::shutdown(ShutdownMode mode) {
+    return core_->shutdown(mode);
+}
+
+void Scheduler::wake() {
+    core_->wake();
+}
+
+Statistics Scheduler::stats() const {
+    return core_->stats();
+}
+
+std::uint64_t Scheduler::queueDepth() const noexcept {
+    return core_->queueDepth();
+}
+
+TimePoint Scheduler::now() const noexcept {
+    return core_->now();
+}
+
+unsigned Scheduler::workerCount() const noexcept {
+    return core_->workerCount();
+}
+
+bool Scheduler::writeTraceDump(std::ostream& out) const {
+    return core_->writeTraceDump(out);
+}
+
+detail::JobRecord* Scheduler::acquireRecord(const JobOptions& opts) {
+    return core_->acquire(opts);
+}
+
+void Scheduler::abandonRecord(detail::JobRecord* rec) noexcept {
+    core_->abandon(rec);
+}
+
+void Scheduler::submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds) {
+    core_->submit(rec, preds);
+}
 
 }  // namespace pullsched

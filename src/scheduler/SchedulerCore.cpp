@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/SchedulerCore.hpp"
+#include "detail/SchedulerCore.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -16,9 +16,15 @@ std::int64_t ticks(TimePoint t) noexcept {
     return t.time_since_epoch().count();
 }
 
-/// Parked workers re-check this often even if nobody wakes them: a safety net that
-/// costs a few microseconds of CPU per second per worker.
-constexpr Duration kParkSafetyNet = std::chrono::milliseconds(500);
+/// Parked workers re-check this often even if nobody wakes them: a safety net against
+/// a lost wake-up. A worker woken by it parks again without spinning, so it costs a few
+/// microseconds of CPU per period per worker.
+constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
+
+/// The scheduler whose worker loop runs on this thread, if any: lets drain() and
+/// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
+/// (accepted, then finalised by shutdown) from another thread's (refused).
+thread_local const SchedulerCore* tlWorkerOf = nullptr;
 
 void validate(const SchedulerConfig& cfg) {
     auto fail = [](const std::string& what) {
@@ -58,7 +64,8 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       loadController_(cfg.horizons),
       pool_(JobPool::create(cfg.initialJobCapacity)),
       entrance_(cfg.initialJobCapacity),
-      ready_(cfg.initialJobCapacity),
+      ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
+      due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
@@ -75,12 +82,33 @@ SchedulerCore::~SchedulerCore() {
 
 // ---------------------------------------------------------------- posting
 
+bool SchedulerCore::onOwnWorker() const noexcept {
+    return tlWorkerOf == this;
+}
+
+void SchedulerCore::endOutsidePost() noexcept {
+    if (!onOwnWorker()) outsidePosts_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
 JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
     if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
-    if (stopping_.load(std::memory_order_acquire))
-        throw std::logic_error("pullsched: post() after shutdown");
-    JobRecord* rec = pool_->acquire();
+    if (!onOwnWorker()) {
+        // Announce the post, then check: shutdown() closes, then waits for announced posts,
+        // so either it sees this post or this post sees it closed (both seq_cst).
+        outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
+        if (closed_.load(std::memory_order_seq_cst)) {
+            endOutsidePost();
+            throw std::logic_error("pullsched: post() after shutdown() began");
+        }
+    }
+    JobRecord* rec = nullptr;
+    try {
+        rec = pool_->acquire();
+    } catch (...) {
+        endOutsidePost();
+        throw;
+    }
     rec->owner = this;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
@@ -92,9 +120,14 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
 
 void SchedulerCore::abandon(JobRecord* rec) noexcept {
     releaseRef(rec);
+    endOutsidePost();
 }
 
 void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
+    struct EndPost {
+        SchedulerCore* core;
+        ~EndPost() { core->endOutsidePost(); }
+    } endPost{this};
     rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     unfinished_.fetch_add(1, std::memory_order_relaxed);
     for (const JobHandle& handle : preds) {
@@ -117,10 +150,12 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     }
 }
 
-/// The gate opened and no predecessor failed: queue the job by its start time.
+/// The gate opened and no predecessor failed: queue the job. Timed jobs always go
+/// through the time-ordered queue, even when already due, so they leave in (start,
+/// sequence) order; untimed ones take the FIFO or, released by a worker, run next on it.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
-    if (job->start == kAsap || job->start <= now()) {
+    if (job->start == kAsap) {
         if (w && !w->local) {
             w->local = job;  // run it next on this worker: no queue round-trip
             w->localIsContinuation = true;
@@ -135,16 +170,33 @@ void SchedulerCore::release(JobRecord* job, Worker* w) {
 void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
     queued_.fetch_add(1, std::memory_order_relaxed);
     ready_.push(job);
-    if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
+    wakeForDueWork(w);
+}
+
+/// Due work was published: wake a parked worker or, if none is parked, the tender, which
+/// may sleep towards a head far ahead and would not look again before it. (The tender
+/// announces itself in tendTarget_ before it checks for work and sleeps; both sides are
+/// sequentially consistent, so either it sees the work or we see it.)
+void SchedulerCore::wakeForDueWork(Worker* w) {
+    if (idleSignal_.notifyOne()) {
+        bump(w, &WorkerCounters::wakeups);
+    } else if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender &&
+               tenderSignal_.notifyAll()) {
+        bump(w, &WorkerCounters::wakeups);
+    }
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
+    // Read the job before pushing it: once pushed, a worker may run and recycle it.
     const std::int64_t start = ticks(job->start);
+    const bool due = job->start <= now();
     queued_.fetch_add(1, std::memory_order_relaxed);
     entrance_.push(job);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const std::int64_t tended = tendTarget_.load(std::memory_order_seq_cst);
-    if (tended == kNoTender) {
+    if (due) {
+        wakeForDueWork(w);  // somebody must groom it in now
+    } else if (tended == kNoTender) {
         // Nobody watches the queue: have one parked worker groom and become the tender.
         if (idleSignal_.notifyOne()) bump(w, &WorkerCounters::wakeups);
     } else if (start < tended) {
@@ -156,6 +208,7 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
 // ---------------------------------------------------------------- the pull loop
 
 void SchedulerCore::workerLoop(Worker& w) {
+    tlWorkerOf = this;
     while (true) {
         if (stopping_.load(std::memory_order_relaxed)) {
             if (w.local) {  // handed back, so that shutdown cancels it
@@ -164,14 +217,18 @@ void SchedulerCore::workerLoop(Worker& w) {
             }
             break;
         }
+        const bool groomedSinceLook = std::exchange(w.groomed, false);
         JobRecord* job = std::exchange(w.local, nullptr);
         if (job) {
             if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
             w.localIsContinuation = false;
         } else if (ready_.pop(job)) {
             queued_.fetch_sub(1, std::memory_order_relaxed);
+        } else {
+            job = takeDue(groomedSinceLook);
         }
         if (job) {
+            w.quiet = false;
             run(job, w);
             w.backoff.onSuccess();
             continue;
@@ -179,10 +236,13 @@ void SchedulerCore::workerLoop(Worker& w) {
 
         const GroomResult g = groom(w);
         if (g.contended) {
+            // Due work waits behind the holder's hand-out: take it then, no backoff.
+            if (!due_.empty()) continue;
             backoff(w);
             continue;
         }
         w.backoff.onSuccess();
+        w.groomed = true;
         if (g.moved > 0) continue;
 
         const TimePoint t = now();
@@ -207,25 +267,58 @@ void SchedulerCore::workerLoop(Worker& w) {
     }
 }
 
+/// The smallest due timed job, unless one with a smaller key may still be on its way:
+/// posted (in the entrance, which grooming sorts in first) or in a grooming pass's hands.
+/// `groomedSinceLook`: this worker emptied the entrance after it last looked for work, so
+/// what is there now was posted meanwhile and may wait (else a stream of posts could
+/// keep every worker grooming and none taking).
+JobRecord* SchedulerCore::takeDue(bool groomedSinceLook) {
+    if (due_.empty()) return nullptr;
+    if (!groomedSinceLook && !entrance_.empty()) return nullptr;
+    awaitHandOuts();
+    JobRecord* job = nullptr;
+    if (!due_.pop(job)) return nullptr;
+    queued_.fetch_sub(1, std::memory_order_relaxed);
+    return job;
+}
+
+/// Wait (this thread holds no token) for grooming passes to finish their hand-out: a few
+/// microseconds, unless the groomer was preempted.
+void SchedulerCore::awaitHandOuts() const noexcept {
+    for (unsigned spins = 0; handOutsInTransit_.load(std::memory_order_seq_cst) != 0; ++spins) {
+        if (spins < 64) {
+            cpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
+    }
+}
+
 SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     GroomResult r;
     if (!token_.tryAcquire()) {
         WorkerCounters::bump(w.counters.tokenContention);
-        if (observer_) observer_->onTokenContended(w.index);
+        observe(w, [&](Observer& o) { o.onTokenContended(w.index); });
         PULLSCHED_TRACE_POINT(w.trace, now(), TokenContended, w.backoff.level());
         r.contended = true;
         return r;
     }
+    // Announced before anything leaves the entrance; see handOutsInTransit_.
+    handOutsInTransit_.fetch_add(1, std::memory_order_seq_cst);
     WorkerCounters::bump(w.counters.tokenAcquisitions);
-    if (observer_) observer_->onTokenAcquired(w.index);
+    observe(w, [&](Observer& o) { o.onTokenAcquired(w.index); });
 
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
         timeQueue_.push({rec->start, rec->seq, rec});
 
+    // Collect the due entries in key order; they are handed out after the token is
+    // dropped, because the due queue's lock may make us wait.
     const TimePoint t = now();
     PULLSCHED_TRACE_POINT(w.trace, t, TokenAcquired, timeQueue_.size());
     JobRecord* expired = nullptr;
+    JobRecord* dueList = nullptr;
+    JobRecord** dueTail = &dueList;
     while (timeQueue_.headDue(t)) {
         rec = timeQueue_.pop().payload;
         if (rec->deadline < t) {
@@ -233,12 +326,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
             rec->link = std::exchange(expired, rec);
             continue;
         }
-        if (!w.local) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
-            w.local = rec;
-        } else {
-            ready_.push(rec);
-        }
+        *dueTail = rec;
+        dueTail = &rec->link;
         ++r.moved;
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
@@ -252,6 +341,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     token_.release();
 
     // Everything below runs without the token.
+    if (dueList) due_.pushList(dueList);
+    handOutsInTransit_.fetch_sub(1, std::memory_order_seq_cst);
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
@@ -260,7 +351,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     }
     if (r.moved > 0) {
         noteQueueDepth();
-        for (std::size_t i = 1; i < r.moved; ++i) {
+        for (std::size_t i = 1; i < r.moved; ++i) {  // this worker takes one itself
             if (!idleSignal_.notifyOne()) break;
             WorkerCounters::bump(w.counters.wakeups);
         }
@@ -284,7 +375,9 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
     job->state.store(JobState::Running, std::memory_order_relaxed);
     WorkerCounters::bump(w.counters.dispatches);
     PULLSCHED_TRACE_POINT(w.trace, now(), Dispatch, job->tag);
-    if (observer_) observer_->onJobStart(w.index, {job->tag, job->start, job->deadline, t});
+    observe(w, [&](Observer& o) {
+        o.onJobStart(w.index, {job->tag, job->start, job->deadline, t});
+    });
 
     JobState outcome = JobState::Completed;
     try {
@@ -293,7 +386,9 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
         job->error = std::current_exception();  // published by the state store in finalize
         outcome = JobState::Failed;
     }
-    if (observer_) observer_->onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
+    observe(w, [&](Observer& o) {
+        o.onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
+    });
     finalize(job, outcome, &w);
 }
 
@@ -353,7 +448,7 @@ void SchedulerCore::backoff(Worker& w) {
         WorkerCounters::bump(w.counters.backoffSleeps);
         WorkerCounters::bump(w.counters.backoffSleepNs,
                              static_cast<std::uint64_t>(step.sleep.count()));
-        if (observer_) observer_->onSleep(w.index, SleepKind::Backoff, step.sleep);
+        observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::Backoff, step.sleep); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Backoff, step.sleep.count());
         std::this_thread::sleep_for(step.sleep);
         return;
@@ -368,7 +463,8 @@ void SchedulerCore::backoff(Worker& w) {
 }
 
 bool SchedulerCore::workVisible() const noexcept {
-    return !ready_.empty() || !entrance_.empty() || stopping_.load(std::memory_order_seq_cst);
+    return !ready_.empty() || !due_.empty() || !entrance_.empty() ||
+           stopping_.load(std::memory_order_seq_cst);
 }
 
 /// A head is queued and no worker sleeps towards it. The tender hands its duty over
@@ -387,7 +483,7 @@ void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
-        if (!ready_.empty() || stopping_.load(std::memory_order_relaxed)) return;
+        if (!ready_.empty() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
         cpuRelax();
     }
 }
@@ -405,7 +501,7 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
     const WakeSignal::Key key = tenderSignal_.prepareWait();
     if (!workVisible()) {
         WorkerCounters::bump(w.counters.parks);
-        if (observer_) observer_->onSleep(w.index, SleepKind::TendNext, until - now());
+        observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::TendNext, until - now()); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
         tenderSignal_.wait(key, toSteady(until));
     } else {
@@ -421,7 +517,7 @@ void SchedulerCore::park(Worker& w) {
     // workers) a pause-spin takes the core from the thread that would make work, and
     // measured 3-8x slower throughput; yield hands it over and still catches work
     // within microseconds.
-    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    const TimePoint spinEnd = SteadyClock::now() + (w.quiet ? Duration::zero() : cfg_.idleSpin);
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) return;
         if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
@@ -433,11 +529,11 @@ void SchedulerCore::park(Worker& w) {
         return;
     }
     WorkerCounters::bump(w.counters.parks);
-    if (observer_) observer_->onWorkerIdle(w.index);
+    observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
-    idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    w.quiet = !idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
-    if (observer_) observer_->onWorkerActive(w.index);
+    observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
 }
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
@@ -452,7 +548,16 @@ void SchedulerCore::wake() {
     idleSignal_.notifyAll();
 }
 
+namespace {
+[[noreturn]] void throwWaitsForItself(const char* what) {
+    throw std::logic_error(std::string("pullsched: ") + what +
+                           " called from inside a job of the same scheduler "
+                           "(it would wait for itself)");
+}
+}  // namespace
+
 void SchedulerCore::drain() {
+    if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (unfinished_.load(std::memory_order_acquire) == 0) {
@@ -464,6 +569,7 @@ void SchedulerCore::drain() {
 }
 
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
+    if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (unfinished_.load(std::memory_order_acquire) == 0) {
@@ -479,8 +585,16 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
 }
 
 ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
+    if (onOwnWorker()) throwWaitsForItself("shutdown()");
     std::lock_guard lock(shutdownMutex_);
     if (shutdownReport_) return *shutdownReport_;
+
+    // Refuse new posts from other threads, then let the ones already announced finish
+    // queueing their jobs. Jobs still running may post; those posts are drained or
+    // cancelled below like everything else.
+    closed_.store(true, std::memory_order_seq_cst);
+    while (outsidePosts_.load(std::memory_order_seq_cst) != 0)
+        std::this_thread::yield();
     if (mode == ShutdownMode::Drain) drain();
 
     stopping_.store(true, std::memory_order_seq_cst);
@@ -488,7 +602,8 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
     tenderSignal_.notifyAll();
     workForce_.join();
 
-    // Only this thread is left. Whatever is still queued will not run.
+    // Only this thread is left, and nobody can post any more. Whatever is still queued
+    // will not run.
     const std::uint64_t before = stats().cancelled;
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
@@ -497,7 +612,7 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
     }
-    while (ready_.pop(rec)) {
+    while (due_.pop(rec) || ready_.pop(rec)) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(rec, JobState::Cancelled, nullptr);
     }
@@ -546,6 +661,7 @@ Statistics SchedulerCore::stats() const {
         s.backoffSleepTime += Duration(static_cast<Duration::rep>(v(c.backoffSleepNs)));
         s.parks += v(c.parks);
         s.wakeups += v(c.wakeups);
+        s.observerExceptions += v(c.observerExceptions);
     };
     // Pending first: a job finishing meanwhile then shows as both pending and done
     // rather than as neither, so a live reading never undercounts.
@@ -555,6 +671,7 @@ Statistics SchedulerCore::stats() const {
         add(w->counters);
     add(external_);
     s.submitted = seq_.load(std::memory_order_acquire);
+    s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
     return s;

@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/Trace.hpp"
+#include "detail/Trace.hpp"
 
 #if PULLSCHED_TRACE
 #include <algorithm>

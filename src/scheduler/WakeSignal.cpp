@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/WakeSignal.hpp"
+#include "detail/WakeSignal.hpp"
 
 #if defined(__linux__)
 #include <linux/futex.h>

@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/WorkForce.hpp"
+#include "detail/WorkForce.hpp"
 
 #include <string>
 

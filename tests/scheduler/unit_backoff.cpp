@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/Backoff.hpp"
+#include "detail/Backoff.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/GroomingToken.hpp"
+#include "detail/GroomingToken.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/LoadController.hpp"
+#include "detail/LoadController.hpp"
 
 #include <gtest/gtest.h>
 
@@ -84,9 +84,11 @@ TEST(LoadController, OnlyOneTenderOthersPark) {
         EXPECT_EQ(lc.decide(now + d, now, false).kind, Kind::Park);
 }
 
-TEST(LoadController, FarHeadTenderLooksAgainAfterOneIdleCycle) {
+TEST(LoadController, FarHeadTenderSleepsUntilSpinWindowBeforeHeadInOneWait) {
     LoadController lc(ref);
-    auto a = lc.decide(now + 1s, now, true);
-    EXPECT_EQ(a.kind, Kind::TendNext);
-    EXPECT_EQ(a.until, now + 20ms);
+    for (pullsched::Duration d : {pullsched::Duration{1s}, pullsched::Duration{1h}}) {
+        auto a = lc.decide(now + d, now, true);
+        EXPECT_EQ(a.kind, Kind::TendNext);
+        EXPECT_EQ(a.until, now + d - ref.spinWindow);  // not one idle cycle (20 ms) ahead
+    }
 }

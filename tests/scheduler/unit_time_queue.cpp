@@ -1,4 +1,4 @@
-#include "pullsched/scheduler/detail/TimeQueue.hpp"
+#include "detail/TimeQueue.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The event count behind parking: no lost wake-up between "nothing to do" and "asleep".
-#include "pullsched/scheduler/detail/WakeSignal.hpp"
+#include "detail/WakeSignal.hpp"
 
 #include <gtest/gtest.h>
 

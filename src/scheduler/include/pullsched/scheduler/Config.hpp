@@ -42,11 +42,14 @@ struct SchedulerConfig {
     /// parks: about one wake-up latency, so a steady stream of posts does not pay a
     /// futex wake per job, while an idle scheduler still parks almost at once.
     Duration idleSpin = 50us;
-    /// Period of the duty cycle: load estimate, queue-depth sample, pool upkeep.
+    /// Period of the duty cycle: the grooming-token holder samples the queue depth (for
+    /// Statistics::maxQueueDepth). It does nothing else: the worker count is fixed and the
+    /// job pool needs no upkeep (records return to it when their last reference goes).
     Duration dutyCycle = 50ms;
     /// What the destructor does with unfinished work.
     ShutdownMode shutdownMode = ShutdownMode::Cancel;
-    /// Optional; must outlive the scheduler. Null costs nothing.
+    /// Optional; must outlive the scheduler. Null costs nothing. An exception thrown by a
+    /// callback is caught and counted (Statistics::observerExceptions), never propagated.
     Observer* observer = nullptr;
     /// Optional; defaults to the steady clock. Must outlive the scheduler.
     const ClockSource* clock = nullptr;

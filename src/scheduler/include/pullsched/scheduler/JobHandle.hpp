@@ -3,10 +3,11 @@
 // ask how it ended.
 
 #include <exception>
+#include <stdexcept>
 #include <utility>
 
 #include "pullsched/scheduler/JobState.hpp"
-#include "pullsched/scheduler/detail/JobPool.hpp"
+#include "pullsched/scheduler/detail/JobRef.hpp"
 
 namespace pullsched {
 
@@ -17,6 +18,9 @@ class SchedulerCore;
 
 /// Cheap to copy (one atomic increment). The job's record stays alive while a handle
 /// exists, so state() and error() can be asked after the job ended.
+///
+/// An empty handle (default-constructed or moved from) names no job: `operator bool` is
+/// false, and state(), done(), error() and tag() throw std::logic_error.
 class JobHandle {
   public:
     JobHandle() noexcept = default;
@@ -34,18 +38,20 @@ class JobHandle {
 
     explicit operator bool() const noexcept { return rec_ != nullptr; }
 
-    JobState state() const noexcept { return rec_->state.load(std::memory_order_acquire); }
-    bool done() const noexcept { return isFinal(state()); }
+    JobState state() const { return record().state.load(std::memory_order_acquire); }
+    bool done() const { return isFinal(state()); }
     /// The exception a Failed job threw; null otherwise. Valid once done().
-    std::exception_ptr error() const noexcept {
-        return state() == JobState::Failed ? rec_->error : nullptr;
-    }
-    std::uint64_t tag() const noexcept { return rec_->tag; }
+    std::exception_ptr error() const { return state() == JobState::Failed ? rec_->error : nullptr; }
+    std::uint64_t tag() const { return record().tag; }
 
   private:
     friend class Scheduler;
     friend class detail::SchedulerCore;
     explicit JobHandle(detail::JobRecord* adopted) noexcept : rec_(adopted) {}
+    const detail::JobRecord& record() const {
+        if (!rec_) throw std::logic_error("pullsched: query on an empty JobHandle");
+        return *rec_;
+    }
     detail::JobRecord* rec_ = nullptr;
 };
 

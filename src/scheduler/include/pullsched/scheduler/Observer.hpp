@@ -23,7 +23,9 @@ enum class SleepKind : std::uint8_t {
 
 /// All methods are called on worker threads, concurrently, with the worker's index.
 /// Implementations must be thread-safe and cheap: they run on the dispatch path.
-/// An unset observer costs one predictable branch per event.
+/// An unset observer costs one predictable branch per event. An exception thrown by a
+/// callback is caught, counted in Statistics::observerExceptions and otherwise ignored:
+/// the job, the worker and the grooming token carry on as if the callback had returned.
 class Observer {
   public:
     virtual ~Observer() = default;

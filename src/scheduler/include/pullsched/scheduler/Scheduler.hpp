@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "pullsched/scheduler/Config.hpp"
@@ -23,9 +24,20 @@
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
 #include "pullsched/scheduler/Time.hpp"
-#include "pullsched/scheduler/detail/SchedulerCore.hpp"
+#include "pullsched/scheduler/Version.hpp"
+#include "pullsched/scheduler/detail/JobRecord.hpp"
+#include "pullsched/scheduler/detail/JobRef.hpp"
+
+/// 1 in builds configured with -DPULLSCHED_TRACE=ON (set on the library's targets).
+#ifndef PULLSCHED_TRACE
+#define PULLSCHED_TRACE 0
+#endif
 
 namespace pullsched {
+
+namespace detail {
+class SchedulerCore;
+}
 
 class Scheduler {
   public:
@@ -40,7 +52,9 @@ class Scheduler {
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
     /// cancelled instead. Callable from any thread, including from inside a job.
     /// Throws std::invalid_argument (deadline before start, empty or foreign handle)
-    /// or std::logic_error (after shutdown).
+    /// or std::logic_error (from another thread than this scheduler's workers, once
+    /// shutdown() began). A post that returns has its job reach a final state, at the
+    /// latest when shutdown() returns.
     template <class F>
     JobHandle post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
         return JobHandle(postRecord(std::forward<F>(work), opts, preds, true));
@@ -58,24 +72,32 @@ class Scheduler {
     }
 
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
-    void drain() { core_->drain(); }
+    /// Throws std::logic_error when called from inside a job of this scheduler (it would
+    /// wait for itself); waiting for another scheduler from a job is fine.
+    void drain();
     /// drain() with a limit on the steady clock; false if work remained at the limit.
-    bool drainFor(Duration limit) { return core_->drainUntil(SteadyClock::now() + limit); }
-    /// Stop the workers. Drain: wait for all work first. Cancel: cancel what has not
-    /// started (running jobs finish). Idempotent; the first call's report is returned.
-    ShutdownReport shutdown(ShutdownMode mode) { return core_->shutdown(mode); }
+    bool drainFor(Duration limit);
+    /// Stop the workers. From the moment it is called, post() from other threads throws.
+    /// Drain: run every accepted job to its final state first (running jobs may still post,
+    /// and those are drained too). Cancel: cancel what has not started (running jobs
+    /// finish; what they post is cancelled). Either way every accepted job is final when
+    /// it returns. Idempotent; the first call's report is returned. Throws
+    /// std::logic_error when called from inside a job of this scheduler.
+    ShutdownReport shutdown(ShutdownMode mode);
 
     /// Tell the workers the (injected) clock moved, so they re-examine the queue now.
-    void wake() { core_->wake(); }
+    void wake();
 
-    Statistics stats() const { return core_->stats(); }
-    std::uint64_t queueDepth() const noexcept { return core_->queueDepth(); }
-    TimePoint now() const noexcept { return core_->now(); }
-    unsigned workerCount() const noexcept { return core_->workerCount(); }
+    Statistics stats() const;
+    std::uint64_t queueDepth() const noexcept;
+    TimePoint now() const noexcept;
+    unsigned workerCount() const noexcept;
     /// Merged per-worker trace; false (and nothing written) unless built with PULLSCHED_TRACE.
-    bool writeTraceDump(std::ostream& out) const { return core_->writeTraceDump(out); }
+    bool writeTraceDump(std::ostream& out) const;
 
     static constexpr bool traceCompiledIn() noexcept { return PULLSCHED_TRACE != 0; }
+    /// The library's version, "major.minor.patch" (see Version.hpp for the macros).
+    static constexpr std::string_view version() noexcept { return PULLSCHED_VERSION_STRING; }
 
   private:
     template <class F>
@@ -83,20 +105,24 @@ class Scheduler {
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (!core_->owns(p.rec_))
+            if (p.rec_->owner != core_.get())
                 throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
         }
-        detail::JobRecord* rec = core_->acquire(opts);
+        detail::JobRecord* rec = acquireRecord(opts);
         try {
             rec->task.emplace(std::forward<F>(work));
         } catch (...) {
-            core_->abandon(rec);
+            abandonRecord(rec);
             throw;
         }
         if (withHandle) detail::addRef(rec);
-        core_->submit(rec, preds);
+        submitRecord(rec, preds);
         return withHandle ? rec : nullptr;
     }
+    // The core's posting steps (see detail/SchedulerCore.hpp in the sources).
+    detail::JobRecord* acquireRecord(const JobOptions& opts);
+    void abandonRecord(detail::JobRecord* rec) noexcept;
+    void submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds);
 
     std::unique_ptr<detail::SchedulerCore> core_;
 };

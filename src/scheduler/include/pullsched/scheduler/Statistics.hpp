@@ -9,7 +9,8 @@ namespace pullsched {
 
 struct Statistics {
     // Accounting: at every quiescent point
-    // submitted == completed + failed + expired + cancelled + pending.
+    // submitted == completed + failed + expired + cancelled + pending,
+    // and after shutdown() returned, pending == 0.
     std::uint64_t submitted = 0;
     std::uint64_t completed = 0;
     std::uint64_t failed = 0;
@@ -28,6 +29,10 @@ struct Statistics {
     std::uint64_t wakeups = 0;            ///< notifications sent to parked workers
     std::uint64_t maxQueueDepth = 0;      ///< largest number of jobs queued and not started
     std::uint64_t queueDepth = 0;         ///< jobs queued and not started, now
+    /// Times the grooming-token holder waited for a lock. Always 0: the token holder never
+    /// waits (docs/design.md); kept as a check of that promise.
+    std::uint64_t tokenHolderWaits = 0;
+    std::uint64_t observerExceptions = 0;  ///< thrown by Observer callbacks, caught and dropped
 
     bool balanced() const noexcept {
         return submitted == completed + failed + expired + cancelled + pending;
@@ -36,7 +41,7 @@ struct Statistics {
 
 /// What shutdown did with work that had not finished.
 enum class ShutdownMode : std::uint8_t {
-    Drain,   ///< wait until every posted job reached a final state
+    Drain,   ///< run every accepted job (and what running jobs post) to its final state
     Cancel,  ///< cancel what has not started; wait only for running jobs
 };
 

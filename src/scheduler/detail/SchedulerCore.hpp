@@ -12,21 +12,22 @@
 #include <span>
 #include <vector>
 
+#include "detail/Backoff.hpp"
+#include "detail/DueQueue.hpp"
+#include "detail/EntranceQueue.hpp"
+#include "detail/GroomingToken.hpp"
+#include "detail/JobPool.hpp"
+#include "detail/LoadController.hpp"
+#include "detail/ReadyQueue.hpp"
+#include "detail/TimeQueue.hpp"
+#include "detail/Trace.hpp"
+#include "detail/WakeSignal.hpp"
+#include "detail/WorkForce.hpp"
+#include "detail/WorkerCounters.hpp"
 #include "pullsched/scheduler/Config.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
-#include "pullsched/scheduler/detail/Backoff.hpp"
-#include "pullsched/scheduler/detail/EntranceQueue.hpp"
-#include "pullsched/scheduler/detail/GroomingToken.hpp"
-#include "pullsched/scheduler/detail/JobPool.hpp"
-#include "pullsched/scheduler/detail/LoadController.hpp"
-#include "pullsched/scheduler/detail/ReadyQueue.hpp"
-#include "pullsched/scheduler/detail/TimeQueue.hpp"
-#include "pullsched/scheduler/detail/Trace.hpp"
-#include "pullsched/scheduler/detail/WakeSignal.hpp"
-#include "pullsched/scheduler/detail/WorkForce.hpp"
-#include "pullsched/scheduler/detail/WorkerCounters.hpp"
 
 namespace pullsched::detail {
 
@@ -38,7 +39,9 @@ class SchedulerCore {
     SchedulerCore& operator=(const SchedulerCore&) = delete;
 
     /// A fresh record for a job with these options (validated), holding the scheduler's
-    /// reference and the poster's gate guard.
+    /// reference and the poster's gate guard. Throws std::logic_error once shutdown began
+    /// (except on this scheduler's own workers, whose posts shutdown still finalises).
+    /// Every acquire() is followed by exactly one submit() or abandon() on the same thread.
     JobRecord* acquire(const JobOptions& opts);
     /// Undo acquire() when filling the record failed before submit().
     void abandon(JobRecord* rec) noexcept;
@@ -62,8 +65,13 @@ class SchedulerCore {
         explicit Worker(unsigned idx, const SchedulerConfig& cfg);
         WorkerCounters counters;
         Backoff backoff;
-        JobRecord* local = nullptr;  ///< next job for this worker, bypassing the queues
+        JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
         bool localIsContinuation = false;
+        /// The last park ended by the safety net, not a notification: park again at once
+        /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
+        bool quiet = false;
+        /// Groomed since it last looked for work (see takeDue).
+        bool groomed = false;
         unsigned index;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
@@ -72,17 +80,20 @@ class SchedulerCore {
 
     struct GroomResult {
         bool contended = false;
-        std::size_t moved = 0;          ///< due entries handed out (incl. the own one)
+        std::size_t moved = 0;          ///< due entries handed to the due queue
         std::optional<TimePoint> head;  ///< next start still queued, if any
     };
 
     void workerLoop(Worker& w);
+    JobRecord* takeDue(bool groomedSinceLook);
+    void awaitHandOuts() const noexcept;
     GroomResult groom(Worker& w);
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
+    void wakeForDueWork(Worker* w);
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
@@ -95,6 +106,19 @@ class SchedulerCore {
     }
     void bump(Worker* w, WorkerCounters::Counter WorkerCounters::*c, std::uint64_t by = 1) noexcept;
     void noteQueueDepth() noexcept;
+    /// Call the observer, if any; what it throws is counted and dropped.
+    template <class Call>
+    void observe(Worker& w, Call&& call) noexcept {
+        if (!observer_) return;
+        try {
+            call(*observer_);
+        } catch (...) {
+            WorkerCounters::bump(w.counters.observerExceptions);
+        }
+    }
+    /// True on a worker thread of this scheduler (where drain() would wait for itself).
+    bool onOwnWorker() const noexcept;
+    void endOutsidePost() noexcept;
 
     const SchedulerConfig cfg_;
     SteadyClockSource steadyClock_;
@@ -102,10 +126,17 @@ class SchedulerCore {
     Observer* observer_;
     LoadController loadController_;
 
-    JobPool* pool_;           ///< retired, not deleted: handles may outlive the scheduler
-    EntranceQueue entrance_;  ///< posts with a start time, from any thread
-    ReadyQueue ready_;        ///< due jobs, popped by any worker without the token
+    JobPool* pool_;  ///< retired, not deleted: handles may outlive the scheduler
     GroomingToken token_;
+    /// Times the token holder had to wait for a queue lock; the design says never.
+    std::atomic<std::uint64_t> tokenHolderWaits_{0};
+    EntranceQueue entrance_;  ///< timed jobs whose gate opened, from any thread
+    ReadyQueue ready_;        ///< untimed jobs whose gate opened, FIFO, popped by any worker
+    DueQueue due_;            ///< due timed jobs by (start, seq), popped by any worker
+    /// Grooming passes between taking the token and putting what they collected into due_.
+    /// While one is under way, a due job with a smaller key may be in its hands, so workers
+    /// wait for it before taking a timed job.
+    alignas(64) std::atomic<std::uint32_t> handOutsInTransit_{0};
     TimeQueue<JobRecord*> timeQueue_;  ///< guarded by token_
     TimePoint nextDutyCycle_{};        ///< guarded by token_
 
@@ -124,7 +155,12 @@ class SchedulerCore {
     std::atomic<std::int64_t> unfinished_{0};  ///< posted, not final
     std::atomic<std::int64_t> queued_{0};      ///< in entrance/time/ready queues
     std::atomic<std::uint64_t> maxQueueDepth_{0};
-    std::atomic<bool> stopping_{false};
+    std::atomic<bool> stopping_{false};  ///< workers halt
+    /// shutdown() began: posts from other threads than the workers are refused.
+    alignas(64) std::atomic<bool> closed_{false};  // own line: every outside post touches it
+    /// Posts from outside the workers between acquire() and the end of submit()/abandon().
+    /// shutdown() waits for them, so none queues a job after the queues were emptied.
+    std::atomic<std::int64_t> outsidePosts_{0};
 
     WorkerCounters external_;  ///< events on non-worker threads (fetch_add)
     std::vector<std::unique_ptr<Worker>> workers_;

@@ -10,14 +10,14 @@
 #include <mutex>
 #include <vector>
 
+#include "detail/TokenAwareLock.hpp"
 #include "pullsched/scheduler/detail/JobRecord.hpp"
-#include "pullsched/scheduler/detail/SpinLock.hpp"
 
 namespace pullsched::detail {
 
 class ReadyQueue {
   public:
-    explicit ReadyQueue(std::size_t reserve) {
+    ReadyQueue(std::size_t reserve, TokenAwareLock::Witness witness) : lock_(witness) {
         std::size_t cap = 64;
         while (cap < reserve)
             cap *= 2;
@@ -55,7 +55,7 @@ class ReadyQueue {
         head_ = 0;
     }
 
-    SpinLock lock_;
+    TokenAwareLock lock_;
     std::vector<JobRecord*> ring_;  // size is a power of two
     std::size_t head_ = 0;
     std::size_t count_ = 0;

@@ -15,6 +15,7 @@ struct alignas(64) WorkerCounters {
     Counter tokenAcquisitions{0}, tokenContention{0};
     Counter backoffSleeps{0}, backoffSleepNs{0};
     Counter parks{0}, wakeups{0};
+    Counter observerExceptions{0};
 
     /// Single-writer increment: a load and a store, no locked instruction.
     static void bump(Counter& c, std::uint64_t by = 1) noexcept {

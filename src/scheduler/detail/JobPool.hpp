@@ -10,6 +10,7 @@
 #include <boost/lockfree/stack.hpp>
 
 #include "pullsched/scheduler/detail/JobRecord.hpp"
+#include "pullsched/scheduler/detail/JobRef.hpp"
 #include "pullsched/scheduler/detail/SpinLock.hpp"
 
 namespace pullsched::detail {
@@ -56,14 +57,5 @@ class JobPool {
     SuccessorBlock* freeBlocks_ = nullptr;
     std::vector<std::unique_ptr<SuccessorBlock[]>> blockChunks_;
 };
-
-/// Drop one reference; the last one returns the record to its pool.
-inline void releaseRef(JobRecord* rec) noexcept {
-    if (rec->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) rec->pool->release(rec);
-}
-
-inline void addRef(JobRecord* rec) noexcept {
-    rec->refs.fetch_add(1, std::memory_order_relaxed);
-}
 
 }  // namespace pullsched::detail

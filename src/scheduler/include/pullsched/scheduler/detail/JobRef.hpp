@@ -1,0 +1,23 @@
+#pragma once
+// Reference counting of job records, as JobHandle needs it. The pool the last reference
+// returns a record to stays behind the library boundary.
+
+#include <atomic>
+
+#include "pullsched/scheduler/detail/JobRecord.hpp"
+
+namespace pullsched::detail {
+
+/// Give a record whose last reference was dropped back to its pool.
+void returnToPool(JobRecord* rec) noexcept;
+
+/// Drop one reference; the last one returns the record to its pool.
+inline void releaseRef(JobRecord* rec) noexcept {
+    if (rec->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) returnToPool(rec);
+}
+
+inline void addRef(JobRecord* rec) noexcept {
+    rec->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace pullsched::detail

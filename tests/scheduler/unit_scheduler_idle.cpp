@@ -1,0 +1,91 @@
+// An idle scheduler parks: with one job far ahead, the worker tending it sleeps until
+// shortly before it in one wait instead of waking once per idle cycle. Asserted on the
+// planned sleeps and on counts of parks, never on how long anything took.
+#include "pullsched/scheduler/Scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace std::chrono_literals;
+using namespace pullsched;
+
+namespace {
+class SleepRecorder final : public Observer {
+  public:
+    void onSleep(unsigned, SleepKind kind, Duration planned) override {
+        if (kind != SleepKind::TendNext) return;
+        std::lock_guard lock(mutex_);
+        ++tendSleeps_;
+        longest_ = std::max(longest_, planned);
+    }
+    int tendSleeps() {
+        std::lock_guard lock(mutex_);
+        return tendSleeps_;
+    }
+    Duration longest() {
+        std::lock_guard lock(mutex_);
+        return longest_;
+    }
+
+  private:
+    std::mutex mutex_;
+    int tendSleeps_ = 0;
+    Duration longest_{0};
+};
+}  // namespace
+
+TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsUntilItInOneWait) {
+    SleepRecorder recorder;
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    cfg.observer = &recorder;
+    Scheduler sched(cfg);
+    sched.postDetached([] {}, {.start = sched.now() + 1h});
+    while (recorder.tendSleeps() == 0)
+        std::this_thread::sleep_for(1ms);
+    // Planned: until the head minus the spin window, not one idle cycle.
+    EXPECT_GT(recorder.longest(), 59min);
+
+    // Over a while, the tender does not wake and re-plan every idle cycle (20 ms).
+    const std::uint64_t parksBefore = sched.stats().parks;
+    std::this_thread::sleep_for(200ms);
+    EXPECT_LE(recorder.tendSleeps(), 2);
+    EXPECT_LE(sched.stats().parks - parksBefore, 2u);
+    sched.shutdown(ShutdownMode::Cancel);
+}
+
+TEST(SchedulerIdle, AnEarlierPostStillWakesTheTenderOfAFarHead) {
+    Scheduler sched;
+    sched.postDetached([] {}, {.start = sched.now() + 1h});
+    std::this_thread::sleep_for(5ms);  // let a worker settle into the long sleep
+    std::atomic<bool> ran{false};
+    sched.post([&] { ran.store(true); }, {.start = sched.now() + 1ms});
+    while (!ran.load())
+        std::this_thread::sleep_for(1ms);  // would hang (test time-out) if nobody woke
+    EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
+}
+
+TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
+    SleepRecorder recorder;
+    SchedulerConfig cfg;
+    cfg.workers = 1;
+    cfg.observer = &recorder;
+    Scheduler sched(cfg);
+    sched.postDetached([] {}, {.start = sched.now() + 1h});
+    while (recorder.tendSleeps() == 0)
+        std::this_thread::sleep_for(1ms);
+    // The only worker sleeps towards a head an hour away; nobody is parked to be woken.
+    std::atomic<int> ran{0};
+    sched.postDetached([&] { ran.fetch_add(1); });
+    while (ran.load() < 1)
+        std::this_thread::sleep_for(1ms);  // would hang (test time-out) if nobody woke
+    while (recorder.tendSleeps() < 2)
+        std::this_thread::sleep_for(1ms);  // tending the far head again
+    sched.postDetached([&] { ran.fetch_add(1); }, {.start = sched.now()});
+    while (ran.load() < 2)
+        std::this_thread::sleep_for(1ms);
+    EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
+}

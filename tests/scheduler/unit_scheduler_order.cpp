@@ -1,0 +1,138 @@
+// Timed jobs leave in (start, sequence) order, also when they are posted already due.
+// One worker is held busy while jobs are posted and a manual clock moves, so the order
+// is decided by the scheduler alone; nothing here depends on wall-clock speed.
+#include "pullsched/scheduler/Scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace std::chrono_literals;
+using namespace pullsched;
+
+namespace {
+
+/// Keeps the only worker inside a job until released.
+class BusyWorker {
+  public:
+    explicit BusyWorker(Scheduler& sched) {
+        handle_ = sched.post([this] {
+            running_.store(true);
+            while (!released_.load())
+                std::this_thread::yield();
+        });
+        while (!running_.load())
+            std::this_thread::yield();
+    }
+    void release() { released_.store(true); }
+
+  private:
+    std::atomic<bool> running_{false}, released_{false};
+    JobHandle handle_;
+};
+
+class RunOrder {
+  public:
+    auto recorder(int id) {
+        return [this, id] {
+            std::lock_guard lock(mutex_);
+            order_.push_back(id);
+        };
+    }
+    std::vector<int> order() {
+        std::lock_guard lock(mutex_);
+        return order_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<int> order_;
+};
+
+SchedulerConfig oneWorker(const ManualClock& clock) {
+    SchedulerConfig c;
+    c.workers = 1;
+    c.clock = &clock;
+    return c;
+}
+
+}  // namespace
+
+TEST(SchedulerOrder, EqualStartKeepsSubmissionOrderWhenTheSecondIsPostedLate) {
+    ManualClock clock;
+    Scheduler sched(oneWorker(clock));
+    RunOrder runs;
+    BusyWorker busy(sched);
+    const TimePoint t = clock.now() + 10ms;
+    sched.post(runs.recorder(1), {.start = t});
+    clock.advance(20ms);  // t has passed: the next post is due at once
+    sched.post(runs.recorder(2), {.start = t});
+    busy.release();
+    sched.drain();
+    EXPECT_EQ(runs.order(), (std::vector<int>{1, 2}));
+}
+
+TEST(SchedulerOrder, AnOverdueEarlierStartRunsBeforeALaterStartPostedBefore) {
+    ManualClock clock;
+    Scheduler sched(oneWorker(clock));
+    RunOrder runs;
+    BusyWorker busy(sched);
+    const TimePoint t = clock.now();
+    sched.post(runs.recorder(2), {.start = t - 1ms});  // due when posted
+    sched.post(runs.recorder(1), {.start = t - 2ms});  // due, and earlier
+    busy.release();
+    sched.drain();
+    EXPECT_EQ(runs.order(), (std::vector<int>{1, 2}));
+}
+
+TEST(SchedulerOrder, ManyTimedJobsPostedInRandomOrderRunByStartThenSequence) {
+    ManualClock clock;
+    Scheduler sched(oneWorker(clock));
+    RunOrder runs;
+    BusyWorker busy(sched);
+    constexpr int kJobs = 500;
+    const TimePoint base = clock.now();
+    std::mt19937 rng(7);
+    struct Key {
+        TimePoint start;
+        int id;
+    };
+    std::vector<Key> keys;
+    for (int id = 0; id < kJobs; ++id) {
+        // Starts in the past, now, and the future, with many ties.
+        const TimePoint start = base + std::chrono::milliseconds(int(rng() % 40) - 20);
+        keys.push_back({start, id});
+        sched.post(runs.recorder(id), {.start = start});
+        if (id == kJobs / 2) clock.advance(5ms);  // some of the later posts become overdue
+    }
+    clock.advance(30ms);  // everything is due
+    busy.release();
+    sched.wake();
+    sched.drain();
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const Key& a, const Key& b) { return a.start < b.start; });
+    std::vector<int> expected;
+    for (const Key& k : keys)
+        expected.push_back(k.id);
+    EXPECT_EQ(runs.order(), expected);
+}
+
+TEST(SchedulerOrder, AsapJobsKeepTheirFifoOrder) {
+    ManualClock clock;
+    Scheduler sched(oneWorker(clock));
+    RunOrder runs;
+    BusyWorker busy(sched);
+    for (int id = 0; id < 100; ++id)
+        sched.post(runs.recorder(id));
+    busy.release();
+    sched.drain();
+    std::vector<int> expected(100);
+    for (int id = 0; id < 100; ++id)
+        expected[id] = id;
+    EXPECT_EQ(runs.order(), expected);
+}
