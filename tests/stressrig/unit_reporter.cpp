@@ -140,7 +140,8 @@ TEST(Reporter, AFailedWriteLeavesNothingAndNamesFileAndReason) {
     };
     const ReportRun r = report(sampleResult(), dir, stop, false, fullDisk);
     EXPECT_EQ(r.status, kExitWriteFailure);
-    EXPECT_NE(r.err.find("sample-notes.txt': No space left on device; no result files were written"),
+    EXPECT_NE(r.err.find("error writing '" + (dir / "sample-notes.txt").string() +
+                         "': No space left on device; no result files were written"),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.out.find("line one"), std::string::npos) << "the report is still printed";

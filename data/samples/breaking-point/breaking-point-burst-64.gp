@@ -2,38 +2,16 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-# breaking stress: 1.1986 in [1.1953, 1.2020], transition zone [1.0625, 1.2020]
-# limit stress: 1.2424
-# mode: breaking-point
-# pattern: burst
-# rules: expand:p=0.27,max=4;reduce:p=0.44,max=6,min=2;weight:p=0.66,max=3
-# seed: 55
-# fan: 16
-# nodes: 64
-# workers: 2
-# load: 500us
-# load kind: cpu
-# schedule: adapted, stress searched
-# life window: 30.0ms
-# reps: 20
-# build type: Release (optimised, NDEBUG)
-# compiler: gcc 12.2.0
-# machine: vm (Linux 6.18.44-fc-v657 x86_64)
-# cpu: AMD EPYC, 2 hardware threads
-# date: 2026-11-22T16:32:14Z
-# calibration: speed 726.2/us, error 3.20 %, cached (re-checked)
-# graph hash: 0x258C8DEF5E0791BF
-# thresholds: fail if delta > 2.00ms; broken if fail > 0.99 or (fail > 0.55, sdev > 2.00ms, mean delta > 4.00ms)
-"probe","stress","broken","fail fraction","mean delta ms","sdev ms","mean runtime ms","expected ms"
-1,1.7,1,1,8.18886015,0.834578232793211,20.24768415,12.058824
-2,0.85,0,0,-0.2234702,0.17986016557186,23.8941768,24.117647
-3,1.275,1,1,3.52666145,0.674649400768122,19.60509245,16.078431
-4,1.0625,0,0,0.8277276,0.0755687790735944,20.1218456,19.294118
-5,1.16875,0,0.4,2.04943405,0.330394902895639,19.58954105,17.540107
-6,1.221875,1,1,2.8200627,0.34343979769832,19.5975567,16.777494
-7,1.1953125,0,0.8,2.28590925,0.512655981954543,19.43623625,17.150327
-8,1.20859375,1,1,2.3978549,0.182170093314463,19.3597169,16.961862
-9,1.201953125,1,1,2.48706165,0.411607078603174,19.54263565,17.055574
+"stress","mean runtime ms","expected ms","fail fraction","fitted fail fraction"
+0.85,24.2275991,24.117647,0.05,3.00126366673934e-05
+1.0625,20.370763,19.294118,0.05,0.116402912152192
+1.115625,20.2659319,18.37535,0.3,0.451861957789806
+1.1421875,20.1192172,17.948016,0.6,0.666245047178702
+1.15546875,20.0374288,17.741717,0.65,0.755056965591022
+1.162109375,20.6649043,17.640336,0.95,0.792680093135731
+1.16875,20.6521273,17.540107,1,0.825680567795009
+1.275,20.26190375,16.078431,1,0.992042631093132
+1.7,19.80316075,12.058824,1,0.999999838423357
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -52,13 +30,14 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 set key autotitle columnheader
 set grid
 set key top left box opaque
-set title 'breaking point burst (64 nodes), 2 workers, load 500us: stress 1.199 (limit 1.242)'
+set title 'breaking point burst (64 nodes), 2 workers, load 500us: stress 1.165 (limit 1.242)'
 set xlabel 'stress'
 set ylabel 'time (ms)'
 set y2label 'fail fraction'
 set ytics nomirror
 set y2tics
-plot $RunData using 2:7 with points title 'mean runtime ms', \
-     $RunData using 2:8 with points title 'expected ms', \
-     $RunData using 2:4 axes x1y2 with points title 'fail fraction'
+plot $RunData using 1:2 with linespoints title 'mean runtime ms', \
+     $RunData using 1:3 with linespoints title 'expected ms', \
+     $RunData using 1:4 axes x1y2 with linespoints title 'fail fraction', \
+     $RunData using 1:5 axes x1y2 with linespoints title 'fitted fail fraction'
 unset output

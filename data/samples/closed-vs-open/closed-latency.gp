@@ -2,39 +2,16 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-# mode: closed
-# pattern: burst
-# rules: expand:p=0.27,max=4;reduce:p=0.44,max=6,min=2;weight:p=0.66,max=3
-# seed: 55
-# fan: 16
-# nodes: 64
-# workers: 2
-# load: 500us
-# load kind: cpu
-# schedule: adapted, stress 1
-# life window: 30.0ms
-# reps: 1
-# build type: Release (optimised, NDEBUG)
-# compiler: gcc 12.2.0
-# machine: vm (Linux 6.18.44-fc-v657 x86_64)
-# cpu: AMD EPYC, 2 hardware threads
-# date: 2026-11-22T16:32:25Z
-# duration: 5.00s
-# warmup: 500ms
-# arrival: constant
-# deadline window: 100ms
-# calibration: speed 734.7/us, error 1.32 %, fresh (10 samples)
-# users: 4
 "percentile","nines","closed lateness us","open lateness us"
-0,-0,471.551,11010.047
-50,0.301029995663981,493.055,39256.063
-75,0.602059991327962,497.919,60882.943
-90,1,510.207,68091.903
-95,1.30102999566398,520.703,69402.623
-99,2,592.895,70254.591
-99.9,3.00000000000005,1005.055,70385.663
-99.99,3.99999999999957,1629.183,70399.517
-100,5,1818.089,70399.517
+0,-0,481.791,0.113
+50,0.301029995663981,493.823,0.399
+75,0.602059991327962,508.159,1533.951
+90,1,563.199,35422.207
+95,1.30102999566398,972.287,49184.767
+99,2,1138.687,58359.807
+99.9,3.00000000000005,1652.735,60817.407
+99.99,3.99999999999957,8896.511,61046.783
+100,5,8932.656,61097.724
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -51,10 +28,9 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set logscale y
 set grid
 set key top left box opaque
-set title 'closed vs open at the same rate: start latency by percentile (x: nines)'
+set title 'closed vs open at the same rate: start lateness by percentile (x: nines)'
 set xlabel 'nines'
 set ylabel ''
 plot $RunData using 2:3 with linespoints pt 7 title 'closed lateness us', \

@@ -2,33 +2,11 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-# mode: headroom
-# pattern: burst
-# rules: expand:p=0.27,max=4;reduce:p=0.44,max=6,min=2;weight:p=0.66,max=3
-# seed: 55
-# fan: 16
-# nodes: 64
-# workers: 2
-# load: 500us
-# load kind: cpu
-# schedule: adapted, stress 1
-# life window: 30.0ms
-# reps: 1
-# build type: Release (optimised, NDEBUG)
-# compiler: gcc 12.2.0
-# machine: vm (Linux 6.18.44-fc-v657 x86_64)
-# cpu: AMD EPYC, 2 hardware threads
-# date: 2026-11-22T16:33:19Z
-# chain jobs per copy: 400
-# repetitions: 3
-# cores: 2
-# hold: 2.00s
-# calibration: speed 734.7/us, error 3.03 %, cached (re-checked)
-"copies","cpu %","time s","efficiency"
-1,50.000993371701,0.194640133,1
-2,99.8312482894839,0.195171355,0.997278176400425
-3,89.3028680419748,0.327781186,0.593811180486729
-4,98.7945313212743,0.402231272,0.483901045366756
+"copies","machine_cpu_percent","time_s","efficiency"
+1,49.647462978591,0.200827986,1
+2,59.9487317685253,0.329712563,0.609100193734504
+3,70.7276153231226,0.429551454,0.467529522086078
+4,76.7510799822607,0.524378289,0.38298303002396
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -49,10 +27,10 @@ set grid
 set key top left box opaque
 set title 'headroom: k copies of a 400-job chain, one worker each'
 set xlabel 'copies'
-set ylabel 'time s'
+set ylabel 'time_s'
 set y2label 'efficiency'
 set ytics nomirror
 set y2tics
-plot $RunData using 1:3 with linespoints pt 7 title 'time s', \
+plot $RunData using 1:3 with linespoints pt 7 title 'time_s', \
      $RunData using 1:4 axes x1y2 with linespoints pt 7 title 'efficiency'
 unset output

@@ -2,38 +2,16 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-# mode: open
-# pattern: burst
-# rules: expand:p=0.27,max=4;reduce:p=0.44,max=6,min=2;weight:p=0.66,max=3
-# seed: 55
-# fan: 16
-# nodes: 64
-# workers: 2
-# load: 500us
-# load kind: cpu
-# schedule: adapted, stress 1
-# life window: 30.0ms
-# reps: 1
-# build type: Release (optimised, NDEBUG)
-# compiler: gcc 12.2.0
-# machine: vm (Linux 6.18.44-fc-v657 x86_64)
-# cpu: AMD EPYC, 2 hardware threads
-# date: 2026-11-22T16:32:31Z
-# duration: 5.00s
-# warmup: 500ms
-# arrival: poisson
-# deadline window: 100ms
-# calibration: speed 734.7/us, error 1.70 %, cached (re-checked)
 "percentile","nines","open lateness us"
-0,-0,0.096
-50,0.301029995663981,175.231
-75,0.602059991327962,500.991
-90,1,976.895
-95,1.30102999566398,1406.975
-99,2,2562.047
-99.9,3.00000000000005,5840.895
-99.99,3.99999999999957,7430.143
-100,5,7698.149
+0,-0,0.146
+50,0.301029995663981,16.383
+75,0.602059991327962,180.607
+90,1,429.311
+95,1.30102999566398,591.871
+99,2,1208.319
+99.9,3.00000000000005,3198.975
+99.99,3.99999999999957,
+100,5,4029.019
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg

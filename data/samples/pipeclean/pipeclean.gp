@@ -2,14 +2,14 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"index","max job us","max lateness us"
-0,138.347,80.211
-1,100.471,382.655
-2,101.643,212.548
-3,153.32,455.296
-4,335.674,935.137
-5,138.307,767.301
-6,104.597,315.593
+"index","max_job_us","max_lateness_us"
+0,258.101,10.983
+1,142.425,766.132
+2,250.584,226.943
+3,153.456,469.523
+4,305.7,926.117
+5,760.348,1209.996
+6,468.383,442.629
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -31,6 +31,6 @@ set key top left box opaque
 set title 'pipeclean: max job time and lateness per pattern (index = preset order)'
 set xlabel 'index'
 set ylabel ''
-plot $RunData using 1:2 with impulses title 'max job us', \
-     $RunData using 1:3 with impulses title 'max lateness us'
+plot $RunData using 1:2 with impulses lw 3 title 'max_job_us', \
+     $RunData using 1:3 with impulses lw 3 title 'max_lateness_us'
 unset output

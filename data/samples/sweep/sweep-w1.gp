@@ -2,11 +2,11 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"offered rate","achieved rate","p99 lateness us","cpu %"
-1000,999.841369397147,0.299,60.5566365029511
-1500,1499.93208407519,0.373,92.9359919202432
-2000,2021.79328536555,23855.103,102.00490760937
-2500,2020.34655408512,99999.835,102.013098510814
+"offered_rate_per_s","achieved_rate_per_s","lateness_p99_us","lateness_mean_us"
+1000,999.933251451661,1.379,1.77311733333333
+1500,1499.57510726722,464.127,11.292952
+2000,1974.71187703685,21757.951,19532.704148
+2500,1973.27592153171,99999.322,95836.2587619355
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -25,12 +25,13 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 set key autotitle columnheader
 set grid
 set key top left box opaque
-set title 'sweep, 1 workers: achieved rate and p99 lateness (limit 1.00ms)'
-set xlabel 'offered rate'
-set ylabel 'achieved rate'
-set y2label 'p99 lateness us'
+set title 'sweep, 1 workers: achieved rate and lateness (p99 limit 1.00ms)'
+set xlabel 'offered_rate_per_s'
+set ylabel 'achieved_rate_per_s'
+set y2label ''
 set ytics nomirror
 set y2tics
-plot $RunData using 1:2 with linespoints pt 7 title 'achieved rate', \
-     $RunData using 1:3 axes x1y2 with linespoints pt 7 title 'p99 lateness us'
+plot $RunData using 1:2 with linespoints pt 7 title 'achieved_rate_per_s', \
+     $RunData using 1:3 axes x1y2 with linespoints pt 7 title 'lateness_p99_us', \
+     $RunData using 1:4 axes x1y2 with linespoints pt 7 title 'lateness_mean_us'
 unset output

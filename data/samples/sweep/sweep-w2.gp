@@ -2,15 +2,12 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"offered rate","achieved rate","p99 lateness us","cpu %"
-1000,999.865635134395,27.631,68.5719725562697
-1500,1500.17300816924,15.335,105.170399168929
-2000,2000.00050933346,0.302,123.991764909903
-2500,2499.37765896299,0.968,152.141098171662
-3000,2999.67355308976,70.207,184.345945209814
-3500,3500.09724203498,2562.047,198.357110889493
-4000,4003.28049463672,2244.607,199.456064949543
-4500,4068.31286064597,99999.873,199.648985566222
+"offered_rate_per_s","achieved_rate_per_s","lateness_p99_us","lateness_mean_us"
+1000,1003.06010696302,882.687,35.2501053333333
+1500,1500.82726999894,6791.167,249.503177777778
+2000,2000.03641132955,720.895,40.0262893333333
+2500,2498.95171709113,1095.679,196.889994666667
+3000,2522.56031800084,99998.875,77473.3171864654
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -29,12 +26,13 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 set key autotitle columnheader
 set grid
 set key top left box opaque
-set title 'sweep, 2 workers: achieved rate and p99 lateness (limit 1.00ms)'
-set xlabel 'offered rate'
-set ylabel 'achieved rate'
-set y2label 'p99 lateness us'
+set title 'sweep, 2 workers: achieved rate and lateness (p99 limit 1.00ms)'
+set xlabel 'offered_rate_per_s'
+set ylabel 'achieved_rate_per_s'
+set y2label ''
 set ytics nomirror
 set y2tics
-plot $RunData using 1:2 with linespoints pt 7 title 'achieved rate', \
-     $RunData using 1:3 axes x1y2 with linespoints pt 7 title 'p99 lateness us'
+plot $RunData using 1:2 with linespoints pt 7 title 'achieved_rate_per_s', \
+     $RunData using 1:3 axes x1y2 with linespoints pt 7 title 'lateness_p99_us', \
+     $RunData using 1:4 axes x1y2 with linespoints pt 7 title 'lateness_mean_us'
 unset output

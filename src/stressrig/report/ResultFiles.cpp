@@ -50,7 +50,16 @@ void ResultFiles::writeFile(const fs::path& file, const std::string& content) {
 }
 
 void ResultFiles::write(const std::string& name, const std::string& content) {
-    writer_(staging_ / name, content);
+    try {
+        writer_(staging_ / name, content);
+    } catch (const ResultWriteError& e) {
+        // Name the file the user asked for, not its staging place.
+        std::string what = e.what();
+        const std::string staged = (staging_ / name).string();
+        if (const auto at = what.find(staged); at != std::string::npos)
+            what.replace(at, staged.size(), (directory_ / name).string());
+        throw ResultWriteError(what);
+    }
     names_.push_back(name);
 }
 
