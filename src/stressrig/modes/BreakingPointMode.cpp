@@ -38,9 +38,6 @@ constexpr Duration kReferenceFailDelta = 2ms, kReferenceSdevLimit = 2ms, kRefere
 /// Incomplete-run warnings listed one by one; the rest are summed up.
 constexpr std::size_t kProbeWarnings = 6;
 
-double ms(Duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
 Duration fromMs(double v) {
     return Duration{static_cast<Duration::rep>(std::llround(v * 1e6))};
 }
@@ -133,14 +130,14 @@ class BreakingPointMode final : public Mode {
         const Duration lowerBound = stats.lowerBound(C, load);
         LevelSchedule unit(graph, policy);
         unit.adapt(1.0, C, load);
-        const double unitEndMs = ms(unit.expectedEnd());
-        const double limitStress = lowerBound.count() > 0 ? unitEndMs / ms(lowerBound) : kMissing;
+        const double unitEndMs = toMs(unit.expectedEnd());
+        const double limitStress = lowerBound.count() > 0 ? unitEndMs / toMs(lowerBound) : kMissing;
         sched_.checkLength(fromMs(unitEndMs / search.limits().start));  // nothing run yet
 
         const double scale =
             thresholds_ == "scaled" ? double(load.count()) / double(kReferenceLoad.count()) : 1.0;
         auto threshold = [&](const std::optional<Duration>& given, Duration reference) {
-            return given ? ms(*given) : ms(reference) * scale;
+            return given ? toMs(*given) : toMs(reference) * scale;
         };
         const BreakThresholds th{threshold(failDelta_, kReferenceFailDelta),
                                  threshold(sdevLimit_, kReferenceSdevLimit),
@@ -176,8 +173,8 @@ class BreakingPointMode final : public Mode {
                 runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
             std::vector<ProbeRun> outcomes;
             for (const RunResult& run : runs.runs)
-                outcomes.push_back({runComplete(run) ? ms(run.runTime) : kMissing,
-                                    ms(run.expectedEnd), run.expired > 0});
+                outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
+                                    toMs(run.expectedEnd), run.expired > 0});
             if (!runs.failure.empty()) {
                 r.systemFailure = true;
                 r.failures.push_back(fmt::format("stress {}: {}", stressText(*s), runs.failure));
@@ -409,7 +406,7 @@ class BreakingPointMode final : public Mode {
                     {"failed_runs", fit.failed}};
         j["limit_stress"] = jsonNumber(limitStress);
         j["breaking_to_limit"] = jsonNumber(ratio);
-        j["lower_bound_ms"] = ms(lowerBound);
+        j["lower_bound_ms"] = toMs(lowerBound);
         j["unit_schedule_ms"] = unitEndMs;
         j["probes"] = probes.size();
         j["runs"] = totalRuns;

@@ -53,9 +53,6 @@ constexpr double kMiB = 1024.0 * 1024.0;
 double seconds(Duration d) {
     return std::chrono::duration<double>(d).count();
 }
-double us(Duration d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
 
 /// One copy: a chain of jobs, each posting the next when done; a stop request ends it.
 struct Chain {
@@ -268,8 +265,8 @@ class HeadroomMode final : public Mode {
         j["repetitions"] = kReps;
         j["copies"] = jc;
         j["capacity_per_s"] = capacity;
-        j["warmup_per_step_us"] = us(steps_.warm());
-        j["deadline_window_us"] = us(window);
+        j["warmup_per_step_us"] = toUs(steps_.warm());
+        j["deadline_window_us"] = toUs(window);
         j["load"] = jl;
         j["sustain_bound_us"] = jsonNumber(boundUs);
         j["max_sustained_rate_per_s"] =

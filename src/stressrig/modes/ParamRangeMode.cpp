@@ -33,12 +33,6 @@ using namespace pullsched::testchain;
 
 namespace {
 
-double ms(Duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-double us(Duration d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
 /// A duration given in `unitNs` nanoseconds as text; "n/a" when missing.
 std::string dur(double v, double unitNs) {
     return textOr(v, [&](double x) {
@@ -151,10 +145,10 @@ class ParamRangeMode final : public Mode {
                 p.missingWhy = "no job was seen running";
             } else {
                 const double acts = double(st.activations);
-                p.timeMs = ms(st.coveredTime);
+                p.timeMs = toMs(st.coveredTime);
                 p.concurrency = st.avgConcurrency;
-                p.jobtimeUs = us(st.activeTime) / acts;
-                p.impededUs = us(st.impededTime) / acts;
+                p.jobtimeUs = toUs(st.activeTime) / acts;
+                p.impededUs = toUs(st.impededTime) / acts;
             }
             points.push_back(p);
             ctx.progress.progress(i + 1, sizes.size(),
@@ -181,7 +175,7 @@ class ParamRangeMode final : public Mode {
         const std::size_t missing = fitted.missing;
         // Ideal: the mean work per job spread over the parallelism the machine gives.
         const GraphStatistics largest(graph_.graph(to_), policy);
-        const double idealMsPerJob = ms(largest.work(exec_.load)) / double(to_) / double(P);
+        const double idealMsPerJob = toMs(largest.work(exec_.load)) / double(to_) / double(P);
 
         if (missing)
             r.warnings.push_back(fmt::format(
@@ -257,7 +251,7 @@ class ParamRangeMode final : public Mode {
         j["pattern"] = graph_.label();
         j["workers"] = W;
         j["parallelism"] = P;
-        j["load_us"] = us(exec_.load);
+        j["load_us"] = toUs(exec_.load);
         j["sample_seed"] = sampleSeed_;
         j["points_planned"] = points_;
         j["points_measured"] = points.size();

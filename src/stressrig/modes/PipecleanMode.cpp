@@ -45,12 +45,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// A pattern of at most 100 000 short jobs finishes in seconds; this long means lost jobs.
 constexpr Duration kCompletionLimit = std::chrono::seconds{30};
 
-double ms(Duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-double us(Duration d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
 std::string hex(std::uint64_t h) {
     return fmt::format("0x{:016X}", h);
 }
@@ -166,15 +160,15 @@ class PipecleanMode final : public Mode {
         pr.expectedEnd = run.expectedEnd;
         pr.expectedHash = run.expectedHash;
         pr.actualHash = run.actualHash;
-        if (run.completed) pr.runTimeMs = ms(run.runTime);
+        if (run.completed) pr.runTimeMs = toMs(run.runTime);
         double maxJob = -1, maxLate = -1, overrun = -1;
         for (const JobTiming& j : run.jobs) {
             if (j.posts > 1) ++pr.postedTwice;
             if (!j.ran()) continue;
-            maxJob = std::max(maxJob, us(j.runTime()));
-            maxLate = std::max(maxLate, us(j.lateness()));
+            maxJob = std::max(maxJob, toUs(j.runTime()));
+            maxLate = std::max(maxLate, toUs(j.lateness()));
             if (j.weight > 0)
-                overrun = std::max(overrun, us(j.runTime()) / us(j.weight * exec_.load));
+                overrun = std::max(overrun, toUs(j.runTime()) / toUs(j.weight * exec_.load));
         }
         if (maxJob >= 0) pr.maxJobUs = maxJob;
         if (maxLate >= 0) pr.maxLatenessUs = maxLate;
@@ -218,7 +212,7 @@ class PipecleanMode final : public Mode {
                 maxJobs.push_back(results[i].maxJobUs);
                 index.push_back(i);
             }
-        const auto out = loadtest::outliers(maxJobs, kOutlierFactor, us(exec_.load));
+        const auto out = loadtest::outliers(maxJobs, kOutlierFactor, toUs(exec_.load));
         for (std::size_t k = 0; k < out.size(); ++k) {
             if (!out[k]) continue;
             PatternResult& pr = results[index[k]];
@@ -275,8 +269,8 @@ class PipecleanMode final : public Mode {
                       static_cast<double>(pr.expired),
                       static_cast<double>(pr.cancelled),
                       hashCell,
-                      ms(pr.work),
-                      ms(pr.expectedEnd),
+                      toMs(pr.work),
+                      toMs(pr.expectedEnd),
                       pr.runTimeMs,
                       pr.maxJobUs,
                       pr.maxLatenessUs,
@@ -302,8 +296,8 @@ class PipecleanMode final : public Mode {
                  {"failed", pr.failed},
                  {"expired", pr.expired},
                  {"cancelled", pr.cancelled},
-                 {"work_ms", ms(pr.work)},
-                 {"expected_end_ms", ms(pr.expectedEnd)},
+                 {"work_ms", toMs(pr.work)},
+                 {"expected_end_ms", toMs(pr.expectedEnd)},
                  {"run_time_ms", jsonNumber(pr.runTimeMs)},
                  {"max_job_us", jsonNumber(pr.maxJobUs)},
                  {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},

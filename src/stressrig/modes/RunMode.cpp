@@ -40,12 +40,6 @@ using namespace pullsched::testchain;
 
 namespace {
 
-double ms(Duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-double us(Duration d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
 /// Text of a duration in milliseconds that may be missing.
 std::string durText(double milliseconds) {
     return textOr(milliseconds, [](double v) {
@@ -70,7 +64,7 @@ CsvTable concurrencyTimeline(const IncidenceCount& count, TimePoint origin) {
         } else if (o++ == 0) {
             ++active;
         }
-        if (active != before) t.addRow({ms(e.when - origin), static_cast<double>(active)});
+        if (active != before) t.addRow({toMs(e.when - origin), static_cast<double>(active)});
     }
     return t;
 }
@@ -228,8 +222,8 @@ ModeResult RunMode::run(RunContext& ctx) {
             for (std::size_t i = 0; i < N; ++i)
                 jobs.addRow({double(rep), double(i), double(graph.node(i).level),
                              double(effectiveWeight(graph.node(i).weight, policy)),
-                             std::string("unfinished"), kMissing, ms(schedule.nodeStart(i)),
-                             deadlines ? ms(schedule.nodeDeadline(i)) : kMissing, kMissing,
+                             std::string("unfinished"), kMissing, toMs(schedule.nodeStart(i)),
+                             deadlines ? toMs(schedule.nodeDeadline(i)) : kMissing, kMissing,
                              kMissing, kMissing, kMissing});
         }
         for (const JobTiming& j : r.jobs) {
@@ -238,10 +232,10 @@ ModeResult RunMode::run(RunContext& ctx) {
             const int w = instrument.workerOf(j.node);
             jobs.addRow({double(rep), double(j.node), double(j.level), double(j.weight),
                          j.posted ? std::string(toString(j.state)) : std::string("not posted"),
-                         ran && w >= 0 ? double(w) : kMissing, ms(j.scheduledStart),
-                         deadlines ? ms(schedule.nodeDeadline(j.node)) : kMissing,
-                         ran ? ms(j.actualStart) : kMissing, ran ? ms(j.end) : kMissing,
-                         ran ? us(j.lateness()) : kMissing, ran ? us(j.runTime()) : kMissing});
+                         ran && w >= 0 ? double(w) : kMissing, toMs(j.scheduledStart),
+                         deadlines ? toMs(schedule.nodeDeadline(j.node)) : kMissing,
+                         ran ? toMs(j.actualStart) : kMissing, ran ? toMs(j.end) : kMissing,
+                         ran ? toUs(j.lateness()) : kMissing, ran ? toUs(j.runTime()) : kMissing});
         }
         reps.addRow({double(rep), std::string(o.stateText()), o.runtimeMs, o.expectedMs,
                      o.lowerBoundMs, o.deltaMs, o.efficiency, o.avgConcurrency, o.latenessP50Us,
@@ -268,8 +262,8 @@ ModeResult RunMode::run(RunContext& ctx) {
 
     const RunRepSummary s = RunRepSummary::of(outcomes);
     const std::size_t runReps = s.reps;  // reps that ran to their end
-    const double expectedMs = ms(planned);
-    const double lowerBoundMs = ms(runner.lowerBound(C));
+    const double expectedMs = toMs(planned);
+    const double lowerBoundMs = toMs(runner.lowerBound(C));
 
     // ---- text
     const std::string scheduleText =
@@ -402,7 +396,7 @@ ModeResult RunMode::run(RunContext& ctx) {
     j["workers"] = W;
     j["concurrency"] = C;
     j["schedule"] = sched_.schedule;
-    j["planned_schedule_ms"] = ms(planned);
+    j["planned_schedule_ms"] = toMs(planned);
     j["reps_planned"] = sched_.reps;
     j["reps_run"] = runReps;
     j["reps_interrupted"] = s.interrupted;

@@ -33,9 +33,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 double seconds(Duration d) {
     return std::chrono::duration<double>(d).count();
 }
-double us(Duration d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
 
 struct SweepRow {
     unsigned workers = 0;
@@ -228,7 +225,7 @@ class SweepMode final : public Mode {
                       m.backlogEnd,
                       afterDrain,
                       m.drained.value_or(true) ? 1.0 : 0.0,
-                      us(s.drainTime) / 1e3,
+                      toUs(s.drainTime) / 1e3,
                       className(row),
                       row.verdict.reason});
             jsteps.push_back(
@@ -248,7 +245,7 @@ class SweepMode final : public Mode {
                  {"backlog_end", m.backlogEnd},
                  {"backlog_after_drain", jsonNumber(afterDrain)},
                  {"drained", m.drained.value_or(true)},
-                 {"drain_ms", us(s.drainTime) / 1e3},
+                 {"drain_ms", toUs(s.drainTime) / 1e3},
                  {"class", className(row)},
                  {"reason", row.verdict.reason}});
         }
@@ -279,10 +276,10 @@ class SweepMode final : public Mode {
         nlohmann::json& j = r.result;
         j["rates_per_s"] = rates_;
         j["workers"] = workers_;
-        j["warmup_per_step_us"] = us(warm);
-        j["deadline_window_us"] = us(window);
-        j["drain_limit_us"] = us(steps_.drainLimit(window));
-        j["lateness_limit_us"] = us(limits.latenessLimit);
+        j["warmup_per_step_us"] = toUs(warm);
+        j["deadline_window_us"] = toUs(window);
+        j["drain_limit_us"] = toUs(steps_.drainLimit(window));
+        j["lateness_limit_us"] = toUs(limits.latenessLimit);
         j["drop_threshold_percent"] = 100 * limits.dropThreshold;
         j["failure_drop_percent"] = 100 * std::max(limits.dropFraction, limits.dropThreshold);
         j["backlog_bound"] = limits.backlogBound;

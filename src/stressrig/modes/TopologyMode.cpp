@@ -18,9 +18,6 @@ using namespace pullsched::testchain;
 
 namespace {
 
-double ms(Duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
@@ -105,9 +102,9 @@ class TopologyMode final : public Mode {
         j["scheduled_weight_sum"] = sched.totalWeight();
         j["scheduled_critical_path_weight"] = sched.criticalPathWeight();
         j["unit_weights"] = unit;
-        j["work_ms"] = ms(sched.work(load_));
-        j["critical_path_ms"] = ms(sched.criticalPath(load_));
-        j["lower_bound_ms"] = ms(sched.lowerBound(workers_, load_));
+        j["work_ms"] = toMs(sched.work(load_));
+        j["critical_path_ms"] = toMs(sched.criticalPath(load_));
+        j["lower_bound_ms"] = toMs(sched.lowerBound(workers_, load_));
 
         std::ostringstream dot;
         DotWriter::write(dot, graph);

@@ -17,7 +17,7 @@ namespace {
 constexpr double kPercentiles[] = {0, 50, 75, 90, 95, 99, 99.9, 99.99, 100};
 constexpr double kMiB = 1048576.0;
 
-double us(std::int64_t ns) {
+double nsToUs(std::int64_t ns) {
     return static_cast<double>(ns) / 1e3;
 }
 
@@ -25,7 +25,7 @@ double us(std::int64_t ns) {
 double percentileUs(const LatencyHistogram& h, double p) {
     if (h.count() == 0) return kMissing;
     if (p > 0 && p < 100 && !percentileSupported(p, h.count())) return kMissing;
-    return us(h.percentile(p));
+    return nsToUs(h.percentile(p));
 }
 
 /// Closed load has no generator thread: its generator CPU is missing, not 0.
@@ -118,7 +118,7 @@ CsvTable loadSummaryTable(const std::vector<const LoadRunResult*>& runs) {
                   static_cast<double>(r->expired), static_cast<double>(r->failed),
                   static_cast<double>(r->cancelled), any ? h.mean() / 1e3 : kMissing,
                   percentileUs(h, 50), percentileUs(h, 90), percentileUs(h, 99),
-                  percentileUs(h, 99.9), any ? us(h.max()) : kMissing, r->cpuPercent,
+                  percentileUs(h, 99.9), any ? nsToUs(h.max()) : kMissing, r->cpuPercent,
                   r->method == "open" ? r->generatorCpuPercent : kMissing,
                   r->rssMaxBytes ? static_cast<double>(r->rssMaxBytes) / kMiB : kMissing,
                   static_cast<double>(r->maxBacklog)});

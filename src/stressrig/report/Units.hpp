@@ -37,4 +37,13 @@ struct Units {
     static std::string formatRate(double perSecond);
 };
 
+/// A duration as a number of milliseconds / microseconds (for CSV and JSON fields whose
+/// names carry the unit).
+inline double toMs(std::chrono::nanoseconds d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+inline double toUs(std::chrono::nanoseconds d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
+
 }  // namespace pullsched::rig
