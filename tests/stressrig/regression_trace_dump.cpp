@@ -40,7 +40,8 @@ TEST(TraceDump, ARigRunDumpsEveryWorkerInTimeOrder) {
                              (counts.count("continuation") ? counts.at("continuation") : 0);
     EXPECT_GE(jobs, 256u);
 
-    const nlohmann::json env = nlohmann::json::parse(rigtest::slurp(dir / "out/run-burst-256.json"));
+    const nlohmann::json env =
+        nlohmann::json::parse(rigtest::slurp(dir / "out/run-burst-256.json"));
     EXPECT_EQ(env["result"]["hash_check"], "ok") << "tracing must not change the computation";
     EXPECT_EQ(env["result"]["trace_dump_events"], d.events().size());
     const nlohmann::json perfetto =

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "report/CsvTable.hpp"
 #include "measure/Environment.hpp"
+#include "report/CsvTable.hpp"
 
 using pullsched::rig::CsvTable;
 

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <vector>
 
-#include "load/ArrivalTimetable.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
+#include "load/ArrivalTimetable.hpp"
 
 using namespace pullsched::rig;
 using namespace pullsched::rig::loadtest;

@@ -131,7 +131,8 @@ TEST(OptionTable, ErrorsNameTheOptionAndItsBounds) {
     EXPECT_EQ(errorOf({"--flag=yes"}), "invalid --flag: takes no value");
     EXPECT_EQ(errorOf({"--count=2", "--count=3"}), "--count given more than once");
     EXPECT_EQ(errorOf({"--bogus=1"}), "unknown option --bogus (see --help)");
-    EXPECT_EQ(errorOf({"--elsewhere=1"}), "--elsewhere does not apply here: it belongs to --mode=other");
+    EXPECT_EQ(errorOf({"--elsewhere=1"}),
+              "--elsewhere does not apply here: it belongs to --mode=other");
     EXPECT_EQ(errorOf({"stray"}),
               "unexpected argument 'stray': options are --name=value (see --help)");
     EXPECT_EQ(errorOf({"-c"}), "unexpected argument '-c': options are --name=value (see --help)");

@@ -2,8 +2,8 @@
 // set (or not at all), exit statuses, one-line messages.
 #include <cmath>
 #include <csignal>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -42,7 +42,7 @@ struct ReportRun {
 };
 
 ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bool json = false,
-           ResultFiles::Writer writer = {}) {
+                 ResultFiles::Writer writer = {}) {
     OutputOptions o;
     o.out = dir.string();
     o.json = json;
@@ -54,7 +54,8 @@ ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bo
     run.status = rep.report(r, {"sample-mode", {{"nodes", 8}, {"load_us", 500.0}}}, env, stop);
     run.out = out.str();
     run.err = err.str();
-    if (fs::exists(dir / "sample.json")) run.envelope = nlohmann::json::parse(rigtest::slurp(dir / "sample.json"));
+    if (fs::exists(dir / "sample.json"))
+        run.envelope = nlohmann::json::parse(rigtest::slurp(dir / "sample.json"));
     return run;
 }
 
@@ -77,12 +78,13 @@ TEST(Reporter, EnvelopeHasTheSameKeysForEveryResult) {
     ASSERT_TRUE(fs::exists(dir / "b" / ".json")) << "an unnamed result still has a manifest";
     const nlohmann::json eb = nlohmann::json::parse(rigtest::slurp(dir / "b" / ".json"));
     std::vector<std::string> ka, kb;
-    for (const auto& [k, v] : ea.items()) ka.push_back(k);
-    for (const auto& [k, v] : eb.items()) kb.push_back(k);
+    for (const auto& [k, v] : ea.items())
+        ka.push_back(k);
+    for (const auto& [k, v] : eb.items())
+        kb.push_back(k);
     EXPECT_EQ(ka, kb);
-    for (const char* k : {"mode", "version", "configuration", "environment", "calibration",
-                          "files", "partial", "verdict", "warnings", "failures", "exit_status",
-                          "result"})
+    for (const char* k : {"mode", "version", "configuration", "environment", "calibration", "files",
+                          "partial", "verdict", "warnings", "failures", "exit_status", "result"})
         EXPECT_TRUE(ea.contains(k)) << k;
     EXPECT_EQ(ea["mode"], "sample-mode");
     EXPECT_EQ(ea["configuration"]["nodes"], 8);

@@ -134,7 +134,8 @@ TEST(GraphOptions, RulesFileErrorsSayWhy) {
     EXPECT_EQ(error("@" + (dir / "empty").string()),
               "invalid --rules=@" + (dir / "empty").string() + ": the file holds no rules");
     { std::ofstream(dir / "burst") << "expand:p=0.27,max=4  # fan out\nreduce:p=0.44\n"; }
-    EXPECT_EQ(readRulesArgument("@" + (dir / "burst").string()), "expand:p=0.27,max=4;reduce:p=0.44");
+    EXPECT_EQ(readRulesArgument("@" + (dir / "burst").string()),
+              "expand:p=0.27,max=4;reduce:p=0.44");
     EXPECT_EQ(readRulesArgument(" expand:p=0.5 "), "expand:p=0.5");
     fs::remove_all(dir);
 }

@@ -104,7 +104,8 @@ TEST(RuleParser, ErrorsNameTheOffendingPart) {
     EXPECT_EQ(errorOf("weight:value=99999999"),
               "rule 1 'weight:value=99999999': value '99999999' of key 'value' is too large");
     EXPECT_EQ(errorOf("expand:p="), "rule 1 'expand:p=': value '' of key 'p' is not a number");
-    EXPECT_EQ(errorOf("expand:max=3,max=35"), "rule 1 'expand:max=3,max=35': key 'max' given twice");
+    EXPECT_EQ(errorOf("expand:max=3,max=35"),
+              "rule 1 'expand:max=3,max=35': key 'max' given twice");
 }
 
 TEST(RuleParser, SyntaxErrorIsAnInvalidArgument) {

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-
 namespace pullsched::rig::loadtest {
 
 std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup) {

@@ -16,8 +16,7 @@ inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 struct SampleStatistics {
     std::size_t count = 0;    ///< present values
     std::size_t missing = 0;  ///< NaNs excluded
-    double mean = kMissing, sdev = kMissing, min = kMissing, max = kMissing,
-           median = kMissing;
+    double mean = kMissing, sdev = kMissing, min = kMissing, max = kMissing, median = kMissing;
 
     static SampleStatistics of(std::span<const double> values);
 };

@@ -23,7 +23,8 @@ std::string takeMode(std::vector<std::string>& args) {
             value = args[i].substr(7);
             n = 1;
         } else if (args[i] == "--mode") {
-            if (i + 1 >= args.size()) throw UsageError("invalid --mode: needs a value (--mode=MODE)");
+            if (i + 1 >= args.size())
+                throw UsageError("invalid --mode: needs a value (--mode=MODE)");
             value = args[i + 1];
             n = 2;
         } else {

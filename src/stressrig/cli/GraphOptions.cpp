@@ -36,8 +36,8 @@ std::string readRulesArgument(const std::string& text) {
             fmt::format("invalid --rules=@{}: is a directory, not a rules file", file.string()));
     std::ifstream in(file);
     if (!in)
-        throw UsageError(fmt::format("invalid --rules=@{}: cannot read the file: {}",
-                                     file.string(), std::strerror(errno)));
+        throw UsageError(fmt::format("invalid --rules=@{}: cannot read the file: {}", file.string(),
+                                     std::strerror(errno)));
     std::string all, line;
     while (std::getline(in, line)) {
         const auto hash = line.find('#');
@@ -55,10 +55,10 @@ std::string readRulesArgument(const std::string& text) {
 
 void GraphOptions::declare(OptionTable& t, bool withNodes) {
     t.group("Graph");
-    t.text("pattern", pattern, "NAME", "graph shape (see Patterns)", [](const std::string& s) {
-        return trim(s);
-    });
-    t.text("rules", rules, "SPEC", "custom generator rules or @FILE (see Rules); replaces --pattern",
+    t.text("pattern", pattern, "NAME", "graph shape (see Patterns)",
+           [](const std::string& s) { return trim(s); });
+    t.text("rules", rules, "SPEC",
+           "custom generator rules or @FILE (see Rules); replaces --pattern",
            [](const std::string& s) { return readRulesArgument(s); });
     t.optionalU64("seed", seed, "graph seed = node 0's hash", "the preset's");
     if (withNodes) t.size("nodes", nodes, 2, 10'000'000, "graph size in nodes");

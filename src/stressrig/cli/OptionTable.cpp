@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 
 #include "cli/UsageError.hpp"
 #include "report/Units.hpp"
@@ -93,8 +93,7 @@ OptionTable& OptionTable::group(std::string title) {
 OptionTable::Entry& OptionTable::add(std::string name, std::string valueName, std::string help,
                                      std::string bounds, std::string defaultText) {
     for (const Entry& e : entries_)
-        if (e.name == name)
-            throw std::logic_error(fmt::format("option --{} declared twice", name));
+        if (e.name == name) throw std::logic_error(fmt::format("option --{} declared twice", name));
     Entry e;
     e.jsonKey = jsonName(name);
     e.name = std::move(name);
@@ -113,8 +112,7 @@ OptionTable& OptionTable::count(std::string name, unsigned& field, unsigned min,
     Entry& e = add(name, "N", std::move(help), bounds, fmt::format("{}", field));
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
         const std::uint64_t v = parseUnsignedOption(name, s);
-        field = static_cast<unsigned>(
-            checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
+        field = static_cast<unsigned>(checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
     };
     e.value = [&field] { return nlohmann::json(field); };
     return *this;
@@ -128,8 +126,7 @@ OptionTable& OptionTable::optionalCount(std::string name, std::optional<unsigned
                    field ? fmt::format("{}", *field) : std::move(unsetText));
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
         const std::uint64_t v = parseUnsignedOption(name, s);
-        field = static_cast<unsigned>(
-            checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
+        field = static_cast<unsigned>(checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
     };
     e.value = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(nullptr); };
     return *this;
@@ -141,8 +138,7 @@ OptionTable& OptionTable::size(std::string name, std::size_t& field, std::size_t
     Entry& e = add(name, "N", std::move(help), bounds, fmt::format("{}", field));
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
         const std::uint64_t v = parseUnsignedOption(name, s);
-        field = static_cast<std::size_t>(
-            checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
+        field = static_cast<std::size_t>(checkedRange<std::uint64_t>(name, s, v, min, max, bounds));
     };
     e.value = [&field] { return nlohmann::json(field); };
     return *this;
@@ -270,7 +266,9 @@ OptionTable& OptionTable::path(std::string name, std::optional<std::filesystem::
         if (trim(s).empty()) throw UsageError(fmt::format("invalid --{}: empty file name", name));
         field = std::filesystem::path(s);
     };
-    e.value = [&field] { return field ? nlohmann::json(field->string()) : nlohmann::json(nullptr); };
+    e.value = [&field] {
+        return field ? nlohmann::json(field->string()) : nlohmann::json(nullptr);
+    };
     return *this;
 }
 
@@ -379,8 +377,8 @@ void OptionTable::parse(const std::vector<std::string>& args,
         } else {
             const std::string& v = vm[e.name].as<std::string>();
             if (trim(v).empty())
-                throw UsageError(fmt::format("invalid --{}: needs a value (--{}=VALUE)", e.name,
-                                             e.name));
+                throw UsageError(
+                    fmt::format("invalid --{}: needs a value (--{}=VALUE)", e.name, e.name));
             e.parse(v);
         }
         e.given = true;
@@ -406,8 +404,7 @@ std::string OptionTable::help() const {
             e.flag ? fmt::format("  --{}", e.name) : fmt::format("  --{}={}", e.name, e.valueName);
         std::string tail;
         if (!e.defaultText.empty()) tail = fmt::format("default {}", e.defaultText);
-        if (!e.bounds.empty())
-            tail += fmt::format("{}{}", tail.empty() ? "" : "; ", e.bounds);
+        if (!e.bounds.empty()) tail += fmt::format("{}{}", tail.empty() ? "" : "; ", e.bounds);
         out += fmt::format("{:<26}{}{}\n", left, e.help,
                            tail.empty() ? "" : fmt::format(" ({})", tail));
     }

@@ -71,8 +71,8 @@ class OptionTable {
     OptionTable& choice(std::string name, std::string& field, std::vector<std::string> choices,
                         std::string help);
     /// Free text; `check` (optional) validates and may rewrite it, throwing UsageError.
-    OptionTable& text(std::string name, std::string& field, std::string valueName,
-                      std::string help, std::function<std::string(const std::string&)> check = {});
+    OptionTable& text(std::string name, std::string& field, std::string valueName, std::string help,
+                      std::function<std::string(const std::string&)> check = {});
     OptionTable& path(std::string name, std::optional<std::filesystem::path>& field,
                       std::string valueName, std::string help);
     OptionTable& flag(std::string name, bool& field, std::string help);

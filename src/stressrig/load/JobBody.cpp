@@ -18,9 +18,9 @@ JobBody::JobBody(std::string_view kind, Progress* progress)
 
 std::string JobBody::text() const {
     const testchain::Calibration& c = load_.calibration();
-    return fmt::format("speed {:.4g}/us, error {:.2f} %, {}", c.speed, c.errorPercent,
-                       c.fromCache ? "cached (re-checked)"
-                                   : fmt::format("fresh ({} samples)", c.samples));
+    return fmt::format(
+        "speed {:.4g}/us, error {:.2f} %, {}", c.speed, c.errorPercent,
+        c.fromCache ? "cached (re-checked)" : fmt::format("fresh ({} samples)", c.samples));
 }
 
 nlohmann::json JobBody::json() const {

@@ -105,11 +105,10 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     r.expired = st.expired;
     r.failed = st.failed;
     r.cancelled = st.cancelled;
-    r.span = std::max(Duration{0}, std::chrono::duration_cast<Duration>(
-                                       measuredEnd - (origin + pc.warmup)));
-    r.achievedRate = completedAtWarmup
-                         ? rateOver(atEnd.completed - *completedAtWarmup, r.span)
-                         : kMissing;
+    r.span = std::max(Duration{0},
+                      std::chrono::duration_cast<Duration>(measuredEnd - (origin + pc.warmup)));
+    r.achievedRate =
+        completedAtWarmup ? rateOver(atEnd.completed - *completedAtWarmup, r.span) : kMissing;
     recorder.harvest(r.lateness);
     r.generatorCpuPercent = 100.0 * std::chrono::duration<double>(driver.generatorCpu()).count() /
                             std::max(1e-9, std::chrono::duration<double>(r.wall).count());
@@ -206,7 +205,8 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
     r.expired = stats.expired;
     r.failed = stats.failed;
     r.cancelled = stats.cancelled;
-    r.span = std::max(Duration{0}, std::chrono::duration_cast<Duration>(measuredEnd - st.measureFrom));
+    r.span =
+        std::max(Duration{0}, std::chrono::duration_cast<Duration>(measuredEnd - st.measureFrom));
     r.achievedRate =
         completedAtWarmup ? rateOver(completedAtEnd - *completedAtWarmup, r.span) : kMissing;
     r.offeredRate = r.achievedRate;  // a closed load offers what the system lets it

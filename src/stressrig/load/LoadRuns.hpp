@@ -21,9 +21,9 @@ using Duration = std::chrono::nanoseconds;
 
 /// Arrival process of an open load.
 struct ArrivalConfig {
-    double rate = 1000;               ///< jobs per second
+    double rate = 1000;                ///< jobs per second
     std::string arrival = "constant";  ///< constant | poisson
-    std::uint64_t seed = 42;          ///< Poisson arrivals
+    std::uint64_t seed = 42;           ///< Poisson arrivals
 };
 ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
 
@@ -50,8 +50,7 @@ struct LoadRunResult {
     std::string method;       ///< "open" or "closed"
     double offeredRate = 0;   ///< jobs/s of the timetable (closed: = achieved)
     double achievedRate = 0;  ///< completions / measured span; NaN if the span is empty
-    std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0,
-                  cancelled = 0;
+    std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
     LatencyHistogram lateness{};
     Duration span{0};  ///< measured span (after warm-up) the rate refers to

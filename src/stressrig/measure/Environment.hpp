@@ -16,10 +16,10 @@ struct Environment {
     std::string commit;     ///< git commit of the build ("unknown" outside a checkout)
     std::string buildType;  ///< e.g. "Release (optimised, NDEBUG)"
     std::string compiler;
-    std::string machine;  ///< uname
-    std::string cpu;      ///< model name
-    unsigned cores = 0;   ///< hardware threads
-    std::string date;     ///< UTC, ISO 8601, at capture
+    std::string machine;                     ///< uname
+    std::string cpu;                         ///< model name
+    unsigned cores = 0;                      ///< hardware threads
+    std::string date;                        ///< UTC, ISO 8601, at capture
     std::optional<double> loadAverageStart;  ///< 1-minute load average
     std::optional<double> loadAverageEnd;
 

@@ -15,7 +15,8 @@ void LatencyRecorder::onJobStart(unsigned worker, const pullsched::JobEvent& e) 
     Slot& s = *slots_[worker];
     s.started.fetch_add(1, std::memory_order_relaxed);
     if (!(e.tag & kMeasuredTag) || e.scheduledStart == pullsched::kAsap) return;
-    const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(e.now - e.scheduledStart);
+    const auto late =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(e.now - e.scheduledStart);
     std::lock_guard lock(s.mutex);
     s.histogram.record(late);
 }

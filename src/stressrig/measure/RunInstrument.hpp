@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "pullsched/scheduler/Observer.hpp"
 #include "measure/IncidenceCount.hpp"
 #include "measure/JobRecord.hpp"
+#include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/testchain/RunResult.hpp"
 
 namespace pullsched::rig {

@@ -16,8 +16,8 @@ struct Environment;
 
 /// What a running mode may use besides its own options.
 struct RunContext {
-    Progress& progress;         ///< progress lines on stderr (silent with --quiet)
-    const StopRequest& stop;    ///< poll it: Ctrl-C / SIGTERM must end the run within 1 s
+    Progress& progress;       ///< progress lines on stderr (silent with --quiet)
+    const StopRequest& stop;  ///< poll it: Ctrl-C / SIGTERM must end the run within 1 s
     const Environment& environment;
 };
 

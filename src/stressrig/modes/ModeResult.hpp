@@ -43,9 +43,9 @@ struct ResultFile {
 /// systemFailure is for correctness failures of the system under test: a job lost or run
 /// twice, a failed job, a hash mismatch on a run in which every job completed.
 struct ModeResult {
-    std::string name;               ///< default base name of the files, e.g. "run-burst-64"
-    std::vector<std::string> text;  ///< the text report, one line each (no '\n' inside)
-    std::string verdict;            ///< one line: what the measurement says
+    std::string name;                   ///< default base name of the files, e.g. "run-burst-64"
+    std::vector<std::string> text;      ///< the text report, one line each (no '\n' inside)
+    std::string verdict;                ///< one line: what the measurement says
     std::vector<std::string> warnings;  ///< e.g. "2 of 20 runs incomplete: excluded"
     bool systemFailure = false;         ///< exit 1
     std::vector<std::string> failures;  ///< why systemFailure, one line each

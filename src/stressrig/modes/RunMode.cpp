@@ -482,9 +482,10 @@ ModeResult RunMode::run(RunContext& ctx) {
             // The dump read back as people look at it: worker lanes and a Perfetto trace.
             const TraceDump parsed = TraceDump::parse(dump.str());
             res.plots.push_back(
-                {"-trace-dump", parsed.lanesPlot(fmt::format(
-                                    "scheduler trace dump: {} on {} workers ({} events, {} dropped)",
-                                    graph_.label(), W, parsed.events().size(), parsed.dropped()))});
+                {"-trace-dump",
+                 parsed.lanesPlot(
+                     fmt::format("scheduler trace dump: {} on {} workers ({} events, {} dropped)",
+                                 graph_.label(), W, parsed.events().size(), parsed.dropped()))});
             res.files.push_back({"-trace-dump.json", parsed.chromeTrace()});
             j["trace_dump_events"] = parsed.events().size();
             j["trace_dump_dropped"] = parsed.dropped();

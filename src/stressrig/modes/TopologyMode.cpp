@@ -18,7 +18,6 @@ using namespace pullsched::testchain;
 
 namespace {
 
-
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
@@ -64,10 +63,9 @@ class TopologyMode final : public Mode {
             if (!l.starts_with("work ") && !l.starts_with("lower bound")) r.text.push_back(l);
         const bool unit = policy == WeightPolicy::UnitIfZero;
         r.text.push_back("");
-        r.text.push_back(fmt::format("Scheduled with load {} per unit weight{}:",
-                                     Units::formatDuration(load_),
-                                     unit ? " (no weight rule: every node counts as weight 1)"
-                                          : ""));
+        r.text.push_back(
+            fmt::format("Scheduled with load {} per unit weight{}:", Units::formatDuration(load_),
+                        unit ? " (no weight rule: every node counts as weight 1)" : ""));
         r.text.push_back(fmt::format("  total work      {:>10}  ({} x {})",
                                      Units::formatDuration(sched.work(load_)), sched.totalWeight(),
                                      Units::formatDuration(load_)));
@@ -76,7 +74,8 @@ class TopologyMode final : public Mode {
                                      sched.criticalPathWeight()));
         r.text.push_back(fmt::format("  max width       {:>10}", sched.maxWidth()));
         r.text.push_back(fmt::format("  lower bound P={} {:>9}  = max(work / P, critical path)",
-                                     workers_, Units::formatDuration(sched.lowerBound(workers_, load_))));
+                                     workers_,
+                                     Units::formatDuration(sched.lowerBound(workers_, load_))));
 
         nlohmann::json& j = r.result;
         j["pattern"] = graph_.label();

@@ -21,10 +21,10 @@ namespace pullsched::rig {
 ///     1,8.57                    ← numbers: 15 significant digits (%.15g), unquoted
 ///     2,"some text"             ← text cells: always double-quoted
 /// Quotes inside names and texts are doubled (RFC 4180); commas and line breaks are
-/// allowed inside quotes. NaN marks a missing value and is written as an empty cell; ±inf as `inf`, `-inf`. Lines starting
-/// with '#' are comments: the reader takes `# key: value` lines (before or after the
-/// header) as comments; other '#' lines are ignored. The reader types a column as
-/// Text when any of its cells is quoted or not a number; empty numeric cells read as NaN.
+/// allowed inside quotes. NaN marks a missing value and is written as an empty cell; ±inf as `inf`,
+/// `-inf`. Lines starting with '#' are comments: the reader takes `# key: value` lines (before or
+/// after the header) as comments; other '#' lines are ignored. The reader types a column as Text
+/// when any of its cells is quoted or not a number; empty numeric cells read as NaN.
 class CsvTable {
   public:
     enum class Kind { Number, Text };
@@ -81,7 +81,6 @@ class CsvTable {
     static std::string formatNumber(double v);
     /// Name quoted for the header / a text cell.
     static std::string quote(const std::string& s);
-
 
   private:
     std::vector<Column> columns_;

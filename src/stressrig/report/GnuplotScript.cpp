@@ -145,7 +145,7 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
 }
 
 GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands,
-                                   PlotOptions options) {
+                                    PlotOptions options) {
     return GnuplotScript(data.toString(), std::move(commands), std::move(options));
 }
 

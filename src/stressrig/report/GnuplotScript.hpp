@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "report/CsvTable.hpp"
 #include "analysis/LinearRegression.hpp"
+#include "report/CsvTable.hpp"
 
 namespace pullsched::rig {
 

@@ -15,8 +15,10 @@ struct Level {
     const char* text;
     const char* key;
 };
-constexpr Level kLevels[] = {
-    {50, "p50", "p50_us"}, {90, "p90", "p90_us"}, {99, "p99", "p99_us"}, {99.9, "p99.9", "p99_9_us"}};
+constexpr Level kLevels[] = {{50, "p50", "p50_us"},
+                             {90, "p90", "p90_us"},
+                             {99, "p99", "p99_us"},
+                             {99.9, "p99.9", "p99_9_us"}};
 
 std::string dur(double ns) {
     return Units::formatDuration(std::chrono::nanoseconds{static_cast<std::int64_t>(ns)});
@@ -49,7 +51,8 @@ nlohmann::json histogramJson(const LatencyHistogram& h) {
         j[l.key] = percentileSupported(l.p, h.count())
                        ? nlohmann::json(static_cast<double>(h.percentile(l.p)) / 1e3)
                        : nlohmann::json(nullptr);
-    j["max_us"] = any ? nlohmann::json(static_cast<double>(h.max()) / 1e3) : nlohmann::json(nullptr);
+    j["max_us"] =
+        any ? nlohmann::json(static_cast<double>(h.max()) / 1e3) : nlohmann::json(nullptr);
     return j;
 }
 

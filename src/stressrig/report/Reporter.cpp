@@ -123,17 +123,18 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             const std::string png = name + p.suffix + ".png";
             files.write(gp, p.script.text(png));
             if (output_.noRender) {
-                remarks.push_back(fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
-                                              shellQuote(dir.string()), shellQuote(gp)));
+                remarks.push_back(
+                    fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
+                                shellQuote(dir.string()), shellQuote(gp)));
                 continue;
             }
             const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
             if (rr.rendered)
                 files.adopt(rr.picture.filename().string());
             else
-                remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}",
-                                              gp, oneLine(rr.message), shellQuote(dir.string()),
-                                              shellQuote(gp)));
+                remarks.push_back(
+                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp,
+                                oneLine(rr.message), shellQuote(dir.string()), shellQuote(gp)));
         }
         for (const ResultFile& f : r.files) {
             const std::string file = name + f.suffix;
@@ -142,14 +143,15 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             const std::string svg = fs::path(file).replace_extension(".svg").string();
             std::string why;
             if (output_.noRender)
-                remarks.push_back(fmt::format("not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
-                                              shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
+                remarks.push_back(fmt::format(
+                    "not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
+                    shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
             else if (renderDot(files.staging(), file, svg, why))
                 files.adopt(svg);
             else
-                remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}",
-                                              file, why, shellQuote(dir.string()), shellQuote(file),
-                                              shellQuote(svg)));
+                remarks.push_back(fmt::format(
+                    "{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
+                    shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
         }
         // The envelope is the manifest: written last, it lists every file of the set.
         const std::string manifest = name + ".json";
@@ -181,8 +183,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     if (const std::string busy = env.busyWarning(); !busy.empty())
         fmt::print(info, "note: {}\n", busy);
     if (interrupted)
-        fmt::print(info, "Interrupted: the result above covers what was measured until the stop "
-                         "and is marked partial.\n");
+        fmt::print(info,
+                   "Interrupted: the result above covers what was measured until the stop "
+                   "and is marked partial.\n");
     if (writeError.empty()) {
         std::string d = dir.string();
         if (!d.empty() && d.back() != '/') d += '/';

@@ -19,11 +19,11 @@ class StopRequest;
 
 /// Exit statuses of the rig.
 enum ExitStatus : int {
-    kExitMeasured = 0,        ///< the measurement was made (overload is a result)
-    kExitSystemFailure = 1,   ///< the scheduler lost, doubled or failed a job, or a hash differs
-    kExitUsage = 2,           ///< bad input; nothing was run or written
-    kExitWriteFailure = 3,    ///< measured, but the result files could not be written
-    kExitInterrupted = 130,   ///< SIGINT (143 for SIGTERM): partial result written
+    kExitMeasured = 0,       ///< the measurement was made (overload is a result)
+    kExitSystemFailure = 1,  ///< the scheduler lost, doubled or failed a job, or a hash differs
+    kExitUsage = 2,          ///< bad input; nothing was run or written
+    kExitWriteFailure = 3,   ///< measured, but the result files could not be written
+    kExitInterrupted = 130,  ///< SIGINT (143 for SIGTERM): partial result written
 };
 
 /// What the reporter needs to know of the invocation.

@@ -25,8 +25,8 @@ ResultFiles::ResultFiles(fs::path directory, Writer writer)
     fs::remove_all(staging_, ec);
     fs::create_directory(staging_, ec);
     if (ec)
-        throw ResultWriteError(fmt::format("cannot create '{}': {}", staging_.string(),
-                                           ec.message()));
+        throw ResultWriteError(
+            fmt::format("cannot create '{}': {}", staging_.string(), ec.message()));
 }
 
 ResultFiles::~ResultFiles() {
@@ -40,8 +40,8 @@ void ResultFiles::writeFile(const fs::path& file, const std::string& content) {
     if (!f)
         throw ResultWriteError(
             fmt::format("cannot write '{}': {}", file.string(), std::strerror(errno)));
-    const bool wrote = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
-                       std::fflush(f) == 0;
+    const bool wrote =
+        std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
     const int err = errno;
     const bool closed = std::fclose(f) == 0;
     if (!wrote || !closed)

@@ -20,7 +20,8 @@ class ResultFiles {
   public:
     /// Writes `content` to `file`; throws ResultWriteError naming the file and strerror.
     /// Injectable so that tests can play a full disk.
-    using Writer = std::function<void(const std::filesystem::path& file, const std::string& content)>;
+    using Writer =
+        std::function<void(const std::filesystem::path& file, const std::string& content)>;
 
     /// Creates `directory` (ResultWriteError if impossible) and a staging folder in it.
     explicit ResultFiles(std::filesystem::path directory, Writer writer = {});

@@ -127,9 +127,8 @@ TraceDump TraceDump::parse(std::istream& in) {
         if (ok) {
             try {
                 std::size_t used = 0;
-                e.detail = detail[0] == '-'
-                               ? std::stoll(detail, &used)
-                               : static_cast<std::int64_t>(std::stoull(detail, &used));
+                e.detail = detail[0] == '-' ? std::stoll(detail, &used)
+                                            : static_cast<std::int64_t>(std::stoull(detail, &used));
                 ok = used == detail.size();
             } catch (const std::exception&) {
                 ok = false;
@@ -192,8 +191,10 @@ GnuplotScript TraceDump::lanesPlot(const std::string& title) const {
         const char* colour;
         int width;
     };
-    const Bar bars[] = {{kJob, 0.0, "#2e7d32", 10},   {kToken, 0.28, "#1565c0", 5},
-                        {kSleep, -0.28, "#9e9e9e", 5}, {kParked, -0.28, "#424242", 5},
+    const Bar bars[] = {{kJob, 0.0, "#2e7d32", 10},
+                        {kToken, 0.28, "#1565c0", 5},
+                        {kSleep, -0.28, "#9e9e9e", 5},
+                        {kParked, -0.28, "#424242", 5},
                         {kBackoff, 0.4, "#ef6c00", 4}};
     std::vector<std::string> parts;
     for (const Bar& b : bars)
@@ -231,12 +232,9 @@ std::string TraceDump::chromeTrace() const {
                           {"name", "thread_name"},
                           {"args", {{"name", fmt::format("worker {}", w)}}}});
     for (const Shape& s : shapesOf(events_, lanes_)) {
-        nlohmann::json e{{"pid", 1},
-                         {"tid", s.lane},
-                         {"ts", s.startUs},
-                         {"name", kindName(s.kind)},
-                         {"cat", "scheduler"},
-                         {"args", {{"detail", s.detail}}}};
+        nlohmann::json e{{"pid", 1},           {"tid", s.lane},
+                         {"ts", s.startUs},    {"name", kindName(s.kind)},
+                         {"cat", "scheduler"}, {"args", {{"detail", s.detail}}}};
         if (s.kind >= kContended) {
             e["ph"] = "i";
             e["s"] = "t";
