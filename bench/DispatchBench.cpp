@@ -386,6 +386,59 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
     schedCounters(state, d);
 }
 
+/// Diagnostic, pullsched only: the graph behind a gate with a real start 2 ms + 1.5 us/job ahead,
+/// the way the rig starts graphs. The tender runs the gate and releases the roots while the other
+/// worker is parked, which the Exec variant (wake() wakes both) never shows. Timed from the gate
+/// job's start to drained; fixed iterations, as each waits for its start.
+void BM_Sched_Timed(benchmark::State& state, GraphId id) {
+    const Dag& dag = dagOf(id);
+    Scheduler sched(benchConfig());
+    std::vector<JobHandle> h(dag.n), scratch(maxPreds(dag));
+    std::atomic<bool> opened{false}, early{false};
+    std::atomic<std::int64_t> gateRan{0};
+    // Posting must end before the start; 1.5 us per job allows for a loaded machine.
+    const Duration lead = std::chrono::milliseconds(2) + dag.n * std::chrono::nanoseconds(1500);
+    struct TimedGate {
+        GateJob gate;
+        std::atomic<std::int64_t>* ran;
+        void operator()() const {
+            ran->store(SteadyClock::now().time_since_epoch().count(), std::memory_order_relaxed);
+            gate();
+        }
+    };
+    Statistics d;
+    const auto once = [&](auto&& jobFor, Check* check) -> double {
+        opened.store(false);
+        const JobHandle gate = sched.post(TimedGate{{&opened, &early, check}, &gateRan},
+                                          {.start = sched.now() + lead});
+        postDag(sched, dag, h, scratch, &gate, jobFor);
+        std::ranges::fill(h, JobHandle{});
+        opened.store(true, std::memory_order_release);
+        const Statistics s0 = sched.stats();
+        if (!sched.drainFor(kHangLimit)) return -1;
+        const auto t1 = SteadyClock::now().time_since_epoch().count();
+        add(d, minus(sched.stats(), s0));
+        return static_cast<double>(t1 - gateRan.load());
+    };
+    {
+        Check check(dag);
+        if (once([&](std::uint32_t i) { return CheckedNode{&check, i}; }, &check) < 0)
+            return state.SkipWithError("warm-up did not drain");
+        if (const auto err = check.verdict(); !err.empty()) return state.SkipWithError(err.c_str());
+    }
+    d = Statistics{};
+    double timedNs = 0;
+    for (auto _ : state) {
+        const double ns = once([](std::uint32_t) { return [] {}; }, nullptr);
+        if (ns < 0) return state.SkipWithError("drainFor(10s) failed");
+        timedNs += ns;
+        state.SetIterationTime(ns * 1e-9);
+    }
+    if (early.load()) return state.SkipWithError("the gate ran before posting completed");
+    jobCounters(state, dag.n, timedNs);
+    schedCounters(state, d);
+}
+
 // ---------------------------------------------------------------------------------------
 // oneTBB flow graph. Nodes live in a deque (continue_node is not movable); the graph is
 // declared first so it outlives its nodes, and built inside the arena it runs in.
@@ -513,6 +566,13 @@ constexpr double kMinTime = 0.5;
         ->Unit(benchmark::kMicrosecond)                     \
         ->MinTime(kMinTime)
 
+#define PULLSCHED_TIMED_BENCH(graph)                         \
+    BENCHMARK_CAPTURE(BM_Sched_Timed, graph, GraphId::graph) \
+        ->Name("BM_Sched_Timed_" #graph)                     \
+        ->UseManualTime()                                    \
+        ->Unit(benchmark::kMicrosecond)                      \
+        ->Iterations(100)
+
 PULLSCHED_DISPATCH_BENCH(Burst64);
 PULLSCHED_DISPATCH_BENCH(Burst1024);
 PULLSCHED_DISPATCH_BENCH(Stationary256);
@@ -521,6 +581,15 @@ PULLSCHED_DISPATCH_BENCH(Isolated10k);
 PULLSCHED_DISPATCH_BENCH(Chain10k);
 PULLSCHED_DISPATCH_BENCH(Grid100x100);
 PULLSCHED_DISPATCH_BENCH(Fan1000);
+
+PULLSCHED_TIMED_BENCH(Burst64);
+PULLSCHED_TIMED_BENCH(Burst1024);
+PULLSCHED_TIMED_BENCH(Stationary256);
+PULLSCHED_TIMED_BENCH(Chains1024);
+PULLSCHED_TIMED_BENCH(Isolated10k);
+PULLSCHED_TIMED_BENCH(Chain10k);
+PULLSCHED_TIMED_BENCH(Grid100x100);
+PULLSCHED_TIMED_BENCH(Fan1000);
 
 }  // namespace
 }  // namespace pullsched::bench

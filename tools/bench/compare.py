@@ -23,7 +23,7 @@ import sys
 import time
 
 LIBS = {
-    "pullsched": r"^BM_Sched_(Post|Exec)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu",
+    "pullsched": r"^BM_Sched_(Post|Exec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu",
     "tbb": r"^BM_Tbb_(Post|Exec)_|^BM_Tbb_IdleCpu|^BM_Ctl_SleepSpinLateness",
 }
 GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
@@ -135,6 +135,18 @@ def summarize(out_dir):
                           spread(collect(runs, "tbb", tpred, busy), "{:.2f}")[0]]
             lines.append(f"| {g} | {spread(jobs)[0]} | " + " | ".join(cells) + " |")
         lines.append("")
+
+    counters = ["ns_per_job"] + SCHED_COUNTERS
+    lines += ["## pullsched only: graph behind a gate with a real start (the rig's path)", "",
+              "Median of rounds: " + ", ".join(counters) + " per graph run.", "",
+              "| graph | jobs | " + " | ".join(counters) + " |",
+              "|---|---:|" + "---:|" * len(counters)]
+    for g in GRAPHS:
+        pred = lambda n, g=g: n.startswith(f"BM_Sched_Timed_{g}/")
+        cells = [spread(collect(runs, "pullsched", pred, c), "{:.2f}")[0] for c in counters]
+        lines.append(f"| {g} | {spread(collect(runs, 'pullsched', pred, 'jobs'))[0]} | "
+                     + " | ".join(cells) + " |")
+    lines.append("")
 
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
