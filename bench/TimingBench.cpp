@@ -16,6 +16,8 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include "BenchCommon.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -106,6 +108,93 @@ BENCHMARK(BM_Sched_StartLateness)
     ->Unit(benchmark::kMillisecond);
 
 // ---------------------------------------------------------------------------------------
+// Start lateness with many timed jobs pending: all jobs posted up front, one due every
+// spacing, the first 20 ms after posting began (posting 2000 takes about a millisecond).
+// The control is a plain thread that sleeps until spinWindow before each start and spins
+// the rest, with the workers' 1 us timer slack: what the machine allows.
+
+constexpr auto kPendingLead = 20ms;
+
+void latenessCounters(benchmark::State& state, std::vector<std::int64_t> ns) {
+    const auto early = std::count_if(ns.begin(), ns.end(), [](auto v) { return v < 0; });
+    const auto over100 = std::count_if(ns.begin(), ns.end(), [](auto v) { return v > 100'000; });
+    std::sort(ns.begin(), ns.end());
+    const auto pct = [&](double p) {
+        return toUs(ns[static_cast<std::size_t>(p * static_cast<double>(ns.size() - 1) + 0.5)]);
+    };
+    state.counters["jobs"] = static_cast<double>(ns.size());
+    state.counters["p50_us"] = pct(0.50);
+    state.counters["p90_us"] = pct(0.90);
+    state.counters["p99_us"] = pct(0.99);
+    state.counters["max_us"] = toUs(ns.back());
+    state.counters["early"] = static_cast<double>(early);  // must be 0
+    state.counters["over_100us"] = static_cast<double>(over100);
+}
+
+void BM_Sched_PendingLateness(benchmark::State& state) {
+    const auto jobs = static_cast<std::size_t>(state.range(0));
+    const std::chrono::microseconds spacing(state.range(1));
+    Scheduler sched(benchConfig());
+    settle(sched);
+    std::vector<std::int64_t> lateNs(jobs, 0);
+    Statistics s0, s1;
+    for (auto _ : state) {
+        s0 = sched.stats();
+        const TimePoint base = sched.now() + kPendingLead;
+        for (std::size_t i = 0; i < jobs; ++i) {
+            const TimePoint start = base + i * spacing;
+            std::int64_t* slot = &lateNs[i];
+            sched.postDetached([start, slot] { *slot = (SteadyClock::now() - start).count(); },
+                               {.start = start});
+        }
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+        s1 = sched.stats();
+    }
+    if (s1.completed - s0.completed != jobs) return state.SkipWithError("not every job completed");
+    latenessCounters(state, lateNs);
+    // Hand-offs per due job: wake-ups sent, OS waits entered.
+    state.counters["wakeups_per_job"] =
+        static_cast<double>(s1.wakeups - s0.wakeups) / static_cast<double>(jobs);
+    state.counters["parks_per_job"] =
+        static_cast<double>(s1.parks - s0.parks) / static_cast<double>(jobs);
+}
+BENCHMARK(BM_Sched_PendingLateness)
+    ->ArgNames({"jobs", "spacing_us"})
+    ->Args({2000, 1000})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_Ctl_SleepSpinLateness(benchmark::State& state) {
+    const auto jobs = static_cast<std::size_t>(state.range(0));
+    const std::chrono::microseconds spacing(state.range(1));
+    const Duration spinWindow = LoadHorizons{}.spinWindow;
+    std::vector<std::int64_t> lateNs(jobs, 0);
+    for (auto _ : state) {
+        std::thread t([&] {
+            prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);  // per thread, as the workers do
+            const auto base = SteadyClock::now() + kPendingLead;
+            for (std::size_t i = 0; i < jobs; ++i) {
+                const auto start = base + i * spacing;
+                std::this_thread::sleep_until(start - spinWindow);
+                auto now = SteadyClock::now();
+                while (now < start)
+                    now = SteadyClock::now();
+                lateNs[i] = (now - start).count();
+            }
+        });
+        t.join();
+    }
+    latenessCounters(state, lateNs);
+}
+BENCHMARK(BM_Ctl_SleepSpinLateness)
+    ->ArgNames({"jobs", "spacing_us"})
+    ->Args({2000, 1000})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---------------------------------------------------------------------------------------
 // Idle CPU. Process CPU (getrusage: all threads) over an idle window while this thread
 // sleeps, and the workers' own CPU via their per-thread CPU clocks (found as the threads
 // the Scheduler constructor added to /proc/self/task), which excludes anything else in the
@@ -139,37 +228,81 @@ std::int64_t threadCpuNs(int tid) {
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+/// CPU over `window` while the benchmark thread sleeps: the process (getrusage) and the
+/// threads in `workers` (per-thread clocks). Scheduler counters too if `sched` is given.
+void idleWindow(benchmark::State& state, std::chrono::milliseconds window,
+                const std::vector<int>& workers, const Scheduler* sched) {
+    const Statistics s0 = sched ? sched->stats() : Statistics{};
+    std::int64_t w0 = 0, w1 = 0;
+    for (const int tid : workers)
+        w0 += threadCpuNs(tid);
+    const std::int64_t p0 = processCpuNs();
+    const auto t0 = SteadyClock::now();
+    std::this_thread::sleep_for(window);  // sleeps, so this thread adds ~nothing
+    const auto t1 = SteadyClock::now();
+    const std::int64_t p1 = processCpuNs();
+    for (const int tid : workers)
+        w1 += threadCpuNs(tid);
+    const Statistics s1 = sched ? sched->stats() : Statistics{};
+
+    const double secs = std::chrono::duration<double>(t1 - t0).count();
+    state.counters["cpu_ms_per_s"] = static_cast<double>(p1 - p0) / 1e6 / secs;
+    state.counters["worker_cpu_ms_per_s"] = static_cast<double>(w1 - w0) / 1e6 / secs;
+    state.counters["worker_threads"] = static_cast<double>(workers.size());
+    if (!sched) return;
+    state.counters["parks_per_s"] = static_cast<double>(s1.parks - s0.parks) / secs;
+    state.counters["wakeups_per_s"] = static_cast<double>(s1.wakeups - s0.wakeups) / secs;
+}
+
+/// Idle pullsched, with no job (far_job 0) or with one job an hour ahead (far_job 1),
+/// which keeps one worker tending the far head.
 void BM_Sched_IdleCpu(benchmark::State& state) {
     const auto window = std::chrono::milliseconds(state.range(0));
+    const bool farJob = state.range(1) != 0;
     const std::vector<int> before = taskIds();
     Scheduler sched(benchConfig());
     std::vector<int> workers;
     std::ranges::set_difference(taskIds(), before, std::back_inserter(workers));
     settle(sched);
-
-    for (auto _ : state) {
-        const Statistics s0 = sched.stats();
-        std::int64_t w0 = 0, w1 = 0;
-        for (const int tid : workers)
-            w0 += threadCpuNs(tid);
-        const std::int64_t p0 = processCpuNs();
-        const auto t0 = SteadyClock::now();
-        std::this_thread::sleep_for(window);  // sleeps, so this thread adds ~nothing
-        const auto t1 = SteadyClock::now();
-        const std::int64_t p1 = processCpuNs();
-        for (const int tid : workers)
-            w1 += threadCpuNs(tid);
-        const Statistics s1 = sched.stats();
-
-        const double secs = std::chrono::duration<double>(t1 - t0).count();
-        state.counters["cpu_ms_per_s"] = static_cast<double>(p1 - p0) / 1e6 / secs;
-        state.counters["worker_cpu_ms_per_s"] = static_cast<double>(w1 - w0) / 1e6 / secs;
-        state.counters["parks_per_s"] = static_cast<double>(s1.parks - s0.parks) / secs;
-        state.counters["wakeups_per_s"] = static_cast<double>(s1.wakeups - s0.wakeups) / secs;
-        state.counters["worker_threads"] = static_cast<double>(workers.size());
+    if (farJob) {
+        sched.postDetached([] {}, {.start = sched.now() + std::chrono::hours(1)});
+        std::this_thread::sleep_for(10ms);  // the post woke a worker; let it settle
     }
+    for (auto _ : state)
+        idleWindow(state, window, workers, &sched);
 }
 BENCHMARK(BM_Sched_IdleCpu)
+    ->ArgNames({"window_ms", "far_job"})
+    ->Args({2000, 0})
+    ->Args({2000, 1})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+/// The same for oneTBB: an arena of kThreads that ran one small graph, then idles.
+void BM_Tbb_IdleCpu(benchmark::State& state) {
+    const auto window = std::chrono::milliseconds(state.range(0));
+    const std::vector<int> before = taskIds();
+    tbb::task_arena arena(static_cast<int>(kThreads));
+    arena.initialize();
+    arena.execute([] {
+        tbb::flow::graph g;
+        tbb::flow::continue_node<tbb::flow::continue_msg> a(
+            g, [](const tbb::flow::continue_msg&) { return tbb::flow::continue_msg{}; });
+        tbb::flow::continue_node<tbb::flow::continue_msg> b(
+            g, [](const tbb::flow::continue_msg&) { return tbb::flow::continue_msg{}; });
+        tbb::flow::make_edge(a, b);
+        a.try_put(tbb::flow::continue_msg{});
+        g.wait_for_all();
+    });
+    // TBB's worker threads start lazily, so they are the threads that exist now.
+    std::vector<int> workers;
+    std::ranges::set_difference(taskIds(), before, std::back_inserter(workers));
+    std::this_thread::sleep_for(10ms);
+    for (auto _ : state)
+        idleWindow(state, window, workers, nullptr);
+}
+BENCHMARK(BM_Tbb_IdleCpu)
     ->ArgName("window_ms")
     ->Arg(2000)
     ->Iterations(1)

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Interleaved pullsched vs oneTBB comparison with scheduler_bench.
+
+Each round runs the binary once per library (one process each, the order alternating
+between rounds so neither library always runs first), records `uptime` before and after
+every process, and keeps the console and JSON output. At the end it prints, per graph and
+variant, the median ns/job of each library over the rounds, the spread (min-max), the
+ratio pullsched / TBB, pullsched's scheduler counters, and the timing figures (lateness,
+idle CPU) with the load averages of every process. Python 3 standard library only.
+
+  tools/bench/compare.py --rounds 3 --out data/bench/2026-11-23
+  tools/bench/compare.py --summarize data/bench/2026-11-23    # table from saved JSON only
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+LIBS = {
+    "pullsched": r"^BM_Sched_(Post|Exec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu",
+    "tbb": r"^BM_Tbb_(Post|Exec)_|^BM_Tbb_IdleCpu|^BM_Ctl_SleepSpinLateness",
+}
+GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
+          "Grid100x100", "Fan1000"]
+SCHED_COUNTERS = ["wakeups", "parks", "contin", "token_cont", "backoff_sleeps"]
+POST_COUNTERS = ["post_ns_per_job", "poster_invol_cs"]
+GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Exec)_([^/]+)")
+
+
+def uptime():
+    out = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    m = re.search(r"load average:\s*(.*)$", out)
+    return m.group(1) if m else out
+
+
+def run_round(binary, rnd, out_dir, extra, log):
+    order = list(LIBS) if rnd % 2 == 1 else list(reversed(list(LIBS)))
+    for lib in order:
+        stem = os.path.join(out_dir, f"round{rnd}-{lib}")
+        before = uptime()
+        t0 = time.monotonic()
+        with open(stem + ".txt", "w") as console:
+            rc = subprocess.run(
+                [binary, f"--benchmark_filter={LIBS[lib]}", f"--benchmark_out={stem}.json",
+                 "--benchmark_out_format=json", *extra],
+                stdout=console, stderr=subprocess.STDOUT).returncode
+        secs = time.monotonic() - t0
+        after = uptime()
+        line = (f"round {rnd} {lib:9} rc={rc} {secs:6.1f} s  load before: {before}"
+                f"  after: {after}")
+        print(line, flush=True)
+        log.write(line + "\n")
+        log.flush()
+
+
+def load_runs(out_dir):
+    """{(lib, round): [benchmark entries]} from the saved JSON files."""
+    runs = {}
+    for f in sorted(os.listdir(out_dir)):
+        m = re.match(r"round(\d+)-(\w+)\.json$", f)
+        if not m:
+            continue
+        with open(os.path.join(out_dir, f)) as fh:
+            data = json.load(fh)
+        runs[(m.group(2), int(m.group(1)))] = [
+            b for b in data.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    return runs
+
+
+def spread(values, fmt="{:.0f}"):
+    if not values:
+        return "-", "-"
+    med = statistics.median(values)
+    return fmt.format(med), (fmt + "–" + fmt).format(min(values), max(values))
+
+
+def collect(runs, lib, pred, key):
+    vals = []
+    for (l, _), benches in sorted(runs.items()):
+        if l != lib:
+            continue
+        for b in benches:
+            if not pred(b["name"]) or b.get("error_occurred"):
+                continue
+            if callable(key):
+                vals.append(key(b))
+            elif key in b:
+                vals.append(float(b[key]))
+    return vals
+
+
+def summarize(out_dir):
+    runs = load_runs(out_dir)
+    rounds = sorted({r for (_, r) in runs})
+    lines = [f"# scheduler_bench: pullsched vs oneTBB, {len(rounds)} interleaved rounds",
+             "", f"Raw output: `{out_dir}` (roundN-LIB.txt/.json, loads.txt).", ""]
+    errors = [f"{l} round {r}: {b['name']}: {b.get('error_message')}"
+              for (l, r), bs in sorted(runs.items()) for b in bs if b.get("error_occurred")]
+    if errors:
+        lines += ["Errors (excluded from the medians):", ""] + [f"- {e}" for e in errors] + [""]
+
+    for variant, title in [("Post", "posting timed (post + drain)"),
+                           ("Exec", "execution only (graph posted behind a gate)")]:
+        lines += [f"## {title}: ns/job, median of rounds (min–max)", "",
+                  "| graph | pullsched | spread | TBB | spread | ratio |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for g in GRAPHS:
+            name = f"_{variant}_{g}"
+            s = collect(runs, "pullsched", lambda n: n.startswith("BM_Sched" + name + "/"),
+                        "ns_per_job")
+            t = collect(runs, "tbb", lambda n: n.startswith("BM_Tbb" + name + "/"), "ns_per_job")
+            ratio = (f"{statistics.median(s) / statistics.median(t):.2f}" if s and t else "-")
+            lines.append(f"| {g} | {' | '.join(spread(s))} | {' | '.join(spread(t))} | {ratio} |")
+        lines.append("")
+        counters = SCHED_COUNTERS + (POST_COUNTERS if variant == "Post" else [])
+        # Post runs measure process CPU: cores kept busy per wall second, both libraries.
+        cpu = ["cpu/wall", "TBB cpu/wall"] if variant == "Post" else []
+        lines += [f"pullsched counters per graph run ({variant}), median of rounds:", "",
+                  "| graph | jobs | " + " | ".join(counters + cpu) + " |",
+                  "|---|---:|" + "---:|" * len(counters + cpu)]
+        busy = lambda b: float(b["cpu_time"]) / float(b["real_time"])
+        for g in GRAPHS:
+            pred = lambda n, g=g: n.startswith(f"BM_Sched_{variant}_{g}/")
+            jobs = collect(runs, "pullsched", pred, "jobs")
+            cells = [spread(collect(runs, "pullsched", pred, c), "{:.2f}")[0] for c in counters]
+            if cpu:
+                tpred = lambda n, g=g: n.startswith(f"BM_Tbb_{variant}_{g}/")
+                cells += [spread(collect(runs, "pullsched", pred, busy), "{:.2f}")[0],
+                          spread(collect(runs, "tbb", tpred, busy), "{:.2f}")[0]]
+            lines.append(f"| {g} | {spread(jobs)[0]} | " + " | ".join(cells) + " |")
+        lines.append("")
+
+    counters = ["ns_per_job"] + SCHED_COUNTERS
+    lines += ["## pullsched only: graph behind a gate with a real start (the rig's path)", "",
+              "Median of rounds: " + ", ".join(counters) + " per graph run.", "",
+              "| graph | jobs | " + " | ".join(counters) + " |",
+              "|---|---:|" + "---:|" * len(counters)]
+    for g in GRAPHS:
+        pred = lambda n, g=g: n.startswith(f"BM_Sched_Timed_{g}/")
+        cells = [spread(collect(runs, "pullsched", pred, c), "{:.2f}")[0] for c in counters]
+        lines.append(f"| {g} | {spread(collect(runs, 'pullsched', pred, 'jobs'))[0]} | "
+                     + " | ".join(cells) + " |")
+    lines.append("")
+
+    lines += ["## Timing figures, median of rounds (min–max)", "",
+              "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
+    timing = [("pullsched", "BM_Sched_PendingLateness", ["p50_us", "p99_us", "max_us",
+                                                         "wakeups_per_job", "parks_per_job"]),
+              ("tbb", "BM_Ctl_SleepSpinLateness", ["p50_us", "p99_us", "max_us"]),
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0",
+               ["cpu_ms_per_s", "parks_per_s"]),
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1",
+               ["cpu_ms_per_s", "parks_per_s"]),
+              ("tbb", "BM_Tbb_IdleCpu", ["cpu_ms_per_s"])]
+    for lib, prefix, keys in timing:
+        for k in keys:
+            med, sp = spread(collect(runs, lib, lambda n: n.startswith(prefix), k), "{:.2f}")
+            lines.append(f"| {prefix} | {k} | {med} | {sp} |")
+    lines.append("")
+
+    loads = os.path.join(out_dir, "loads.txt")
+    if os.path.exists(loads):
+        lines += ["## Load averages (1, 5, 15 min) before/after each process", "", "```"]
+        lines += open(loads).read().rstrip().splitlines()
+        lines += ["```", ""]
+    text = "\n".join(lines)
+    with open(os.path.join(out_dir, "summary.md"), "w") as fh:
+        fh.write(text)
+    print(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary", default="build/bin/scheduler_bench")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", default=os.path.join(
+        "data", "bench", datetime.datetime.utcnow().strftime("%Y-%m-%d")))
+    ap.add_argument("--summarize", metavar="DIR", help="only print the table of a saved run")
+    ap.add_argument("extra", nargs="*", help="passed to the binary (after --)")
+    args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return 0
+    if not os.access(args.binary, os.X_OK):
+        sys.exit(f"{args.binary}: not found; build the scheduler_bench target first")
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "loads.txt"), "w") as log:
+        log.write(f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M:%S} UTC, {os.cpu_count()} CPUs, "
+                  f"{args.rounds} rounds, binary {args.binary}\n")
+        for rnd in range(1, args.rounds + 1):
+            run_round(args.binary, rnd, args.out, args.extra, log)
+    summarize(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
