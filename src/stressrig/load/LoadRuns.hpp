@@ -47,9 +47,11 @@ struct ClosedRunConfig {
 
 /// Everything one open or closed measurement produced.
 struct LoadRunResult {
-    std::string method;       ///< "open" or "closed"
-    double offeredRate = 0;   ///< jobs/s of the timetable (closed: = achieved)
-    double achievedRate = 0;  ///< completions / measured span; NaN if the span is empty
+    std::string method;      ///< "open" or "closed"
+    double offeredRate = 0;  ///< jobs/s of the timetable (closed: = achieved)
+    /// completions / measured span (closed: the users' submissions in the span, one per
+    /// completion); NaN if the span is empty
+    double achievedRate = 0;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
     LatencyHistogram lateness{};
