@@ -27,23 +27,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-double usOf(std::chrono::nanoseconds d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
-
-struct RigRun {
-    rigtest::Result r;
-    json j;
-};
+using rigtest::usOf;
+using RigRun = rigtest::JsonRun;
 
 /// Runs the rig with --json --quiet --no-render in a fresh directory; the envelope parsed.
 RigRun rigJson(const std::string& name, const std::string& args, int expected = 0) {
-    const auto dir = rigtest::scratch("openclosed", name);
-    RigRun run;
-    run.r = rigtest::rig(args + " --json --quiet --no-render", dir);
-    EXPECT_EQ(run.r.code, expected) << args << "\n" << run.r.err;
-    if (run.r.code == expected && expected == 0) run.j = json::parse(run.r.out);
-    return run;
+    return rigtest::rigJson(args, rigtest::scratch("openclosed", name), expected);
 }
 
 }  // namespace

@@ -29,21 +29,11 @@ fs::path scratch(const std::string& name) {
 }
 
 json envelope(const fs::path& file) {
-    try {
-        return json::parse(slurp(file));
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << file << " is not JSON: " << e.what();
-        return json::object();
-    }
+    return rigtest::fileEnvelope(file);
 }
 
 json stdoutJson(const Result& r) {
-    try {
-        return json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
-        return json::object();
-    }
+    return rigtest::stdoutEnvelope(r);
 }
 
 /// `args` with small, quick defaults for what they do not set: 16 burst nodes, 100us jobs.

@@ -42,12 +42,7 @@ fs::path scratch(const std::string& name) {
 }
 
 json envelope(const Result& r) {
-    try {
-        return json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
-        return json::object();
-    }
+    return rigtest::stdoutEnvelope(r);
 }
 
 /// Runs with --json --quiet and returns the envelope; expects exit 0.

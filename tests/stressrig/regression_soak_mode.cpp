@@ -23,22 +23,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-double usOf(std::chrono::nanoseconds d) {
-    return std::chrono::duration<double, std::micro>(d).count();
-}
-
-struct RigRun {
-    rigtest::Result r;
-    json j;
-};
+using rigtest::usOf;
+using RigRun = rigtest::JsonRun;
 
 RigRun soak(const std::string& name, const std::string& args) {
-    const auto dir = rigtest::scratch("soak", name);
-    RigRun run;
-    run.r = rigtest::rig("--mode=soak --json --quiet --no-render " + args, dir);
-    EXPECT_EQ(run.r.code, 0) << args << "\n" << run.r.err;
-    if (run.r.code == 0) run.j = json::parse(run.r.out);
-    return run;
+    return rigtest::rigJson("--mode=soak " + args, rigtest::scratch("soak", name));
 }
 
 /// Arrivals of a soak: one timetable per interval, Poisson seeded by seed + index.

@@ -27,10 +27,7 @@ namespace loadtest = pullsched::rig::loadtest;
 
 namespace {
 
-struct JsonRun {
-    rigtest::Result r;
-    json envelope;  ///< --json on stdout
-};
+using rigtest::JsonRun;
 
 fs::path dirFor(const std::string& name) {
     return rigtest::scratch("steps", name);
@@ -38,11 +35,7 @@ fs::path dirFor(const std::string& name) {
 
 /// Runs with --json --quiet --no-render (plus args) and parses the envelope.
 JsonRun runJson(const std::string& args, const fs::path& dir, int expectedExit = 0) {
-    JsonRun run;
-    run.r = rigtest::rig(args + " --json --quiet --no-render", dir);
-    EXPECT_EQ(run.r.code, expectedExit) << args << "\n" << run.r.err;
-    if (!run.r.out.empty()) run.envelope = json::parse(run.r.out);
-    return run;
+    return rigtest::rigJson(args, dir, expectedExit);
 }
 
 /// Runs in the background and sends SIGINT after `after` seconds.
@@ -79,7 +72,7 @@ TEST(SweepMode, OptionsAppearAndApply) {
         "--warmup=20ms --limit=1s --deadline-window=2s --arrival=poisson --sample-seed=7 "
         "--drop-threshold=0.5% --load=100us --load-kind=memory --max-schedule=10min",
         dir);
-    const json& c = run.envelope.at("configuration");
+    const json& c = run.j.at("configuration");
     EXPECT_EQ(c.at("workers"), json::array({1, 2}));
     EXPECT_EQ(c.at("from_per_s"), 200.0);
     EXPECT_EQ(c.at("to_per_s"), 600.0);
@@ -94,9 +87,9 @@ TEST(SweepMode, OptionsAppearAndApply) {
     EXPECT_EQ(c.at("load_us"), 100.0);
     EXPECT_EQ(c.at("load_kind"), "memory");
     EXPECT_EQ(c.at("max_schedule_us"), 600e6);
-    EXPECT_EQ(run.envelope.at("calibration").at("kind"), "memory");
+    EXPECT_EQ(run.j.at("calibration").at("kind"), "memory");
 
-    const json& res = run.envelope.at("result");
+    const json& res = run.j.at("result");
     EXPECT_EQ(res.at("rates_per_s"), json::array({200.0, 400.0, 600.0}));  // --step
     EXPECT_EQ(res.at("deadline_window_us"), 2e6);
     EXPECT_DOUBLE_EQ(res.at("drop_threshold_percent").get<double>(), 0.5);
@@ -138,9 +131,9 @@ TEST(SweepMode, LimitAndAutomaticStepsChangeTheSweep) {
         "--mode=sweep --workers=2 --from=100/s --to=300/s --hold=100ms --warmup=10ms "
         "--limit=1ns --deadline-window=0s --load=50us",
         dir);
-    const json& res = run.envelope.at("result");
-    EXPECT_EQ(run.envelope.at("configuration").at("limit_us"), 0.001);
-    EXPECT_EQ(run.envelope.at("configuration").at("deadline_window_us"), 0.0);
+    const json& res = run.j.at("result");
+    EXPECT_EQ(run.j.at("configuration").at("limit_us"), 0.001);
+    EXPECT_EQ(run.j.at("configuration").at("deadline_window_us"), 0.0);
     EXPECT_EQ(res.at("rates_per_s").size(), 5u);
     ASSERT_EQ(res.at("steps").size(), 5u);  // without deadlines nothing drops: no failure
     for (const auto& s : res.at("steps")) {
@@ -161,17 +154,17 @@ TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
         "--mode=sweep --workers=1 --from=200/s --to=400/s --step=100/s --hold=100ms "
         "--warmup=10ms --limit=1s --deadline-window=1ns --load=50us";
     const JsonRun strict = runJson(base, dir);
-    const json& s0 = strict.envelope.at("result").at("steps");
+    const json& s0 = strict.j.at("result").at("steps");
     ASSERT_EQ(s0.size(), 1u);  // the first failure ends the sweep of that worker count
     EXPECT_EQ(s0.at(0).at("class"), "failure") << s0.dump();
     EXPECT_GT(s0.at(0).at("drops").get<std::uint64_t>(), 0u);
-    EXPECT_EQ(strict.envelope.at("result").at("levels").at(0).at("steps_skipped"), 2u);
-    EXPECT_EQ(strict.envelope.at("exit_status"), 0);  // drops are a measurement
-    EXPECT_FALSE(strict.envelope.at("warnings").empty());
+    EXPECT_EQ(strict.j.at("result").at("levels").at(0).at("steps_skipped"), 2u);
+    EXPECT_EQ(strict.j.at("exit_status"), 0);  // drops are a measurement
+    EXPECT_FALSE(strict.j.at("warnings").empty());
 
     const JsonRun loose = runJson(base + " --drop-threshold=100%", dir);
-    EXPECT_EQ(loose.envelope.at("configuration").at("drop_threshold_percent"), 100.0);
-    const json& s1 = loose.envelope.at("result").at("steps");
+    EXPECT_EQ(loose.j.at("configuration").at("drop_threshold_percent"), 100.0);
+    const json& s1 = loose.j.at("result").at("steps");
     ASSERT_EQ(s1.size(), 3u);
     for (const auto& s : s1) {
         EXPECT_NE(s.at("class"), "failure") << s.dump();
@@ -219,7 +212,7 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
         "--warmup=10ms --arrival=poisson --sample-seed=9 --deadline-window=1s "
         "--drop-threshold=50% --load-kind=cpu",
         dir);
-    const json& c = run.envelope.at("configuration");
+    const json& c = run.j.at("configuration");
     EXPECT_EQ(c.at("max_copies"), 2u);
     EXPECT_EQ(c.at("copy_work_us"), 20'000.0);
     EXPECT_EQ(c.at("workers"), 1u);
@@ -231,9 +224,9 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
     EXPECT_EQ(c.at("deadline_window_us"), 1e6);
     EXPECT_EQ(c.at("drop_threshold_percent"), 50.0);
     EXPECT_EQ(c.at("load_kind"), "cpu");
-    EXPECT_EQ(run.envelope.at("calibration").at("kind"), "cpu");
+    EXPECT_EQ(run.j.at("calibration").at("kind"), "cpu");
 
-    const json& res = run.envelope.at("result");
+    const json& res = run.j.at("result");
     EXPECT_EQ(res.at("copies").size(), 2u);       // --max-copies
     EXPECT_EQ(res.at("chain_jobs"), 100u);        // --copy-work / --load
     EXPECT_EQ(res.at("capacity_per_s"), 5000.0);  // --workers / --load
@@ -287,7 +280,7 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
 
     // --drop-threshold=100%: the same drops are within the threshold.
     const JsonRun loose = runJson(args + " --drop-threshold=100%", dir);
-    for (const auto& s : loose.envelope.at("result").at("load"))
+    for (const auto& s : loose.j.at("result").at("load"))
         EXPECT_FALSE(s.at("drops_over_threshold").get<bool>()) << s.dump();
     fs::remove_all(dir);
 }
@@ -309,7 +302,7 @@ TEST(HeadroomMode, InterruptReturnsPartialResult) {
 TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
     const fs::path dir = dirFor("pipeclean");
     const JsonRun run = runJson("--mode=pipeclean", dir);
-    const json& res = run.envelope.at("result");
+    const json& res = run.j.at("result");
     const auto& presets = pullsched::testchain::presetList();
     ASSERT_EQ(res.at("patterns").size(), presets.size());
     EXPECT_EQ(res.at("failures"), 0u);
@@ -321,8 +314,8 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
         EXPECT_EQ(p.at("completed"), p.at("nodes")) << p.dump();
         EXPECT_NE(p.at("result"), "FAILED") << p.dump();
     }
-    EXPECT_EQ(run.envelope.at("configuration").at("load_us"), 100.0);  // quick by default
-    EXPECT_EQ(run.envelope.at("configuration").at("life_window_us"), 0.0);
+    EXPECT_EQ(run.j.at("configuration").at("load_us"), 100.0);  // quick by default
+    EXPECT_EQ(run.j.at("configuration").at("life_window_us"), 0.0);
     EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.csv"));
     fs::remove_all(dir);
 }
@@ -333,7 +326,7 @@ TEST(PipecleanMode, OptionsAppearAndApply) {
         "--mode=pipeclean --nodes=40 --workers=3 --load=50us --level=2ms --seed=77 --fan=3 "
         "--load-kind=memory",
         dir);
-    const json& c = run.envelope.at("configuration");
+    const json& c = run.j.at("configuration");
     EXPECT_EQ(c.at("nodes"), 40u);
     EXPECT_EQ(c.at("workers"), 3u);
     EXPECT_EQ(c.at("load_us"), 50.0);
@@ -341,13 +334,13 @@ TEST(PipecleanMode, OptionsAppearAndApply) {
     EXPECT_EQ(c.at("seed"), 77u);
     EXPECT_EQ(c.at("fan"), 3u);
     EXPECT_EQ(c.at("load_kind"), "memory");
-    EXPECT_EQ(run.envelope.at("calibration").at("kind"), "memory");
+    EXPECT_EQ(run.j.at("calibration").at("kind"), "memory");
 
     pullsched::rig::GraphOptions g;
     g.nodes = 40;
     g.seed = 77;
     g.fan = 3;
-    for (const json& p : run.envelope.at("result").at("patterns")) {
+    for (const json& p : run.j.at("result").at("patterns")) {
         const std::string name = p.at("pattern");
         auto graph = g.presetGraph(name, 40);
         const auto policy = g.rulesFor(name).schedulingWeightPolicy();

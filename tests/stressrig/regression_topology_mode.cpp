@@ -23,12 +23,7 @@ fs::path scratch(const std::string& name) {
 json topology(const std::string& args, const fs::path& dir) {
     const Result r = rig("--mode=topology --no-render --json " + args, dir);
     EXPECT_EQ(r.code, 0) << r.err;
-    try {
-        return json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
-        return json::object();
-    }
+    return rigtest::stdoutEnvelope(r);
 }
 
 }  // namespace
