@@ -101,7 +101,7 @@ TEST(Reporter, WritesEveryFileAndListsThemInTheManifest) {
     const ReportRun r = report(sampleResult(), dir, stop);
     ASSERT_EQ(r.status, 0) << r.err;
     const std::vector<std::string> expected{"sample.csv", "sample-reps.csv", "sample-notes.txt",
-                                            "sample.json"};
+                                            "sample.html", "sample.json"};
     EXPECT_EQ(r.envelope["files"].get<std::vector<std::string>>(), expected);
     for (const std::string& f : expected)
         EXPECT_TRUE(fs::exists(dir / f)) << f;
