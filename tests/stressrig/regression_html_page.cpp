@@ -179,8 +179,10 @@ window.addEventListener('load', function () {
                                  "file://" + (out / "index-check.html").string(), dir / "dom.html");
     const std::string dom = slurp(dir / "dom.html");
     ASSERT_EQ(code, 0) << "chromium failed: " << slurp(dir / "chromium-stderr.txt");
-    const auto begin = dom.find("IMAGES ");
-    const auto end = dom.find("END-OF-CHECK");
+    const std::string marker = "<pre id=\"image-check\">";
+    auto begin = dom.find(marker);
+    if (begin != std::string::npos) begin += marker.size();
+    const auto end = dom.find("END-OF-CHECK", begin == std::string::npos ? 0 : begin);
     ASSERT_NE(begin, std::string::npos) << "the check script did not run:\n" << dom.substr(0, 2000);
     ASSERT_NE(end, std::string::npos);
     std::istringstream lines(dom.substr(begin, end - begin));
