@@ -112,7 +112,14 @@ TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
     ASSERT_EQ(slower.code, 0) << slower.err;
     const json w = json::parse(slurp(dir / "c2" / "compare-run-burst-16.json"));
     const json runtime = metric(w, "runtime ms (per rep)");
-    EXPECT_NEAR(runtime.at("p_value").get<double>(), 2.0 / 252.0, 1e-9) << "5 vs 5, separated";
+    // complete separation: the exact p is 2 / C(nA + nB, nA) (2/252 when all 5 reps ran)
+    const int n = runtime.at("n_a").get<int>();
+    ASSERT_EQ(runtime.at("n_b").get<int>(), n);
+    ASSERT_GE(n, 4) << "4 reps each are needed to show any difference at 0.05";
+    double arrangements = 1;
+    for (int i = 1; i <= n; ++i)
+        arrangements = arrangements * (n + i) / i;
+    EXPECT_NEAR(runtime.at("p_value").get<double>(), 2.0 / arrangements, 1e-9);
     EXPECT_NE(runtime.at("judgement").get<std::string>().find("beyond the noise: B higher"),
               std::string::npos);
     EXPECT_EQ(w.at("result").at("beyond_noise"), 1);

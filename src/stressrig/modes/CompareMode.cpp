@@ -467,6 +467,11 @@ ModeResult CompareMode::run(RunContext&) {
         verdict =
             "no repeated measurements to test: differences of single values cannot be "
             "judged";
+        // both modes with per-repetition tables take --reps
+        for (const RepeatedSource& src : repeatedSources())
+            if (mode == src.mode)
+                verdict += fmt::format(" (give both runs --reps=5 or more for a judgement per {})",
+                                       src.unit);
     }
     verdict += fmt::format("; {} single values differ (no judgement possible)", differing);
     res.verdict = verdict;
