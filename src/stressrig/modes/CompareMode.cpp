@@ -446,6 +446,11 @@ ModeResult CompareMode::run(RunContext&) {
         "  (~ = median of the reps; {} further values are the same in both or missing in both; "
         "all rows in the CSV)",
         same));
+    if (beyond + within > 1)
+        text.push_back(fmt::format(
+            "  note: {} tests at alpha {}: about {:.1f} of them are expected beyond the noise by "
+            "chance alone even when nothing changed",
+            beyond + within, alpha_, (beyond + within) * alpha_));
 
     // ---- verdict
     std::string verdict;
@@ -513,7 +518,7 @@ ModeResult CompareMode::run(RunContext&) {
             "set yrange [{}:0.4]\n"
             "set ytics nomirror\nunset y2tics\nset grid xtics\nset xzeroaxis lt -1\n"
             "set style fill solid 0.7 border -1\n"
-            "set key outside bottom center horizontal maxrows 1\n"
+            "set bmargin 7\nset key at screen 0.5, 0.01 center bottom vertical\n"
             "set lmargin 40\n"
             "bar(c, k) = (column(4) == k ? c : NaN)\n"
             "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \\\n"
@@ -522,8 +527,8 @@ ModeResult CompareMode::run(RunContext&) {
             "     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) "
             "with boxxyerror lc rgb '#2e7d32' title 'within the noise', \\\n"
             "     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) "
-            "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible (single value or "
-            "too few reps)'\n",
+            "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value "
+            "or too few reps'\n",
             GnuplotScript::quoteGp(po.title), chart.rowCount() + 0.6, alpha_);
         res.plots.push_back({"", GnuplotScript::custom(chart, commands, po)});
     }
