@@ -13,6 +13,8 @@ namespace pullsched::rig {
 
 namespace {
 
+constexpr std::uintmax_t kLargestManifest = 4u << 20;
+
 // Readable on screen and printed; no external fonts or images.
 constexpr const char* kStyle = R"(
 body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1250px; padding: 0 1em;
@@ -278,6 +280,8 @@ std::vector<FolderEntry> HtmlPage::folderResults(const fs::path& directory) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(directory, ec)) {
         if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+        // Manifests are small; traces beside them can be large and are not parsed.
+        if (std::error_code big; e.file_size(big) > kLargestManifest || big) continue;
         std::ifstream in(e.path());
         const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
         // Traces and other JSON files of a result are not manifests.
