@@ -184,10 +184,15 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
                 files.adopt(rr.picture.filename().string());
                 pictures.push_back({gp, rr.picture.filename().string(), ""});
             } else {
-                pictures.push_back({gp, "", oneLine(rr.message)});
+                // the renderer's own hint names the staging folder, gone by now
+                const std::string why = oneLine(rr.message.substr(0, rr.message.find("; render")));
+                pictures.push_back({gp, "",
+                                    fmt::format("{}; render it in this folder with: "
+                                                "gnuplot {}",
+                                                why, gp)});
                 remarks.push_back(
-                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp,
-                                oneLine(rr.message), shellQuote(dir.string()), shellQuote(gp)));
+                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp, why,
+                                shellQuote(dir.string()), shellQuote(gp)));
             }
         }
         for (const ResultFile& f : r.files) {
@@ -205,7 +210,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
                 files.adopt(svg);
                 pictures.push_back({file, svg, ""});
             } else {
-                pictures.push_back({file, "", why});
+                pictures.push_back({file, "",
+                                    fmt::format("{}; render it in this folder with: "
+                                                "dot -Tsvg {} -o {}",
+                                                why, file, svg)});
                 remarks.push_back(fmt::format(
                     "{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
                     shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
