@@ -46,6 +46,16 @@ TEST(HtmlPage, EscapesEveryTextOfTheResult) {
     // nested result values are flattened; missing values read "n/a"
     EXPECT_NE(page.find("<th>lateness.p99_us</th><td class=\"num\">n/a</td>"), std::string::npos)
         << page;
+    // a list of records becomes a table of its own
+    nlohmann::json e = envelope();
+    e["result"]["probes"] = {{{"stress", 2}, {"broken", false}}, {{"stress", 4}, {"note", "<x>"}}};
+    const std::string withList = HtmlPage::resultPage("r", e, {}, {}, {});
+    EXPECT_NE(withList.find("<tr><th>broken</th><th>stress</th><th>note</th></tr>"),
+              std::string::npos)
+        << withList;
+    EXPECT_NE(withList.find("<td class=\"num\">n/a</td><td class=\"num\">4</td><td>&lt;x&gt;</td>"),
+              std::string::npos)
+        << withList;
 }
 
 TEST(HtmlPage, AMissingPictureIsSaidAndItsSourceLinked) {

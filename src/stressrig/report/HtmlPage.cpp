@@ -14,6 +14,7 @@ namespace pullsched::rig {
 namespace {
 
 constexpr std::uintmax_t kLargestManifest = 4u << 20;
+constexpr std::size_t kLargestRecordList = 500;  // longer lists stay in the JSON
 
 // Readable on screen and printed; no external fonts or images.
 constexpr const char* kStyle = R"(
@@ -82,13 +83,47 @@ void flatten(const nlohmann::json& v, const std::string& prefix,
     rows.emplace_back(prefix, v);
 }
 
+/// A list of records (probes, compared metrics) as a table of its own: one row per record,
+/// a column per key; nested values shown compactly.
+bool isRecordList(const nlohmann::json& v) {
+    if (!v.is_array() || v.empty() || v.size() > kLargestRecordList) return false;
+    for (const auto& x : v)
+        if (!x.is_object()) return false;
+    return true;
+}
+
+std::string recordTable(const nlohmann::json& records) {
+    std::vector<std::string> keys;
+    for (const auto& r : records)
+        for (const auto& [k, x] : r.items())
+            if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    std::string s = "<table>\n<tr>";
+    for (const std::string& k : keys)
+        s += "<th>" + HtmlPage::escape(k) + "</th>";
+    s += "</tr>\n";
+    for (const auto& r : records) {
+        s += "<tr>";
+        for (const std::string& k : keys) {
+            const nlohmann::json v = r.contains(k) ? r.at(k) : nlohmann::json(nullptr);
+            s += fmt::format("<td{}>{}</td>", numeric(v) ? " class=\"num\"" : "",
+                             HtmlPage::escape(valueText(v)));
+        }
+        s += "</tr>\n";
+    }
+    return s + "</table>\n";
+}
+
 std::string keyValueTable(const nlohmann::json& object) {
     std::vector<std::pair<std::string, nlohmann::json>> rows;
     flatten(object, "", rows);
     std::string s = "<table>\n";
     for (const auto& [k, v] : rows)
-        s += fmt::format("<tr><th>{}</th><td{}>{}</td></tr>\n", HtmlPage::escape(k),
-                         numeric(v) ? " class=\"num\"" : "", HtmlPage::escape(valueText(v)));
+        if (isRecordList(v))
+            s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlPage::escape(k),
+                             recordTable(v));
+        else
+            s += fmt::format("<tr><th>{}</th><td{}>{}</td></tr>\n", HtmlPage::escape(k),
+                             numeric(v) ? " class=\"num\"" : "", HtmlPage::escape(valueText(v)));
     return s + "</table>\n";
 }
 
