@@ -486,9 +486,9 @@ ModeResult CompareMode::run(RunContext&) {
             "only what was measured before the stop");
     if (!configDiffs.empty())
         res.warnings.push_back(
-            fmt::format("the configurations differ in {} options: a "
-                        "difference may come from them",
-                        configDiffs.size()));
+            fmt::format("the configurations differ in {} option{}: a difference may come "
+                        "from them",
+                        configDiffs.size(), configDiffs.size() == 1 ? "" : "s"));
 
     // ---- result JSON and files
     nlohmann::json& j = res.result;
