@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: the default stress run, leaving its results in OUT, then a short summary:
-# where the results are, the verdict, and how busy the machine was.
+# where the results are, the verdict, how busy the machine was, and (last line) the page
+# that shows all of it.
 #
 # Exit status: the rig's. 0 means the measurement was made; deadline misses and lateness
 # on a busy machine are results, not failures. Non-zero only for a correctness failure
@@ -58,4 +59,9 @@ case "$status" in
   130|143) echo "  exit $status: interrupted; the result is partial" ;;
   *) echo "  exit $status: the rig ended abnormally" ;;
 esac
+# Last, so that it is what a terminal shows: the one page of the result (index.html lists
+# every result in OUT and shows the newest, this one).
+if [ -f "$out/index.html" ]; then
+  echo "  page:     $(cd "$out" && pwd)/index.html"
+fi
 exit "$status"

@@ -1,4 +1,5 @@
 // stressrig: parse the command line, run the mode, report; map outcomes to exit codes.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
@@ -12,13 +13,37 @@
 #include "report/Progress.hpp"
 #include "report/Reporter.hpp"
 
+namespace {
+
+/// `stressrig compare DIR_A DIR_B [options]` is `--mode=compare --baseline=DIR_A
+/// --candidate=DIR_B [options]`: the two results come first, options after them.
+std::vector<std::string> expandCompareCommand(const std::vector<std::string>& args) {
+    if (args.empty() || args.front() != "compare") return args;
+    std::vector<std::string> out{"--mode=compare"};
+    std::size_t next = 1;
+    if (args.size() >= 3 && args[1].rfind("-", 0) != 0 && args[2].rfind("-", 0) != 0) {
+        out.push_back("--baseline=" + args[1]);
+        out.push_back("--candidate=" + args[2]);
+        next = 3;
+    } else if (std::find(args.begin(), args.end(), "--help") == args.end() &&
+               std::find(args.begin(), args.end(), "-h") == args.end()) {
+        throw pullsched::rig::UsageError(
+            "usage: stressrig compare DIR_A DIR_B [--result=NAME] [--alpha=P] [--out=DIR]");
+    }
+    out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(next), args.end());
+    return out;
+}
+
+}  // namespace
+
 int main(int argc, char* argv[]) {
     using namespace pullsched::rig;
     StopRequest stop;
     stop.watchSignals();
     std::unique_ptr<CommandLine> cl;
     try {
-        cl = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+        cl =
+            parseCommandLine(expandCompareCommand(std::vector<std::string>(argv + 1, argv + argc)));
     } catch (const std::exception& e) {  // UsageError and the parsers' own
         fmt::print(std::cerr, "stressrig: {}\n", Reporter::oneLine(e.what()));
         return kExitUsage;

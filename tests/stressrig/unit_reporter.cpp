@@ -101,7 +101,7 @@ TEST(Reporter, WritesEveryFileAndListsThemInTheManifest) {
     const ReportRun r = report(sampleResult(), dir, stop);
     ASSERT_EQ(r.status, 0) << r.err;
     const std::vector<std::string> expected{"sample.csv", "sample-reps.csv", "sample-notes.txt",
-                                            "sample.json"};
+                                            "sample.html", "sample.json"};
     EXPECT_EQ(r.envelope["files"].get<std::vector<std::string>>(), expected);
     for (const std::string& f : expected)
         EXPECT_TRUE(fs::exists(dir / f)) << f;
@@ -215,4 +215,31 @@ TEST(Reporter, NameOptionOverridesTheModesName) {
     OutputOptions d;
     Reporter rep2(d, out, err);
     EXPECT_EQ(rep2.baseName(sampleResult()), "sample");
+}
+
+TEST(Reporter, ThePageIsPartOfTheSetAndAFailedIndexIsOnlyANote) {
+    const fs::path dir = rigtest::scratch("reporter", "index");
+    StopRequest stop;
+    auto noIndex = [](const fs::path& file, const std::string& content) {
+        if (file.filename().string().starts_with(".index.html"))
+            throw ResultWriteError("error writing '" + file.string() + "': Disk quota exceeded");
+        ResultFiles::writeFile(file, content);
+    };
+    const ReportRun r = report(sampleResult(), dir, stop, false, noIndex);
+    EXPECT_EQ(r.status, 0) << "the result itself is complete";
+    EXPECT_TRUE(fs::exists(dir / "sample.html"));
+    EXPECT_FALSE(fs::exists(dir / "index.html"));
+    EXPECT_NE(r.out.find("note: index.html not updated: error writing"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Page: " + (dir / "sample.html").string()), std::string::npos) << r.out;
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_FALSE(e.path().filename().string().starts_with(".index")) << "no temporary left";
+    // with a working disk the index is written and names the page
+    const ReportRun ok = report(sampleResult(), dir, stop);
+    ASSERT_EQ(ok.status, 0);
+    EXPECT_NE(
+        rigtest::slurp(dir / "index.html").find("<h1>stressrig --mode=sample-mode: sample</h1>"),
+        std::string::npos);
+    EXPECT_NE(ok.out.find("Page: " + (dir / "index.html").string()), std::string::npos) << ok.out;
+    fs::remove_all(dir);
 }

@@ -14,6 +14,7 @@ packages=(
   nlohmann-json3-dev                  # --json output, Chrome trace export
   graphviz                            # renders the .dot graphs (optional at run time)
   gnuplot-nox                         # renders the .gp reports (optional at run time)
+  chromium                            # headless browser for the HTML report test (skipped without it)
 )
 # Sanitizer runtimes for .ci/run (g++ needs these to link -fsanitize=...).
 packages+=(libtsan2 libasan8 libubsan1)

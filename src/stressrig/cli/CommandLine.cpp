@@ -95,7 +95,9 @@ std::string helpText(const CommandLine& cl) {
          "Usage: stressrig [--mode=MODE] [options]\n"
          "       stressrig --pattern=burst --workers=8        (one scheduled run, results in "
          "out/)\n"
-         "       stressrig --mode=MODE --help                 (the options of MODE)\n\n"
+         "       stressrig --mode=MODE --help                 (the options of MODE)\n"
+         "       stressrig compare DIR_A DIR_B                (two results of one mode, "
+         "side by side)\n\n"
          "Modes (--mode, default run):\n";
     for (const auto& m : makeModes())
         s += fmt::format("  {:<16}{}\n", m->name(), m->summary());
@@ -118,6 +120,10 @@ std::string helpText(const CommandLine& cl) {
          "  <name>*.gp   self-contained Gnuplot scripts, rendered to .png when gnuplot is "
          "installed\n"
          "  <name>*.dot  graphs (Graphviz), rendered to .svg when dot is installed\n"
+         "  <name>.html  the result on one page: verdict, report, pictures, links to every "
+         "file\n"
+         "  index.html   the folder's page: every result in it, newest first, and the newest "
+         "one's page\n"
          "\nExit codes: 0 the measurement was made (overload, misses and drops are results);\n"
          "  1 a correctness failure of the scheduler (a job lost, run twice or failed, a hash "
          "mismatch);\n"

@@ -1,7 +1,11 @@
 #include "report/Reporter.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -11,6 +15,7 @@
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "report/GnuplotScript.hpp"
+#include "report/HtmlPage.hpp"
 #include "report/Shell.hpp"
 
 namespace fs = std::filesystem;
@@ -42,6 +47,48 @@ bool renderDot(const fs::path& dir, const std::string& dot, const std::string& s
         return false;
     }
     return true;
+}
+
+/// The result's files for its page: every staged one with its size, then the page and
+/// the manifest (not yet written, so without a size).
+std::vector<PageFile> pageFiles(const ResultFiles& files, const std::string& page,
+                                const std::string& manifest) {
+    std::vector<PageFile> list;
+    for (const std::string& n : files.staged()) {
+        std::error_code ec;
+        const std::uintmax_t bytes = fs::file_size(files.staging() / n, ec);
+        list.push_back({n, ec ? std::nullopt : std::optional<std::uintmax_t>(bytes)});
+    }
+    list.push_back({page, std::nullopt});
+    list.push_back({manifest, std::nullopt});
+    return list;
+}
+
+/// Rewrites the folder's index.html: this result's page under a list of every result in
+/// the folder. Written to a temporary name and renamed, so a reader never sees half a page.
+void writeIndex(const fs::path& dir, const std::string& name, const std::string& pageWithoutList,
+                const std::function<std::string(const std::vector<FolderEntry>&)>& pageWith,
+                const ResultFiles::Writer& writer) {
+    std::vector<FolderEntry> folder = HtmlPage::folderResults(dir);
+    // This result first: it is the newest, whatever the clocks in other manifests say.
+    std::stable_partition(folder.begin(), folder.end(),
+                          [&](const FolderEntry& e) { return e.name == name; });
+    const std::string html = folder.size() > 1 ? pageWith(folder) : pageWithoutList;
+    const fs::path tmp = dir / fmt::format(".index.html.{}", static_cast<long>(::getpid()));
+    try {
+        (writer ? writer : ResultFiles::Writer(&ResultFiles::writeFile))(tmp, html);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        throw;
+    }
+    std::error_code ec;
+    fs::rename(tmp, dir / "index.html", ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw ResultWriteError(fmt::format("cannot move '{}' into place: {}",
+                                           (dir / "index.html").string(), ec.message()));
+    }
 }
 
 }  // namespace
@@ -108,6 +155,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
 
     std::vector<std::string> remarks;
     std::vector<std::string> written;
+    std::vector<PagePicture> pictures;
+    std::string page;  // this result's page, also the folder's index.html
+    bool indexWritten = false;
     std::string writeError;
     const fs::path dir = output_.directory();
     try {
@@ -126,15 +176,24 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
                 remarks.push_back(
                     fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
                                 shellQuote(dir.string()), shellQuote(gp)));
+                pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp});
                 continue;
             }
             const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
-            if (rr.rendered)
+            if (rr.rendered) {
                 files.adopt(rr.picture.filename().string());
-            else
+                pictures.push_back({gp, rr.picture.filename().string(), ""});
+            } else {
+                // the renderer's own hint names the staging folder, gone by now
+                const std::string why = oneLine(rr.message.substr(0, rr.message.find("; render")));
+                pictures.push_back({gp, "",
+                                    fmt::format("{}; render it in this folder with: "
+                                                "gnuplot {}",
+                                                why, gp)});
                 remarks.push_back(
-                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp,
-                                oneLine(rr.message), shellQuote(dir.string()), shellQuote(gp)));
+                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp, why,
+                                shellQuote(dir.string()), shellQuote(gp)));
+            }
         }
         for (const ResultFile& f : r.files) {
             const std::string file = name + f.suffix;
@@ -142,25 +201,49 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             if (f.kind != ResultFile::Kind::Dot) continue;
             const std::string svg = fs::path(file).replace_extension(".svg").string();
             std::string why;
-            if (output_.noRender)
+            if (output_.noRender) {
                 remarks.push_back(fmt::format(
                     "not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
                     shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
-            else if (renderDot(files.staging(), file, svg, why))
+                pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg"});
+            } else if (renderDot(files.staging(), file, svg, why)) {
                 files.adopt(svg);
-            else
+                pictures.push_back({file, svg, ""});
+            } else {
+                pictures.push_back({file, "",
+                                    fmt::format("{}; render it in this folder with: "
+                                                "dot -Tsvg {} -o {}",
+                                                why, file, svg)});
                 remarks.push_back(fmt::format(
                     "{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
                     shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
+            }
         }
         // The envelope is the manifest: written last, it lists every file of the set.
         const std::string manifest = name + ".json";
-        // names staged so far plus the manifest itself
+        const std::string pageFile = name + ".html";
+        // names staged so far plus the page and the manifest itself
         std::vector<std::string> names = files.staged();
+        names.push_back(pageFile);
         names.push_back(manifest);
         envelope["files"] = names;
+        const std::vector<PageFile> listed = pageFiles(files, pageFile, manifest);
+        page = HtmlPage::resultPage(name, envelope, r.text, pictures, listed);
+        files.write(pageFile, page);
         files.write(manifest, envelope.dump(2) + "\n");
         written = files.commit(manifest);
+        // The result is complete; the folder's index follows it (a failure there is a note).
+        try {
+            writeIndex(
+                dir, name, page,
+                [&](const std::vector<FolderEntry>& folder) {
+                    return HtmlPage::resultPage(name, envelope, r.text, pictures, listed, folder);
+                },
+                writer_);
+            indexWritten = true;
+        } catch (const std::exception& e) {
+            remarks.push_back(fmt::format("index.html not updated: {}", oneLine(e.what())));
+        }
     } catch (const std::exception& e) {
         writeError = oneLine(e.what());
         envelope["files"] = nlohmann::json::array();
@@ -195,6 +278,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         fmt::print(info, "\n");
         for (const std::string& rm : remarks)
             fmt::print(info, "  note: {}\n", rm);
+        if (indexWritten)
+            fmt::print(info, "Page: {}index.html (this result alone: {}.html)\n", d, name);
+        else
+            fmt::print(info, "Page: {}{}.html\n", d, name);
     } else {
         fmt::print(err_, "stressrig: {}; no result files were written\n", writeError);
     }

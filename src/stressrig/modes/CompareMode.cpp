@@ -1,0 +1,545 @@
+// --mode=compare (also `stressrig compare DIR_A DIR_B`): two results of the same mode on
+// the same graph, side by side, with a judgement of each difference. Repeated
+// measurements (per-rep values) are judged by the two-sided Mann-Whitney U test; a value
+// measured once per result allows no judgement, and the table says so.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/MannWhitney.hpp"
+#include "analysis/SampleStatistics.hpp"
+#include "cli/UsageError.hpp"
+#include "modes/Mode.hpp"
+#include "report/HtmlPage.hpp"
+#include "report/Missing.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pullsched::rig {
+
+namespace {
+
+/// A result read back from its folder: the manifest and where its files are.
+struct StoredResult {
+    fs::path directory;
+    std::string name;
+    nlohmann::json envelope;
+
+    std::string mode() const { return envelope.value("mode", std::string()); }
+    const nlohmann::json& result() const { return envelope.at("result"); }
+    bool lists(const std::string& file) const {
+        for (const auto& f : envelope.at("files"))
+            if (f.is_string() && f.get<std::string>() == file) return true;
+        return false;
+    }
+};
+
+bool isManifest(const nlohmann::json& j) {
+    return j.is_object() && j.contains("mode") && j["mode"].is_string() && j.contains("files") &&
+           j["files"].is_array() && j.contains("result") && j["result"].is_object();
+}
+
+StoredResult readManifest(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) throw UsageError(fmt::format("cannot read the manifest '{}'", file.string()));
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !isManifest(j))
+        throw UsageError(fmt::format(
+            "'{}' is not a stressrig result manifest (unreadable JSON, or no mode, files and "
+            "result)",
+            file.string()));
+    return {file.parent_path(), file.stem().string(), j};
+}
+
+/// The result manifests (not comparisons) in a folder, by base name.
+std::set<std::string> manifestNames(const fs::path& dir) {
+    std::set<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+        std::ifstream in(e.path());
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (!j.is_discarded() && isManifest(j) && j["mode"] != "compare")
+            names.insert(e.path().stem().string());
+    }
+    return names;
+}
+
+std::string joined(const std::set<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+/// Picks the two results: a manifest path is taken as is; in a folder, the result named
+/// by --result, else the only one, else the only name both folders share.
+std::pair<StoredResult, StoredResult> locate(const std::string& a, const std::string& b,
+                                             const std::string& wanted) {
+    std::set<std::string> names[2];
+    const std::string where[2] = {a, b};
+    for (int i = 0; i < 2; ++i) {
+        std::error_code ec;
+        if (!fs::exists(where[i], ec))
+            throw UsageError(
+                fmt::format("'{}' does not exist (a result folder or its "
+                            "<name>.json)",
+                            where[i]));
+        if (fs::is_directory(where[i], ec)) {
+            names[i] = manifestNames(where[i]);
+            if (names[i].empty())
+                throw UsageError(
+                    fmt::format("no readable result manifest (<name>.json) in '{}'", where[i]));
+        }
+    }
+    std::string common = wanted;
+    if (common.empty() && !names[0].empty() && !names[1].empty()) {
+        std::set<std::string> both;
+        for (const std::string& n : names[0])
+            if (names[1].count(n)) both.insert(n);
+        if (names[0].size() == 1 && names[1].size() == 1) {
+            // one result each: compare them even if their names differ
+        } else if (both.size() == 1) {
+            common = *both.begin();
+        } else {
+            throw UsageError(fmt::format(
+                "the folders hold several results ({} | {}): choose one with --result=NAME or "
+                "give the <name>.json files",
+                joined(names[0]), joined(names[1])));
+        }
+    }
+    auto pick = [&](int i) {
+        if (names[i].empty()) return readManifest(where[i]);  // a manifest file
+        const std::string n = !common.empty() ? common : *names[i].begin();
+        if (!names[i].count(n))
+            throw UsageError(fmt::format("no result '{}' in '{}' (it holds: {})", n, where[i],
+                                         joined(names[i])));
+        return readManifest(fs::path(where[i]) / (n + ".json"));
+    };
+    return {pick(0), pick(1)};
+}
+
+std::string valueText(const nlohmann::json& v) {
+    if (v.is_null()) return "unset";
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump();
+}
+
+/// Result keys that name the graph: results on different graphs are not comparable.
+constexpr const char* kGraphKeys[] = {"pattern", "rules", "nodes", "seed"};
+
+void checkComparable(const StoredResult& a, const StoredResult& b) {
+    if (a.mode() != b.mode())
+        throw UsageError(fmt::format(
+            "different modes: '{}' is --mode={}, '{}' is --mode={}; only results of one mode "
+            "compare",
+            a.name, a.mode(), b.name, b.mode()));
+    if (a.mode() == "compare") throw UsageError("comparisons cannot be compared again");
+    for (const char* k : kGraphKeys) {
+        const nlohmann::json& ra = a.result();
+        const nlohmann::json& rb = b.result();
+        const nlohmann::json va = ra.contains(k) ? ra.at(k) : nlohmann::json(nullptr);
+        const nlohmann::json vb = rb.contains(k) ? rb.at(k) : nlohmann::json(nullptr);
+        if (va != vb)
+            throw UsageError(fmt::format("different graphs: {} {} in '{}' but {} in '{}'", k,
+                                         valueText(va), a.name, valueText(vb), b.name));
+    }
+}
+
+/// Per-repetition tables of a mode: which CSV holds one row per repetition, which of its
+/// columns are measurements, and (when repetitions were made at several settings) the
+/// column of the setting: only repetitions at a setting both results have are compared.
+struct RepeatedSource {
+    const char* mode;
+    const char* suffix;
+    std::vector<const char*> columns;
+    const char* groupBy = nullptr;
+    const char* unit = "rep";  ///< what one row is
+};
+
+const std::vector<RepeatedSource>& repeatedSources() {
+    static const std::vector<RepeatedSource> sources{
+        {"run",
+         "-reps",
+         {"runtime ms", "delta ms", "efficiency", "avg concurrency", "lateness p50 us",
+          "lateness p99 us"}},
+        {"breaking-point", "-runs", {"runtime ms", "delta ms"}, "stress", "run"},
+    };
+    return sources;
+}
+
+/// Numeric leaves of the result, nested objects flattened to "outer.inner".
+void numericLeaves(const nlohmann::json& v, const std::string& prefix,
+                   std::map<std::string, double>& out) {
+    if (v.is_object()) {
+        for (const auto& [k, x] : v.items())
+            numericLeaves(x, prefix.empty() ? k : prefix + "." + k, out);
+    } else if (v.is_number()) {
+        out[prefix] = v.get<double>();
+    } else if (v.is_null()) {
+        out[prefix] = kMissing;  // measured as missing: compared as missing
+    }
+}
+
+enum class Judgement { Beyond, Within, None };
+
+struct MetricRow {
+    std::string metric;
+    std::string kind;  ///< "repeated" or "single"
+    std::size_t nA = 0, nB = 0;
+    double a = kMissing, b = kMissing;  ///< medians of repeated values
+    double pValue = kMissing;
+    Judgement judgement = Judgement::None;
+    std::string judgementText;
+
+    double difference() const { return b - a; }
+    double changePercent() const {
+        return (std::isnan(a) || std::isnan(b) || a == 0) ? kMissing
+                                                          : 100.0 * (b - a) / std::abs(a);
+    }
+};
+
+std::string num(double v) {
+    return textOr(v, [](double x) { return fmt::format("{:.4g}", x); });
+}
+
+std::string signedPercent(double v) {
+    return textOr(v, [](double x) { return fmt::format("{:+.1f} %", x); });
+}
+
+MetricRow repeatedRow(const std::string& metric, const std::vector<double>& a,
+                      const std::vector<double>& b, double alpha) {
+    MetricRow r;
+    r.metric = metric;
+    r.kind = "repeated";
+    const SampleStatistics sa = SampleStatistics::of(a), sb = SampleStatistics::of(b);
+    r.nA = sa.count;
+    r.nB = sb.count;
+    r.a = sa.median;
+    r.b = sb.median;
+    if (r.nA == 0 || r.nB == 0) {
+        r.judgementText = "no judgement possible (no value in one result)";
+        return r;
+    }
+    if (r.nA == 1 && r.nB == 1) {
+        r.judgementText = "no judgement possible (single value)";
+        return r;
+    }
+    const MannWhitneyResult u = mannWhitneyU(a, b);
+    r.pValue = u.pValue;
+    if (u.minimumPValue >= alpha) {
+        r.judgementText = fmt::format(
+            "no judgement possible (too few repetitions: {} and {} give p >= {:.3g} even when "
+            "every value differs)",
+            r.nA, r.nB, u.minimumPValue);
+        return r;
+    }
+    if (u.pValue < alpha) {
+        r.judgement = Judgement::Beyond;
+        r.judgementText = fmt::format("beyond the noise: B {} (p = {:.3g} < {:.3g})",
+                                      r.b > r.a ? "higher" : "lower", u.pValue, alpha);
+    } else {
+        r.judgement = Judgement::Within;
+        r.judgementText = fmt::format("within the noise (p = {:.3g} >= {:.3g})", u.pValue, alpha);
+    }
+    return r;
+}
+
+MetricRow singleRow(const std::string& metric, double a, double b) {
+    MetricRow r;
+    r.metric = metric;
+    r.kind = "single";
+    r.nA = std::isnan(a) ? 0 : 1;
+    r.nB = std::isnan(b) ? 0 : 1;
+    r.a = a;
+    r.b = b;
+    if (std::isnan(a) && std::isnan(b))
+        r.judgementText = "missing in both";
+    else if (a == b)
+        r.judgementText = "same value";
+    else
+        r.judgementText = "no judgement possible (single value)";
+    return r;
+}
+
+/// The values of a column of a result's CSV by setting (one group, key 0, without
+/// `groupBy`); empty when the file or the column is absent.
+std::map<double, std::vector<double>> columnOf(const StoredResult& s, const std::string& suffix,
+                                               const std::string& column, const char* groupBy) {
+    const std::string file = s.name + suffix + ".csv";
+    if (!s.lists(file)) return {};
+    CsvTable t;
+    try {
+        t = CsvTable::readFile(s.directory / file);
+    } catch (const std::exception& e) {
+        throw UsageError(
+            fmt::format("cannot read '{}': {}", (s.directory / file).string(), e.what()));
+    }
+    std::map<double, std::vector<double>> groups;
+    if (!t.hasColumn(column) || (groupBy && !t.hasColumn(groupBy))) return groups;
+    for (std::size_t i = 0; i < t.rowCount(); ++i)
+        groups[groupBy ? t.number(i, groupBy) : 0.0].push_back(t.number(i, column));
+    return groups;
+}
+
+class CompareMode final : public Mode {
+  public:
+    std::string_view name() const override { return "compare"; }
+    std::string_view summary() const override {
+        return "compares two results of one mode (stressrig compare DIR_A DIR_B): table, "
+               "picture, noise judgement";
+    }
+    void declare(OptionTable& t) override {
+        t.group("Compare");
+        t.text("baseline", baseline_, "DIR",
+               "the result to compare against (A): its folder or its <name>.json");
+        t.text("candidate", candidate_, "DIR",
+               "the result compared with it (B): its folder or its <name>.json");
+        t.text("result", result_, "NAME",
+               "which result when a folder holds several (its <NAME>.json)");
+        t.number("alpha", alpha_, 0.0001, 0.5,
+                 "significance level of the Mann-Whitney U test on repeated measurements");
+    }
+    void validate(const OptionTable&) override {
+        if (baseline_.empty() || candidate_.empty())
+            throw UsageError(
+                "compare needs two results: stressrig compare DIR_A DIR_B (or --mode=compare "
+                "--baseline=DIR_A --candidate=DIR_B)");
+    }
+    ModeResult run(RunContext& ctx) override;
+
+  private:
+    std::string baseline_;
+    std::string candidate_;
+    std::string result_;
+    double alpha_ = 0.05;
+};
+
+ModeResult CompareMode::run(RunContext&) {
+    const auto [a, b] = locate(baseline_, candidate_, result_);
+    checkComparable(a, b);
+    const std::string mode = a.mode();
+
+    std::vector<MetricRow> rows;
+    for (const RepeatedSource& src : repeatedSources()) {
+        if (mode != src.mode) continue;
+        for (const char* column : src.columns) {
+            const auto ga = columnOf(a, src.suffix, column, src.groupBy);
+            const auto gb = columnOf(b, src.suffix, column, src.groupBy);
+            for (const auto& [setting, va] : ga) {
+                const auto vb = gb.find(setting);
+                if (vb == gb.end()) continue;  // a setting only one result tried
+                const std::string metric = src.groupBy
+                                               ? fmt::format("{} at {} {:.4g} (per {})", column,
+                                                             src.groupBy, setting, src.unit)
+                                               : fmt::format("{} (per {})", column, src.unit);
+                MetricRow row = repeatedRow(metric, va, vb->second, alpha_);
+                if (row.nA == 0 && row.nB == 0) continue;  // not measured in either
+                rows.push_back(std::move(row));
+            }
+        }
+    }
+    std::map<std::string, double> la, lb;
+    numericLeaves(a.result(), "", la);
+    numericLeaves(b.result(), "", lb);
+    std::size_t same = 0;
+    for (const auto& [k, va] : la) {
+        const auto it = lb.find(k);
+        if (it == lb.end()) continue;
+        MetricRow r = singleRow(k, va, it->second);
+        if (r.judgementText == "same value" || r.judgementText == "missing in both") ++same;
+        rows.push_back(std::move(r));
+    }
+
+    ModeResult res;
+    res.name = "compare-" + b.name;
+    CsvTable table;
+    table.addColumn("metric", CsvTable::Kind::Text);
+    table.addColumn("kind", CsvTable::Kind::Text);
+    for (const char* c : {"n A", "n B", "A", "B", "difference", "change %", "p value"})
+        table.addColumn(c);
+    table.addColumn("judgement", CsvTable::Kind::Text);
+    CsvTable chart({"row"});
+    chart.addColumn("metric", CsvTable::Kind::Text);
+    chart.addColumn("change %");
+    chart.addColumn("class");
+    nlohmann::json metrics = nlohmann::json::array();
+    std::size_t beyond = 0, within = 0, noJudgement = 0, differing = 0;
+    for (const MetricRow& r : rows) {
+        table.addRow({r.metric, r.kind, double(r.nA), double(r.nB), r.a, r.b, r.difference(),
+                      r.changePercent(), r.pValue, r.judgementText});
+        metrics.push_back({{"metric", r.metric},
+                           {"kind", r.kind},
+                           {"n_a", r.nA},
+                           {"n_b", r.nB},
+                           {"a", jsonNumber(r.a)},
+                           {"b", jsonNumber(r.b)},
+                           {"difference", jsonNumber(r.difference())},
+                           {"change_percent", jsonNumber(r.changePercent())},
+                           {"p_value", jsonNumber(r.pValue)},
+                           {"judgement", r.judgementText}});
+        const bool differs = r.kind == "repeated" || (r.a != r.b && !std::isnan(r.a - r.b));
+        if (!differs) continue;
+        if (r.judgement == Judgement::Beyond)
+            ++beyond;
+        else if (r.judgement == Judgement::Within)
+            ++within;
+        else
+            ++noJudgement;
+        if (r.kind == "single") ++differing;
+        const double change = r.changePercent();
+        if (std::isfinite(change))
+            chart.addRow({double(chart.rowCount() + 1), r.metric, change,
+                          r.judgement == Judgement::Beyond   ? 1.0
+                          : r.judgement == Judgement::Within ? 2.0
+                                                             : 3.0});
+    }
+
+    // ---- text
+    auto describe = [](const StoredResult& s) {
+        const nlohmann::json& env = s.envelope.value("environment", nlohmann::json::object());
+        return fmt::format("{} ({}, commit {})", (s.directory / (s.name + ".json")).string(),
+                           env.value("date", std::string("date unknown")),
+                           env.value("commit", std::string("unknown")));
+    };
+    auto& text = res.text;
+    text.push_back(fmt::format("stressrig compare: --mode={} results", mode));
+    text.push_back("  A  " + describe(a));
+    text.push_back("  B  " + describe(b));
+    const nlohmann::json ca = a.envelope.value("configuration", nlohmann::json::object());
+    const nlohmann::json cb = b.envelope.value("configuration", nlohmann::json::object());
+    std::vector<std::string> configDiffs;
+    for (const auto& [k, v] : ca.items()) {
+        if (k == "out" || k == "name" || k == "json" || k == "quiet" || k == "no_render") continue;
+        const nlohmann::json w = cb.contains(k) ? cb.at(k) : nlohmann::json(nullptr);
+        if (v != w)
+            configDiffs.push_back(fmt::format("{} {} -> {}", k, valueText(v), valueText(w)));
+    }
+    text.push_back(configDiffs.empty() ? std::string("  configuration: the same")
+                                       : fmt::format("  configuration differs: {}", [&] {
+                                             std::string s;
+                                             for (const std::string& d : configDiffs)
+                                                 s += (s.empty() ? "" : "; ") + d;
+                                             return s;
+                                         }()));
+    text.push_back(fmt::format(
+        "  repeated measurements: two-sided Mann-Whitney U test, alpha {}; values measured "
+        "once: no judgement possible",
+        alpha_));
+    text.push_back(fmt::format("  {:<34} {:>11} {:>11} {:>9} {:>9}  {}", "metric", "A", "B",
+                               "change", "p", "judgement"));
+    for (const MetricRow& r : rows) {
+        const bool differs = r.kind == "repeated" || (r.a != r.b && !std::isnan(r.a - r.b));
+        if (!differs) continue;
+        text.push_back(fmt::format("  {:<34} {:>11} {:>11} {:>9} {:>9}  {}", r.metric,
+                                   r.kind == "repeated" ? num(r.a) + "~" : num(r.a),
+                                   r.kind == "repeated" ? num(r.b) + "~" : num(r.b),
+                                   signedPercent(r.changePercent()), num(r.pValue),
+                                   r.judgementText));
+    }
+    text.push_back(fmt::format(
+        "  (~ = median of the reps; {} further values are the same in both or missing in both; "
+        "all rows in the CSV)",
+        same));
+    if (beyond + within > 1)
+        text.push_back(fmt::format(
+            "  note: {} tests at alpha {}: about {:.1f} of them are expected beyond the noise by "
+            "chance alone even when nothing changed",
+            beyond + within, alpha_, (beyond + within) * alpha_));
+
+    // ---- verdict
+    std::string verdict;
+    if (beyond > 0) {
+        std::string which;
+        for (const MetricRow& r : rows)
+            if (r.judgement == Judgement::Beyond)
+                which += fmt::format("{}{} {}", which.empty() ? "" : ", ", r.metric,
+                                     signedPercent(r.changePercent()));
+        verdict = fmt::format(
+            "B differs from A beyond the noise in {} of {} repeated "
+            "measurements: {}",
+            beyond, beyond + within, which);
+    } else if (within > 0) {
+        verdict =
+            fmt::format("no repeated measurement differs beyond the noise ({} tested at alpha {})",
+                        within, alpha_);
+    } else {
+        verdict =
+            "no repeated measurements to test: differences of single values cannot be "
+            "judged";
+        // both modes with per-repetition tables take --reps
+        for (const RepeatedSource& src : repeatedSources())
+            if (mode == src.mode)
+                verdict += fmt::format(" (give both runs --reps=5 or more for a judgement per {})",
+                                       src.unit);
+    }
+    verdict += fmt::format("; {} single values differ (no judgement possible)", differing);
+    res.verdict = verdict;
+    if (a.envelope.value("partial", false) || b.envelope.value("partial", false))
+        res.warnings.push_back(
+            "a compared result is partial (interrupted): its figures cover "
+            "only what was measured before the stop");
+    if (!configDiffs.empty())
+        res.warnings.push_back(
+            fmt::format("the configurations differ in {} option{}: a difference may come "
+                        "from them",
+                        configDiffs.size(), configDiffs.size() == 1 ? "" : "s"));
+
+    // ---- result JSON and files
+    nlohmann::json& j = res.result;
+    j["compared_mode"] = mode;
+    j["baseline"] = {{"directory", a.directory.string()}, {"name", a.name}};
+    j["candidate"] = {{"directory", b.directory.string()}, {"name", b.name}};
+    j["alpha"] = alpha_;
+    j["beyond_noise"] = beyond;
+    j["within_noise"] = within;
+    j["single_values_differing"] = differing;
+    j["configuration_differences"] = configDiffs;
+    j["metrics"] = metrics;
+    table.setComment("baseline (A)", (a.directory / (a.name + ".json")).string());
+    table.setComment("candidate (B)", (b.directory / (b.name + ".json")).string());
+    table.setComment("A, B", "medians for repeated measurements; change % = (B - A) / |A|");
+    table.setComment("test", fmt::format("two-sided Mann-Whitney U, alpha {}", alpha_));
+
+    if (chart.rowCount() > 0) {
+        PlotOptions po;
+        po.title = fmt::format("--mode={}: B = {} against A = {}", mode,
+                               (b.directory / b.name).string(), (a.directory / a.name).string());
+        po.width = 1200;
+        po.height = std::max(500, 120 + 22 * static_cast<int>(chart.rowCount()));
+        const std::string commands = fmt::format(
+            "set title {}\n"
+            "set xlabel 'change of B against A (%), medians for repeated measurements'\n"
+            "set yrange [{}:0.4]\n"
+            "set ytics nomirror\nunset y2tics\nset grid xtics\nset xzeroaxis lt -1\n"
+            "set style fill solid 0.7 border -1\n"
+            "set bmargin 7\nset key at screen 0.5, 0.01 center bottom vertical\n"
+            "set lmargin 40\n"
+            "bar(c, k) = (column(4) == k ? c : NaN)\n"
+            "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \\\n"
+            "     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) "
+            "with boxxyerror lc rgb '#c62828' title 'beyond the noise (p < {})', \\\n"
+            "     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) "
+            "with boxxyerror lc rgb '#2e7d32' title 'within the noise', \\\n"
+            "     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) "
+            "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value "
+            "or too few reps'\n",
+            GnuplotScript::quoteGp(po.title), chart.rowCount() + 0.6, alpha_);
+        res.plots.push_back({"", GnuplotScript::custom(chart, commands, po)});
+    }
+    res.tables.push_back({"", std::move(table)});
+    return res;
+}
+
+}  // namespace
+
+std::unique_ptr<Mode> makeCompareMode() {
+    return std::make_unique<CompareMode>();
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,345 @@
+#include "report/HtmlPage.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace fs = std::filesystem;
+
+namespace pullsched::rig {
+
+namespace {
+
+constexpr std::uintmax_t kLargestManifest = 4u << 20;
+constexpr std::size_t kLargestRecordList = 500;  // longer lists stay in the JSON
+
+// Readable on screen and printed; no external fonts or images.
+constexpr const char* kStyle = R"(
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1250px; padding: 0 1em;
+       color: #222; background: #fff; }
+h1 { font-size: 1.5em; margin-bottom: .2em; }
+h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
+.sub { color: #555; margin-top: 0; }
+.verdict { padding: .7em 1em; border-radius: 4px; border-left: 6px solid; }
+.measured { background: #eef7ee; border-color: #2e7d32; }
+.failed { background: #fdecea; border-color: #c62828; }
+.partial { background: #fff6e0; border-color: #ef8f00; }
+.other { background: #f2f2f2; border-color: #777; }
+ul.warnings li { color: #8a5a00; }
+ul.failures li { color: #c62828; font-weight: bold; }
+pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em; }
+table { border-collapse: collapse; font-size: .92em; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1em 0 2em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { color: #555; font-size: .9em; }
+.missing { background: #fff6e0; padding: .6em 1em; border: 1px dashed #ef8f00; }
+code { font-size: .92em; }
+)";
+
+/// Percent-encodes a file name for a relative href (anything but unreserved characters).
+std::string href(const std::string& name) {
+    std::string r;
+    for (unsigned char c : name) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+            r += static_cast<char>(c);
+        else
+            r += fmt::format("%{:02X}", c);
+    }
+    return r;
+}
+
+std::string link(const std::string& name) {
+    return fmt::format("<a href=\"{}\">{}</a>", href(name), HtmlPage::escape(name));
+}
+
+/// A JSON value as page text: numbers with 6 significant digits, null as "n/a".
+std::string valueText(const nlohmann::json& v) {
+    if (v.is_null()) return "n/a";
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_float()) return fmt::format("{:.6g}", v.get<double>());
+    std::string s = v.dump();
+    if (s.size() > 300) s = s.substr(0, 297) + "...";
+    return s;
+}
+
+bool numeric(const nlohmann::json& v) {
+    return v.is_number() || v.is_null();
+}
+
+/// Nested objects flattened to "outer.inner" rows.
+void flatten(const nlohmann::json& v, const std::string& prefix,
+             std::vector<std::pair<std::string, nlohmann::json>>& rows) {
+    if (v.is_object() && !v.empty()) {
+        for (const auto& [k, x] : v.items())
+            flatten(x, prefix.empty() ? k : prefix + "." + k, rows);
+        return;
+    }
+    rows.emplace_back(prefix, v);
+}
+
+/// A list of records (probes, compared metrics) as a table of its own: one row per record,
+/// a column per key; nested values shown compactly.
+bool isRecordList(const nlohmann::json& v) {
+    if (!v.is_array() || v.empty() || v.size() > kLargestRecordList) return false;
+    for (const auto& x : v)
+        if (!x.is_object()) return false;
+    return true;
+}
+
+std::string recordTable(const nlohmann::json& records) {
+    std::vector<std::string> keys;
+    for (const auto& r : records)
+        for (const auto& [k, x] : r.items())
+            if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    std::string s = "<table>\n<tr>";
+    for (const std::string& k : keys)
+        s += "<th>" + HtmlPage::escape(k) + "</th>";
+    s += "</tr>\n";
+    for (const auto& r : records) {
+        s += "<tr>";
+        for (const std::string& k : keys) {
+            const nlohmann::json v = r.contains(k) ? r.at(k) : nlohmann::json(nullptr);
+            s += fmt::format("<td{}>{}</td>", numeric(v) ? " class=\"num\"" : "",
+                             HtmlPage::escape(valueText(v)));
+        }
+        s += "</tr>\n";
+    }
+    return s + "</table>\n";
+}
+
+std::string keyValueTable(const nlohmann::json& object) {
+    std::vector<std::pair<std::string, nlohmann::json>> rows;
+    flatten(object, "", rows);
+    std::string s = "<table>\n";
+    for (const auto& [k, v] : rows)
+        if (isRecordList(v))
+            s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlPage::escape(k),
+                             recordTable(v));
+        else
+            s += fmt::format("<tr><th>{}</th><td{}>{}</td></tr>\n", HtmlPage::escape(k),
+                             numeric(v) ? " class=\"num\"" : "", HtmlPage::escape(valueText(v)));
+    return s + "</table>\n";
+}
+
+std::string fileKind(const std::string& name, const std::string& base) {
+    const std::string ext = fs::path(name).extension().string();
+    if (name == base + ".json") return "result envelope and manifest (JSON)";
+    if (name == base + ".html") return "this page";
+    if (ext == ".csv") return "table (CSV)";
+    if (ext == ".gp") return "Gnuplot script (data inside)";
+    if (ext == ".png") return "picture";
+    if (ext == ".svg") return "picture (SVG)";
+    if (ext == ".dot") return "graph (Graphviz)";
+    if (ext == ".hgrm") return "latency histogram (HdrHistogram text)";
+    if (name.find("trace") != std::string::npos && ext == ".json")
+        return "trace (ui.perfetto.dev, chrome://tracing)";
+    if (ext == ".json") return "JSON";
+    if (ext == ".txt") return "text";
+    return "file";
+}
+
+std::string sizeText(std::optional<std::uintmax_t> bytes) {
+    if (!bytes) return "";
+    if (*bytes < 10 * 1024) return fmt::format("{} B", *bytes);
+    if (*bytes < 10 * 1024 * 1024) return fmt::format("{} KiB", *bytes / 1024);
+    return fmt::format("{} MiB", *bytes / (1024 * 1024));
+}
+
+/// The class of the verdict box, from the exit status.
+std::string statusClass(int exitStatus, bool partial) {
+    if (exitStatus == 1) return "failed";
+    if (partial || exitStatus == 130 || exitStatus == 143) return "partial";
+    if (exitStatus == 0) return "measured";
+    return "other";
+}
+
+std::string statusText(int exitStatus, bool partial) {
+    switch (exitStatus) {
+        case 0:
+            return partial ? "exit 0, partial" : "exit 0: measured";
+        case 1:
+            return "exit 1: correctness failure";
+        case 3:
+            return "exit 3: files not written";
+        case 130:
+        case 143:
+            return fmt::format("exit {}: interrupted, partial", exitStatus);
+        default:
+            return fmt::format("exit {}", exitStatus);
+    }
+}
+
+std::string folderTable(const std::vector<FolderEntry>& folder, const std::string& current) {
+    std::string s =
+        "<h2>Results in this folder</h2>\n<p class=\"sub\">Newest first; this page shows the "
+        "newest. Each result has its own page <code>&lt;name&gt;.html</code> and manifest "
+        "<code>&lt;name&gt;.json</code>.</p>\n<table>\n<tr><th>date (UTC)</th><th>result</th>"
+        "<th>mode</th><th>status</th><th>verdict</th></tr>\n";
+    for (const FolderEntry& e : folder) {
+        const std::string target = e.hasPage ? e.name + ".html" : e.name + ".json";
+        s += fmt::format("<tr><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         HtmlPage::escape(e.date), link(target),
+                         e.name == current ? " (shown below)" : "", HtmlPage::escape(e.mode),
+                         HtmlPage::escape(statusText(e.exitStatus, e.partial)),
+                         HtmlPage::escape(e.verdict));
+    }
+    return s + "</table>\n";
+}
+
+}  // namespace
+
+std::string HtmlPage::escape(std::string_view text) {
+    std::string r;
+    r.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                r += "&amp;";
+                break;
+            case '<':
+                r += "&lt;";
+                break;
+            case '>':
+                r += "&gt;";
+                break;
+            case '"':
+                r += "&quot;";
+                break;
+            case '\'':
+                r += "&#39;";
+                break;
+            default:
+                r += c;
+        }
+    }
+    return r;
+}
+
+std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& envelope,
+                                 const std::vector<std::string>& text,
+                                 const std::vector<PagePicture>& pictures,
+                                 const std::vector<PageFile>& files,
+                                 const std::vector<FolderEntry>& folder) {
+    const nlohmann::json empty = nlohmann::json::object();
+    auto field = [&](const char* key) -> const nlohmann::json& {
+        return envelope.contains(key) ? envelope.at(key) : empty;
+    };
+    const std::string mode = field("mode").is_string() ? field("mode").get<std::string>() : "";
+    const int exitStatus = field("exit_status").is_number() ? field("exit_status").get<int>() : 0;
+    const bool partial = field("partial").is_boolean() && field("partial").get<bool>();
+    const nlohmann::json& env = field("environment");
+    const std::string date =
+        env.contains("date") && env.at("date").is_string() ? env.at("date").get<std::string>() : "";
+
+    std::ostringstream p;
+    p << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      << fmt::format("<title>stressrig {}: {}</title>\n", escape(mode), escape(name)) << "<style>"
+      << kStyle << "</style>\n</head>\n<body>\n";
+    if (!folder.empty()) p << folderTable(folder, name);
+
+    p << fmt::format("<h1>stressrig --mode={}: {}</h1>\n", escape(mode), escape(name));
+    p << fmt::format("<p class=\"sub\">{}{}</p>\n", escape(date.empty() ? "" : date + ", "),
+                     escape(statusText(exitStatus, partial)));
+    const std::string verdict =
+        field("verdict").is_string() ? field("verdict").get<std::string>() : "";
+    p << fmt::format("<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
+                     statusClass(exitStatus, partial),
+                     escape(verdict.empty() ? "(none given)" : verdict));
+    auto list = [&](const char* key, const char* cls, const char* title) {
+        const nlohmann::json& items = field(key);
+        if (!items.is_array() || items.empty()) return;
+        p << fmt::format("<h2>{}</h2>\n<ul class=\"{}\">\n", title, cls);
+        for (const auto& i : items)
+            p << "<li>" << escape(valueText(i)) << "</li>\n";
+        p << "</ul>\n";
+    };
+    list("failures", "failures", "Failures");
+    list("warnings", "warnings", "Warnings");
+
+    if (!text.empty()) {
+        p << "<h2>Report</h2>\n<pre>";
+        for (const std::string& line : text)
+            p << escape(line) << '\n';
+        p << "</pre>\n";
+    }
+
+    if (!pictures.empty()) {
+        p << "<h2>Pictures</h2>\n";
+        for (const PagePicture& pic : pictures) {
+            p << "<figure>\n";
+            if (!pic.picture.empty())
+                p << fmt::format("<a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a>\n",
+                                 href(pic.picture), escape(pic.picture));
+            else
+                p << fmt::format(
+                    "<p class=\"missing\">This picture was not rendered{}. Its source is "
+                    "linked below.</p>\n",
+                    pic.note.empty() ? "" : ": " + escape(pic.note));
+            p << "<figcaption>" << (pic.picture.empty() ? "" : link(pic.picture) + " from ")
+              << link(pic.source) << "</figcaption>\n</figure>\n";
+        }
+    }
+
+    const nlohmann::json& result = field("result");
+    if (result.is_object() && !result.empty())
+        p << "<h2>Result figures</h2>\n<p class=\"sub\">The envelope's <code>result</code>; "
+             "n/a = not measured.</p>\n"
+          << keyValueTable(result);
+
+    if (!files.empty()) {
+        p << "<h2>Files</h2>\n<table>\n<tr><th>file</th><th>what</th><th>size</th></tr>\n";
+        for (const PageFile& f : files)
+            p << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                             link(f.name), escape(fileKind(f.name, name)), sizeText(f.bytes));
+        p << "</table>\n";
+    }
+
+    if (field("configuration").is_object())
+        p << "<h2>Configuration</h2>\n" << keyValueTable(field("configuration"));
+    if (env.is_object()) p << "<h2>Environment</h2>\n" << keyValueTable(env);
+    if (!field("calibration").is_null() && !field("calibration").empty())
+        p << "<h2>Calibration of the job body</h2>\n" << keyValueTable(field("calibration"));
+    p << "</body>\n</html>\n";
+    return p.str();
+}
+
+std::vector<FolderEntry> HtmlPage::folderResults(const fs::path& directory) {
+    std::vector<FolderEntry> entries;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(directory, ec)) {
+        if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+        // Manifests are small; traces beside them can be large and are not parsed.
+        if (std::error_code big; e.file_size(big) > kLargestManifest || big) continue;
+        std::ifstream in(e.path());
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        // Traces and other JSON files of a result are not manifests.
+        if (j.is_discarded() || !j.is_object() || !j.contains("mode") || !j.contains("files") ||
+            !j.contains("verdict") || !j["mode"].is_string())
+            continue;
+        FolderEntry f;
+        f.name = e.path().stem().string();
+        f.mode = j["mode"].get<std::string>();
+        if (j.contains("environment") && j["environment"].is_object() &&
+            j["environment"].contains("date") && j["environment"]["date"].is_string())
+            f.date = j["environment"]["date"].get<std::string>();
+        if (j["verdict"].is_string()) f.verdict = j["verdict"].get<std::string>();
+        if (j.contains("exit_status") && j["exit_status"].is_number())
+            f.exitStatus = j["exit_status"].get<int>();
+        f.partial = j.contains("partial") && j["partial"].is_boolean() && j["partial"].get<bool>();
+        f.hasPage = fs::exists(directory / (f.name + ".html"), ec);
+        entries.push_back(std::move(f));
+    }
+    std::sort(entries.begin(), entries.end(), [](const FolderEntry& a, const FolderEntry& b) {
+        return a.date != b.date ? a.date > b.date : a.name < b.name;
+    });
+    return entries;
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,62 @@
+#pragma once
+// One page per result: `<name>.html`, static HTML with inline CSS (no script, nothing
+// fetched from the network), showing the verdict, warnings and failures, the text report,
+// the result's figures, every picture inline, the configuration and environment, and
+// links to every file of the result. The folder's `index.html` is the newest result's page
+// with a list of every result in the folder above it.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace pullsched::rig {
+
+/// A picture of the result: the rendered file, or why it is missing and its source.
+struct PagePicture {
+    std::string source;   ///< the script or graph it is made from (.gp / .dot)
+    std::string picture;  ///< the rendered .png / .svg; empty when not rendered
+    std::string note;     ///< why it was not rendered and how to render it
+};
+
+/// A file of the result with its size (nullopt when unknown).
+struct PageFile {
+    std::string name;
+    std::optional<std::uintmax_t> bytes;
+};
+
+/// One result of a folder, as its manifest describes it.
+struct FolderEntry {
+    std::string name;  ///< base name: `<name>.json`, `<name>.html`
+    std::string mode;
+    std::string date;  ///< the environment's capture time (UTC, ISO 8601), "" if unknown
+    std::string verdict;
+    int exitStatus = 0;
+    bool partial = false;
+    bool hasPage = false;  ///< `<name>.html` exists
+};
+
+class HtmlPage {
+  public:
+    /// `text` with &, <, >, " and ' replaced by entities (safe in content and attributes).
+    static std::string escape(std::string_view text);
+
+    /// The page of one result. `envelope` is the manifest (mode, configuration,
+    /// environment, verdict, warnings, failures, exit_status, partial, result);
+    /// `folder`, when not empty, is listed at the top (the index page).
+    static std::string resultPage(const std::string& name, const nlohmann::json& envelope,
+                                  const std::vector<std::string>& text,
+                                  const std::vector<PagePicture>& pictures,
+                                  const std::vector<PageFile>& files,
+                                  const std::vector<FolderEntry>& folder = {});
+
+    /// Every result manifest in `directory` (JSON files with a mode, files and verdict),
+    /// newest first (by the capture date, then by name). Unreadable files are skipped.
+    static std::vector<FolderEntry> folderResults(const std::filesystem::path& directory);
+};
+
+}  // namespace pullsched::rig

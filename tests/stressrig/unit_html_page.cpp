@@ -1,0 +1,95 @@
+// The result page: text from a result is escaped, missing pictures are said to be
+// missing (never a broken <img>), links are percent-encoded, and a folder's manifests are
+// listed newest first.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "RigBinary.hpp"
+#include "report/HtmlPage.hpp"
+
+namespace fs = std::filesystem;
+using pullsched::rig::FolderEntry;
+using pullsched::rig::HtmlPage;
+
+namespace {
+
+nlohmann::json envelope() {
+    return {{"mode", "run"},
+            {"exit_status", 0},
+            {"partial", false},
+            {"verdict", "<script>alert('x')</script> & more"},
+            {"warnings", {"w < 1"}},
+            {"failures", nlohmann::json::array()},
+            {"configuration", {{"nodes", 16}, {"rules", "a<b"}}},
+            {"environment", {{"date", "2026-01-01T00:00:00Z"}, {"cores", 2}}},
+            {"result", {{"runtime_ms", 1.5}, {"lateness", {{"p99_us", nullptr}}}}},
+            {"files", {"r.csv", "r.json"}}};
+}
+
+}  // namespace
+
+TEST(HtmlPage, EscapesEveryTextOfTheResult) {
+    EXPECT_EQ(HtmlPage::escape("<a href=\"x\">&'</a>"),
+              "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+    const std::string page =
+        HtmlPage::resultPage("r<1>", envelope(), {"line <b>"}, {}, {{"r.csv", 12}});
+    EXPECT_EQ(page.find("<script"), std::string::npos);
+    EXPECT_NE(page.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"),
+              std::string::npos);
+    EXPECT_NE(page.find("line &lt;b&gt;"), std::string::npos);
+    EXPECT_NE(page.find("a&lt;b"), std::string::npos);
+    EXPECT_NE(page.find("w &lt; 1"), std::string::npos);
+    EXPECT_NE(page.find("r&lt;1&gt;"), std::string::npos);
+    // nested result values are flattened; missing values read "n/a"
+    EXPECT_NE(page.find("<th>lateness.p99_us</th><td class=\"num\">n/a</td>"), std::string::npos)
+        << page;
+    // a list of records becomes a table of its own
+    nlohmann::json e = envelope();
+    e["result"]["probes"] = {{{"stress", 2}, {"broken", false}}, {{"stress", 4}, {"note", "<x>"}}};
+    const std::string withList = HtmlPage::resultPage("r", e, {}, {}, {});
+    EXPECT_NE(withList.find("<tr><th>broken</th><th>stress</th><th>note</th></tr>"),
+              std::string::npos)
+        << withList;
+    EXPECT_NE(withList.find("<td class=\"num\">n/a</td><td class=\"num\">4</td><td>&lt;x&gt;</td>"),
+              std::string::npos)
+        << withList;
+}
+
+TEST(HtmlPage, AMissingPictureIsSaidAndItsSourceLinked) {
+    const std::string page = HtmlPage::resultPage(
+        "r", envelope(), {}, {{"r.gp", "", "gnuplot is not installed"}, {"r-x.gp", "r-x.png", ""}},
+        {{"a b#.csv", std::nullopt}});
+    EXPECT_NE(page.find("This picture was not rendered: gnuplot is not installed"),
+              std::string::npos);
+    EXPECT_NE(page.find("<a href=\"r.gp\">r.gp</a>"), std::string::npos);
+    EXPECT_EQ(page.find("src=\"r.png\""), std::string::npos) << "no <img> for a missing picture";
+    EXPECT_NE(page.find("<img src=\"r-x.png\""), std::string::npos);
+    EXPECT_NE(page.find("href=\"a%20b%23.csv\""), std::string::npos) << "links are encoded";
+}
+
+TEST(HtmlPage, FolderResultsAreTheManifestsNewestFirst) {
+    const fs::path dir = rigtest::scratch("html-page-unit", "folder");
+    auto manifest = [&](const std::string& name, const std::string& date) {
+        nlohmann::json e = envelope();
+        e["environment"]["date"] = date;
+        std::ofstream(dir / (name + ".json")) << e.dump();
+    };
+    manifest("old", "2026-01-01T00:00:00Z");
+    manifest("new", "2026-02-01T00:00:00Z");
+    std::ofstream(dir / "new.html") << "x";
+    std::ofstream(dir / "new-trace.json") << R"({"traceEvents": []})";  // not a manifest
+    std::ofstream(dir / "bad.json") << "{";
+    const std::vector<FolderEntry> f = HtmlPage::folderResults(dir);
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0].name, "new");
+    EXPECT_TRUE(f[0].hasPage);
+    EXPECT_EQ(f[1].name, "old");
+    EXPECT_FALSE(f[1].hasPage);
+    const std::string index = HtmlPage::resultPage("new", envelope(), {}, {}, {}, f);
+    EXPECT_NE(index.find("Results in this folder"), std::string::npos);
+    EXPECT_NE(index.find("href=\"old.json\""), std::string::npos) << "no page: its manifest";
+    fs::remove_all(dir);
+}
