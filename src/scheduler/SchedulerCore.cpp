@@ -177,13 +177,30 @@ void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
 /// may sleep towards a head far ahead and would not look again before it. (The tender
 /// announces itself in tendTarget_ before it checks for work and sleeps; both sides are
 /// sequentially consistent, so either it sees the work or we see it.)
+///
+/// At most one wake is in flight: while a notified worker has not yet looked for work,
+/// further releases wake nobody, and that worker wakes the next one when it takes a job
+/// and sees more (passWakeOn). It clears the flag after it stopped waiting and before it
+/// looks (both sequentially consistent, like our fence before reading the flag), so
+/// either it sees this work or we see the flag clear and wake somebody ourselves.
 void SchedulerCore::wakeForDueWork(Worker* w) {
-    if (idleSignal_.notifyOne()) {
-        bump(w, &WorkerCounters::wakeups);
-    } else if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender &&
-               tenderSignal_.notifyAll()) {
-        bump(w, &WorkerCounters::wakeups);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (wakeInFlight_.load(std::memory_order_seq_cst)) return;
+    if (idleSignal_.hasWaiters()) {
+        if (wakeInFlight_.exchange(true, std::memory_order_seq_cst)) return;
+        if (idleSignal_.notifyOne()) {
+            bump(w, &WorkerCounters::wakeups);
+            return;
+        }
+        wakeInFlight_.store(false, std::memory_order_seq_cst);  // it left before we woke it
     }
+    if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender && tenderSignal_.notifyAll())
+        bump(w, &WorkerCounters::wakeups);
+}
+
+/// A worker that was woken took a job: if more work is waiting, wake the next sleeper.
+void SchedulerCore::passWakeOn(Worker& w) {
+    if (!ready_.empty() || !due_.empty()) wakeForDueWork(&w);
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
@@ -218,6 +235,7 @@ void SchedulerCore::workerLoop(Worker& w) {
             break;
         }
         const bool groomedSinceLook = std::exchange(w.groomed, false);
+        const bool woken = std::exchange(w.woken, false);
         JobRecord* job = std::exchange(w.local, nullptr);
         if (job) {
             if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
@@ -227,6 +245,7 @@ void SchedulerCore::workerLoop(Worker& w) {
         } else {
             job = takeDue(groomedSinceLook);
         }
+        if (job && woken) passWakeOn(w);
         if (job) {
             w.quiet = false;
             run(job, w);
@@ -351,10 +370,9 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     }
     if (r.moved > 0) {
         noteQueueDepth();
-        for (std::size_t i = 1; i < r.moved; ++i) {  // this worker takes one itself
-            if (!idleSignal_.notifyOne()) break;
-            WorkerCounters::bump(w.counters.wakeups);
-        }
+        // This worker takes one itself; one sleeper is woken for the rest, and it wakes
+        // the next if work remains (see wakeForDueWork).
+        if (r.moved > 1) wakeForDueWork(&w);
         // This worker is about to run a job; if a later head remains and nobody tends
         // it, hand that duty to a parked worker.
         if (r.head && tendTarget_.load(std::memory_order_acquire) == kNoTender) {
@@ -526,14 +544,23 @@ void SchedulerCore::park(Worker& w) {
     const WakeSignal::Key key = idleSignal_.prepareWait();
     if (workVisible() || untendedHead()) {
         idleSignal_.cancelWait();
+        endWait(w);
         return;
     }
     WorkerCounters::bump(w.counters.parks);
     observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
     w.quiet = !idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    endWait(w);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
     observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
+}
+
+/// This worker stopped waiting on idleSignal_ (woken, timed out or cancelled) and is about
+/// to look for work: a wake in flight, if it was meant for us, has arrived.
+void SchedulerCore::endWait(Worker& w) noexcept {
+    wakeInFlight_.store(false, std::memory_order_seq_cst);
+    w.woken = true;
 }
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {

@@ -72,6 +72,9 @@ class SchedulerCore {
         bool quiet = false;
         /// Groomed since it last looked for work (see takeDue).
         bool groomed = false;
+        /// Just came out of a park that may have consumed the wake in flight: if it finds
+        /// work and more remains, it wakes the next sleeper (see wakeInFlight_).
+        bool woken = false;
         unsigned index;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
@@ -94,10 +97,12 @@ class SchedulerCore {
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
+    void passWakeOn(Worker& w);
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
     void park(Worker& w);
+    void endWait(Worker& w) noexcept;
     bool workVisible() const noexcept;
     bool untendedHead() const noexcept;
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
@@ -147,6 +152,10 @@ class SchedulerCore {
     /// if the queue was empty. Lets a worker about to park see a head that nobody tends.
     std::atomic<std::int64_t> nextHead_{kNoTender};
 
+    /// A parked worker was notified and has not looked for work yet. While set, releases
+    /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
+    /// a burst of releases costs one futex wake, not one per job.
+    alignas(64) std::atomic<bool> wakeInFlight_{false};
     WakeSignal idleSignal_;    ///< parked workers
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;   ///< threads in drain()
