@@ -21,6 +21,11 @@ std::int64_t ticks(TimePoint t) noexcept {
 /// microseconds of CPU per period per worker.
 constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
 
+/// Idle spin: pause rounds first (~2 us), then yields. A yield that returns later than
+/// this ran another thread meanwhile (a yield with nobody else runnable takes ~1 us).
+constexpr unsigned kPauseRounds = 64;
+constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
+
 /// The scheduler whose worker loop runs on this thread, if any: lets drain() and
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
 /// (accepted, then finalised by shutdown) from another thread's (refused).
@@ -66,7 +71,8 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       entrance_(cfg.initialJobCapacity),
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
-      timeQueue_(cfg.initialJobCapacity) {
+      timeQueue_(cfg.initialJobCapacity),
+      maxSpinners_(std::max(1u, cfg.workers / 2)) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
@@ -529,18 +535,41 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
     tendTarget_.compare_exchange_strong(mine, kNoTender, std::memory_order_seq_cst);
 }
 
-void SchedulerCore::park(Worker& w) {
-    // Bounded spin first (by time, checking the clock every few rounds). It yields
-    // rather than pauses: with more threads than cores (a posting thread beside the
-    // workers) a pause-spin takes the core from the thread that would make work, and
-    // measured 3-8x slower throughput; yield hands it over and still catches work
-    // within microseconds.
-    const TimePoint spinEnd = SteadyClock::now() + (w.quiet ? Duration::zero() : cfg_.idleSpin);
-    for (unsigned round = 0;; ++round) {
-        if (workVisible() || untendedHead()) return;
-        if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
-        std::this_thread::yield();
+/// Watch for work a little before parking, so a stream of posts does not pay a futex wake
+/// per job, but never at the cost of a thread that would make the work. Only
+/// `maxSpinners_` workers (half of them, at least one) spin at a time; the others park at
+/// once. A spin first pauses (cheap on an idle core), then yields, and stops as soon as a
+/// yield comes back late: another runnable thread (a poster, on a machine with more
+/// runnable threads than cores) had this core, and it needs it more than we do.
+/// Returns whether work (or an untended head) showed up.
+bool SchedulerCore::idleSpin(Worker& w) {
+    if (w.quiet || cfg_.idleSpin <= Duration::zero()) return false;
+    if (spinners_.fetch_add(1, std::memory_order_relaxed) >= maxSpinners_) {
+        spinners_.fetch_sub(1, std::memory_order_relaxed);
+        return false;
     }
+    bool found = false;
+    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    for (unsigned round = 0;; ++round) {
+        if (workVisible() || untendedHead()) {
+            found = true;
+            break;
+        }
+        if (round < kPauseRounds) {
+            cpuRelax();
+            continue;
+        }
+        const TimePoint before = SteadyClock::now();
+        if (before >= spinEnd) break;
+        std::this_thread::yield();
+        if (SteadyClock::now() - before > kYieldPreempted) break;  // somebody needed the core
+    }
+    spinners_.fetch_sub(1, std::memory_order_relaxed);
+    return found;
+}
+
+void SchedulerCore::park(Worker& w) {
+    if (idleSpin(w)) return;
     const WakeSignal::Key key = idleSignal_.prepareWait();
     if (workVisible() || untendedHead()) {
         idleSignal_.cancelWait();

@@ -101,6 +101,7 @@ class SchedulerCore {
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
+    bool idleSpin(Worker& w);
     void park(Worker& w);
     void endWait(Worker& w) noexcept;
     bool workVisible() const noexcept;
@@ -156,6 +157,9 @@ class SchedulerCore {
     /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
     /// a burst of releases costs one futex wake, not one per job.
     alignas(64) std::atomic<bool> wakeInFlight_{false};
+    /// Workers in their idle spin, and how many may be at once (see idleSpin).
+    alignas(64) std::atomic<unsigned> spinners_{0};
+    const unsigned maxSpinners_;
     WakeSignal idleSignal_;    ///< parked workers
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;   ///< threads in drain()
