@@ -26,6 +26,9 @@ constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
 constexpr unsigned kPauseRounds = 64;
 constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
 
+/// Every this many takes a worker looks at the shared ready queue before its own.
+constexpr std::uint32_t kFairnessPeriod = 64;
+
 /// The scheduler whose worker loop runs on this thread, if any: lets drain() and
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
 /// (accepted, then finalised by shutdown) from another thread's (refused).
@@ -52,8 +55,10 @@ void validate(const SchedulerConfig& cfg) {
 
 }  // namespace
 
-SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg)
+SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
+                              TokenAwareLock::Witness witness)
     : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
+      own(cfg.initialJobCapacity, witness),
       index(idx)
 #if PULLSCHED_TRACE
       ,
@@ -76,7 +81,8 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
-        workers_.push_back(std::make_unique<Worker>(i, cfg_));
+        workers_.push_back(std::make_unique<Worker>(
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}));
     workForce_.start(cfg_.workers, cfg_.lowTimerSlack,
                      [this](unsigned i) { workerLoop(*workers_[i]); });
 }
@@ -158,13 +164,19 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
 
 /// The gate opened and no predecessor failed: queue the job. Timed jobs always go
 /// through the time-ordered queue, even when already due, so they leave in (start,
-/// sequence) order; untimed ones take the FIFO or, released by a worker, run next on it.
+/// sequence) order. Untimed ones released by a worker run next on it (the continuation)
+/// or go to its own queue, where other workers steal them; untimed ones released
+/// elsewhere (a post from another thread) take the shared FIFO.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
     if (job->start == kAsap) {
         if (w && !w->local) {
             w->local = job;  // run it next on this worker: no queue round-trip
             w->localIsContinuation = true;
+        } else if (w) {
+            queued_.fetch_add(1, std::memory_order_relaxed);
+            w->own.push(job);  // uncontended unless somebody steals right now
+            wakeForDueWork(w);
         } else {
             pushReady(job, w);
         }
@@ -206,7 +218,7 @@ void SchedulerCore::wakeForDueWork(Worker* w) {
 
 /// A worker that was woken took a job: if more work is waiting, wake the next sleeper.
 void SchedulerCore::passWakeOn(Worker& w) {
-    if (!ready_.empty() || !due_.empty()) wakeForDueWork(&w);
+    if (!due_.empty() || untimedQueued()) wakeForDueWork(&w);
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
@@ -246,9 +258,7 @@ void SchedulerCore::workerLoop(Worker& w) {
         if (job) {
             if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
             w.localIsContinuation = false;
-        } else if (ready_.pop(job)) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
-        } else {
+        } else if (!(job = takeUntimed(w))) {
             job = takeDue(groomedSinceLook);
         }
         if (job && woken) passWakeOn(w);
@@ -290,6 +300,37 @@ void SchedulerCore::workerLoop(Worker& w) {
                 break;
         }
     }
+}
+
+/// An untimed job: from this worker's own queue, else the shared FIFO, else stolen from
+/// another worker's queue (the oldest there). Every kFairnessPeriod-th take looks at the
+/// shared FIFO first, so a worker busy with its own releases cannot starve posts from
+/// other threads.
+JobRecord* SchedulerCore::takeUntimed(Worker& w) {
+    JobRecord* job = nullptr;
+    const bool sharedFirst = (++w.takes % kFairnessPeriod) == 0;
+    if ((sharedFirst && ready_.pop(job)) || w.own.pop(job) || (!sharedFirst && ready_.pop(job))) {
+        queued_.fetch_sub(1, std::memory_order_relaxed);
+        return job;
+    }
+    const std::size_t n = workers_.size();
+    for (std::size_t i = 1; i < n; ++i) {
+        Worker& victim = *workers_[(w.index + i) % n];
+        if (victim.own.pop(job)) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            WorkerCounters::bump(w.counters.steals);
+            return job;
+        }
+    }
+    return nullptr;
+}
+
+/// Some untimed job is queued (shared FIFO or any worker's own queue).
+bool SchedulerCore::untimedQueued() const noexcept {
+    if (!ready_.empty()) return true;
+    for (const auto& other : workers_)
+        if (!other->own.empty()) return true;
+    return false;
 }
 
 /// The smallest due timed job, unless one with a smaller key may still be on its way:
@@ -487,7 +528,7 @@ void SchedulerCore::backoff(Worker& w) {
 }
 
 bool SchedulerCore::workVisible() const noexcept {
-    return !ready_.empty() || !due_.empty() || !entrance_.empty() ||
+    return untimedQueued() || !due_.empty() || !entrance_.empty() ||
            stopping_.load(std::memory_order_seq_cst);
 }
 
@@ -507,7 +548,7 @@ void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
-        if (!ready_.empty() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
+        if (untimedQueued() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
         cpuRelax();
     }
 }
@@ -668,10 +709,17 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
     }
-    while (due_.pop(rec) || ready_.pop(rec)) {
-        queued_.fetch_sub(1, std::memory_order_relaxed);
-        finalize(rec, JobState::Cancelled, nullptr);
-    }
+    auto cancelAll = [&](auto& queue) {
+        while (queue.pop(rec)) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            finalize(rec, JobState::Cancelled, nullptr);
+        }
+    };
+    // Cancelling cascades into ready_ only (no worker is left), so the own queues first.
+    for (const auto& w : workers_)
+        cancelAll(w->own);
+    cancelAll(due_);
+    cancelAll(ready_);
     shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
     return *shutdownReport_;
 }
@@ -717,6 +765,7 @@ Statistics SchedulerCore::stats() const {
         s.backoffSleepTime += Duration(static_cast<Duration::rep>(v(c.backoffSleepNs)));
         s.parks += v(c.parks);
         s.wakeups += v(c.wakeups);
+        s.steals += v(c.steals);
         s.observerExceptions += v(c.observerExceptions);
     };
     // Pending first: a job finishing meanwhile then shows as both pending and done

@@ -62,11 +62,16 @@ class SchedulerCore {
 
   private:
     struct Worker {
-        explicit Worker(unsigned idx, const SchedulerConfig& cfg);
+        Worker(unsigned idx, const SchedulerConfig& cfg, TokenAwareLock::Witness witness);
         WorkerCounters counters;
         Backoff backoff;
         JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
         bool localIsContinuation = false;
+        /// Untimed jobs this worker released beyond its continuation, FIFO. The owner pushes
+        /// and pops without contention; idle workers steal from it (see takeUntimed).
+        ReadyQueue own;
+        /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
+        std::uint32_t takes = 0;
         /// The last park ended by the safety net, not a notification: park again at once
         /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
@@ -95,6 +100,8 @@ class SchedulerCore {
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
+    JobRecord* takeUntimed(Worker& w);
+    bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
     void passWakeOn(Worker& w);
