@@ -286,10 +286,19 @@ void SchedulerCore::workerLoop(Worker& w) {
         const WorkerAction action = loadController_.decide(g.head, t, mayTend);
         PULLSCHED_TRACE_POINT(w.trace, t, Decision,
                               static_cast<int>(loadController_.classify(g.head, t)));
+        const bool tendSleepEnded = std::exchange(w.tendSleepEnded, false);
         switch (action.kind) {
             case WorkerAction::Kind::Dispatch:
                 break;
             case WorkerAction::Kind::Spin:
+                // A tender about to spin towards its head hands the duty for the heads
+                // behind it over now, not when the head is due: the wake-up (a syscall,
+                // microseconds) then happens before the start instead of between grooming
+                // the due job and running it. The woken worker spins towards the same head
+                // and tends the next one once this one is taken.
+                if (tendSleepEnded && g.more && idleSignal_.notifyOne()) {
+                    WorkerCounters::bump(w.counters.wakeups);
+                }
                 spinUntil(action.until, w);
                 break;
             case WorkerAction::Kind::TendNext:
@@ -397,6 +406,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
         ++r.moved;
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
+    r.more = timeQueue_.size() > 1;
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
@@ -568,7 +578,7 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
         WorkerCounters::bump(w.counters.parks);
         observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::TendNext, until - now()); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
-        tenderSignal_.wait(key, toSteady(until));
+        w.tendSleepEnded = !tenderSignal_.wait(key, toSteady(until));
     } else {
         tenderSignal_.cancelWait();
     }

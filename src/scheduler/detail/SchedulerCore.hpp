@@ -80,6 +80,8 @@ class SchedulerCore {
         /// Just came out of a park that may have consumed the wake in flight: if it finds
         /// work and more remains, it wakes the next sleeper (see wakeInFlight_).
         bool woken = false;
+        /// Its tend-next sleep ran out: it is about to spin towards the head it tended.
+        bool tendSleepEnded = false;
         unsigned index;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
@@ -90,6 +92,7 @@ class SchedulerCore {
         bool contended = false;
         std::size_t moved = 0;          ///< due entries handed to the due queue
         std::optional<TimePoint> head;  ///< next start still queued, if any
+        bool more = false;              ///< another start queued behind the head
     };
 
     void workerLoop(Worker& w);
