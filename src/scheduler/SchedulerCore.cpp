@@ -203,6 +203,10 @@ void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
 /// either it sees this work or we see the flag clear and wake somebody ourselves.
 void SchedulerCore::wakeForDueWork(Worker* w) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
+    // A spinning worker will see the work (it re-checks after it stops spinning, before
+    // it parks) and wakes the next one if more is left; waking a sleeper now would only
+    // preempt the thread that posts.
+    if (spinners_.load(std::memory_order_seq_cst) > 0) return;
     if (wakeInFlight_.load(std::memory_order_seq_cst)) return;
     if (idleSignal_.hasWaiters()) {
         if (wakeInFlight_.exchange(true, std::memory_order_seq_cst)) return;
@@ -604,6 +608,7 @@ bool SchedulerCore::idleSpin(Worker& w) {
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) {
             found = true;
+            w.woken = true;  // like a woken worker: pass a wake on if it finds more
             break;
         }
         if (round < kPauseRounds) {
@@ -615,7 +620,7 @@ bool SchedulerCore::idleSpin(Worker& w) {
         std::this_thread::yield();
         if (SteadyClock::now() - before > kYieldPreempted) break;  // somebody needed the core
     }
-    spinners_.fetch_sub(1, std::memory_order_relaxed);
+    spinners_.fetch_sub(1, std::memory_order_seq_cst);  // before park() re-checks for work
     return found;
 }
 
