@@ -267,6 +267,7 @@ void schedCounters(benchmark::State& state, const Statistics& d) {
     state.counters["wakeups"] = per(d.wakeups);  // futex wakes sent to parked workers
     state.counters["parks"] = per(d.parks);
     state.counters["contin"] = per(d.continuations);
+    state.counters["steals"] = per(d.steals);
     state.counters["token_acq"] = per(d.tokenAcquisitions);
     state.counters["token_cont"] = per(d.tokenContention);
     state.counters["backoff_sleeps"] = per(d.backoffSleeps);
@@ -278,6 +279,7 @@ Statistics minus(const Statistics& a, const Statistics& b) {
     d.wakeups = a.wakeups - b.wakeups;
     d.parks = a.parks - b.parks;
     d.continuations = a.continuations - b.continuations;
+    d.steals = a.steals - b.steals;
     d.tokenAcquisitions = a.tokenAcquisitions - b.tokenAcquisitions;
     d.tokenContention = a.tokenContention - b.tokenContention;
     d.backoffSleeps = a.backoffSleeps - b.backoffSleeps;
@@ -289,6 +291,7 @@ void add(Statistics& sum, const Statistics& d) {
     sum.wakeups += d.wakeups;
     sum.parks += d.parks;
     sum.continuations += d.continuations;
+    sum.steals += d.steals;
     sum.tokenAcquisitions += d.tokenAcquisitions;
     sum.tokenContention += d.tokenContention;
     sum.backoffSleeps += d.backoffSleeps;

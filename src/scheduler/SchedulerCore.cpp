@@ -21,6 +21,14 @@ std::int64_t ticks(TimePoint t) noexcept {
 /// microseconds of CPU per period per worker.
 constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
 
+/// Idle spin: pause rounds first (~2 us), then yields. A yield that returns later than
+/// this ran another thread meanwhile (a yield with nobody else runnable takes ~1 us).
+constexpr unsigned kPauseRounds = 64;
+constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
+
+/// Every this many takes a worker looks at the shared ready queue before its own.
+constexpr std::uint32_t kFairnessPeriod = 64;
+
 /// The scheduler whose worker loop runs on this thread, if any: lets drain() and
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
 /// (accepted, then finalised by shutdown) from another thread's (refused).
@@ -47,8 +55,10 @@ void validate(const SchedulerConfig& cfg) {
 
 }  // namespace
 
-SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg)
+SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
+                              TokenAwareLock::Witness witness)
     : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
+      own(cfg.initialJobCapacity, witness),
       index(idx)
 #if PULLSCHED_TRACE
       ,
@@ -66,11 +76,13 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       entrance_(cfg.initialJobCapacity),
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
-      timeQueue_(cfg.initialJobCapacity) {
+      timeQueue_(cfg.initialJobCapacity),
+      maxSpinners_(std::max(1u, cfg.workers / 2)) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
-        workers_.push_back(std::make_unique<Worker>(i, cfg_));
+        workers_.push_back(std::make_unique<Worker>(
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}));
     workForce_.start(cfg_.workers, cfg_.lowTimerSlack,
                      [this](unsigned i) { workerLoop(*workers_[i]); });
 }
@@ -152,13 +164,19 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
 
 /// The gate opened and no predecessor failed: queue the job. Timed jobs always go
 /// through the time-ordered queue, even when already due, so they leave in (start,
-/// sequence) order; untimed ones take the FIFO or, released by a worker, run next on it.
+/// sequence) order. Untimed ones released by a worker run next on it (the continuation)
+/// or go to its own queue, where other workers steal them; untimed ones released
+/// elsewhere (a post from another thread) take the shared FIFO.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
     if (job->start == kAsap) {
         if (w && !w->local) {
             w->local = job;  // run it next on this worker: no queue round-trip
             w->localIsContinuation = true;
+        } else if (w) {
+            queued_.fetch_add(1, std::memory_order_relaxed);
+            w->own.push(job);  // uncontended unless somebody steals right now
+            wakeForDueWork(w);
         } else {
             pushReady(job, w);
         }
@@ -177,13 +195,34 @@ void SchedulerCore::pushReady(JobRecord* job, Worker* w) {
 /// may sleep towards a head far ahead and would not look again before it. (The tender
 /// announces itself in tendTarget_ before it checks for work and sleeps; both sides are
 /// sequentially consistent, so either it sees the work or we see it.)
+///
+/// At most one wake is in flight: while a notified worker has not yet looked for work,
+/// further releases wake nobody, and that worker wakes the next one when it takes a job
+/// and sees more (passWakeOn). It clears the flag after it stopped waiting and before it
+/// looks (both sequentially consistent, like our fence before reading the flag), so
+/// either it sees this work or we see the flag clear and wake somebody ourselves.
 void SchedulerCore::wakeForDueWork(Worker* w) {
-    if (idleSignal_.notifyOne()) {
-        bump(w, &WorkerCounters::wakeups);
-    } else if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender &&
-               tenderSignal_.notifyAll()) {
-        bump(w, &WorkerCounters::wakeups);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // A spinning worker will see the work (it re-checks after it stops spinning, before
+    // it parks) and wakes the next one if more is left; waking a sleeper now would only
+    // preempt the thread that posts.
+    if (spinners_.load(std::memory_order_seq_cst) > 0) return;
+    if (wakeInFlight_.load(std::memory_order_seq_cst)) return;
+    if (idleSignal_.hasWaiters()) {
+        if (wakeInFlight_.exchange(true, std::memory_order_seq_cst)) return;
+        if (idleSignal_.notifyOne()) {
+            bump(w, &WorkerCounters::wakeups);
+            return;
+        }
+        wakeInFlight_.store(false, std::memory_order_seq_cst);  // it left before we woke it
     }
+    if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender && tenderSignal_.notifyAll())
+        bump(w, &WorkerCounters::wakeups);
+}
+
+/// A worker that was woken took a job: if more work is waiting, wake the next sleeper.
+void SchedulerCore::passWakeOn(Worker& w) {
+    if (!due_.empty() || untimedQueued()) wakeForDueWork(&w);
 }
 
 void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
@@ -218,15 +257,15 @@ void SchedulerCore::workerLoop(Worker& w) {
             break;
         }
         const bool groomedSinceLook = std::exchange(w.groomed, false);
+        const bool woken = std::exchange(w.woken, false);
         JobRecord* job = std::exchange(w.local, nullptr);
         if (job) {
             if (w.localIsContinuation) WorkerCounters::bump(w.counters.continuations);
             w.localIsContinuation = false;
-        } else if (ready_.pop(job)) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
-        } else {
+        } else if (!(job = takeUntimed(w))) {
             job = takeDue(groomedSinceLook);
         }
+        if (job && woken) passWakeOn(w);
         if (job) {
             w.quiet = false;
             run(job, w);
@@ -251,10 +290,19 @@ void SchedulerCore::workerLoop(Worker& w) {
         const WorkerAction action = loadController_.decide(g.head, t, mayTend);
         PULLSCHED_TRACE_POINT(w.trace, t, Decision,
                               static_cast<int>(loadController_.classify(g.head, t)));
+        const bool tendSleepEnded = std::exchange(w.tendSleepEnded, false);
         switch (action.kind) {
             case WorkerAction::Kind::Dispatch:
                 break;
             case WorkerAction::Kind::Spin:
+                // A tender about to spin towards its head hands the duty for the heads
+                // behind it over now, not when the head is due: the wake-up (a syscall,
+                // microseconds) then happens before the start instead of between grooming
+                // the due job and running it. The woken worker spins towards the same head
+                // and tends the next one once this one is taken.
+                if (tendSleepEnded && g.more && idleSignal_.notifyOne()) {
+                    WorkerCounters::bump(w.counters.wakeups);
+                }
                 spinUntil(action.until, w);
                 break;
             case WorkerAction::Kind::TendNext:
@@ -265,6 +313,37 @@ void SchedulerCore::workerLoop(Worker& w) {
                 break;
         }
     }
+}
+
+/// An untimed job: from this worker's own queue, else the shared FIFO, else stolen from
+/// another worker's queue (the oldest there). Every kFairnessPeriod-th take looks at the
+/// shared FIFO first, so a worker busy with its own releases cannot starve posts from
+/// other threads.
+JobRecord* SchedulerCore::takeUntimed(Worker& w) {
+    JobRecord* job = nullptr;
+    const bool sharedFirst = (++w.takes % kFairnessPeriod) == 0;
+    if ((sharedFirst && ready_.pop(job)) || w.own.pop(job) || (!sharedFirst && ready_.pop(job))) {
+        queued_.fetch_sub(1, std::memory_order_relaxed);
+        return job;
+    }
+    const std::size_t n = workers_.size();
+    for (std::size_t i = 1; i < n; ++i) {
+        Worker& victim = *workers_[(w.index + i) % n];
+        if (victim.own.pop(job)) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            WorkerCounters::bump(w.counters.steals);
+            return job;
+        }
+    }
+    return nullptr;
+}
+
+/// Some untimed job is queued (shared FIFO or any worker's own queue).
+bool SchedulerCore::untimedQueued() const noexcept {
+    if (!ready_.empty()) return true;
+    for (const auto& other : workers_)
+        if (!other->own.empty()) return true;
+    return false;
 }
 
 /// The smallest due timed job, unless one with a smaller key may still be on its way:
@@ -331,6 +410,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
         ++r.moved;
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
+    r.more = timeQueue_.size() > 1;
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
@@ -351,10 +431,9 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     }
     if (r.moved > 0) {
         noteQueueDepth();
-        for (std::size_t i = 1; i < r.moved; ++i) {  // this worker takes one itself
-            if (!idleSignal_.notifyOne()) break;
-            WorkerCounters::bump(w.counters.wakeups);
-        }
+        // This worker takes one itself; one sleeper is woken for the rest, and it wakes
+        // the next if work remains (see wakeForDueWork).
+        if (r.moved > 1) wakeForDueWork(&w);
         // This worker is about to run a job; if a later head remains and nobody tends
         // it, hand that duty to a parked worker.
         if (r.head && tendTarget_.load(std::memory_order_acquire) == kNoTender) {
@@ -463,7 +542,7 @@ void SchedulerCore::backoff(Worker& w) {
 }
 
 bool SchedulerCore::workVisible() const noexcept {
-    return !ready_.empty() || !due_.empty() || !entrance_.empty() ||
+    return untimedQueued() || !due_.empty() || !entrance_.empty() ||
            stopping_.load(std::memory_order_seq_cst);
 }
 
@@ -483,7 +562,7 @@ void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
-        if (!ready_.empty() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
+        if (untimedQueued() || !due_.empty() || stopping_.load(std::memory_order_relaxed)) return;
         cpuRelax();
     }
 }
@@ -503,7 +582,7 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
         WorkerCounters::bump(w.counters.parks);
         observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::TendNext, until - now()); });
         PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
-        tenderSignal_.wait(key, toSteady(until));
+        w.tendSleepEnded = !tenderSignal_.wait(key, toSteady(until));
     } else {
         tenderSignal_.cancelWait();
     }
@@ -511,29 +590,62 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
     tendTarget_.compare_exchange_strong(mine, kNoTender, std::memory_order_seq_cst);
 }
 
-void SchedulerCore::park(Worker& w) {
-    // Bounded spin first (by time, checking the clock every few rounds). It yields
-    // rather than pauses: with more threads than cores (a posting thread beside the
-    // workers) a pause-spin takes the core from the thread that would make work, and
-    // measured 3-8x slower throughput; yield hands it over and still catches work
-    // within microseconds.
-    const TimePoint spinEnd = SteadyClock::now() + (w.quiet ? Duration::zero() : cfg_.idleSpin);
-    for (unsigned round = 0;; ++round) {
-        if (workVisible() || untendedHead()) return;
-        if ((round & 15) == 15 && SteadyClock::now() >= spinEnd) break;
-        std::this_thread::yield();
+/// Watch for work a little before parking, so a stream of posts does not pay a futex wake
+/// per job, but never at the cost of a thread that would make the work. Only
+/// `maxSpinners_` workers (half of them, at least one) spin at a time; the others park at
+/// once. A spin first pauses (cheap on an idle core), then yields, and stops as soon as a
+/// yield comes back late: another runnable thread (a poster, on a machine with more
+/// runnable threads than cores) had this core, and it needs it more than we do.
+/// Returns whether work (or an untended head) showed up.
+bool SchedulerCore::idleSpin(Worker& w) {
+    if (w.quiet || cfg_.idleSpin <= Duration::zero()) return false;
+    if (spinners_.fetch_add(1, std::memory_order_relaxed) >= maxSpinners_) {
+        spinners_.fetch_sub(1, std::memory_order_relaxed);
+        return false;
     }
+    bool found = false;
+    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    for (unsigned round = 0;; ++round) {
+        if (workVisible() || untendedHead()) {
+            found = true;
+            w.woken = true;  // like a woken worker: pass a wake on if it finds more
+            break;
+        }
+        if (round < kPauseRounds) {
+            cpuRelax();
+            continue;
+        }
+        const TimePoint before = SteadyClock::now();
+        if (before >= spinEnd) break;
+        std::this_thread::yield();
+        if (SteadyClock::now() - before > kYieldPreempted) break;  // somebody needed the core
+    }
+    spinners_.fetch_sub(1, std::memory_order_seq_cst);  // before park() re-checks for work
+    return found;
+}
+
+void SchedulerCore::park(Worker& w) {
+    if (idleSpin(w)) return;
     const WakeSignal::Key key = idleSignal_.prepareWait();
     if (workVisible() || untendedHead()) {
         idleSignal_.cancelWait();
+        endWait(w);
         return;
     }
     WorkerCounters::bump(w.counters.parks);
     observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
     w.quiet = !idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    endWait(w);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
     observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
+}
+
+/// This worker stopped waiting on idleSignal_ (woken, timed out or cancelled) and is about
+/// to look for work: a wake in flight, if it was meant for us, has arrived.
+void SchedulerCore::endWait(Worker& w) noexcept {
+    wakeInFlight_.store(false, std::memory_order_seq_cst);
+    w.woken = true;
 }
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
@@ -612,10 +724,17 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
     }
-    while (due_.pop(rec) || ready_.pop(rec)) {
-        queued_.fetch_sub(1, std::memory_order_relaxed);
-        finalize(rec, JobState::Cancelled, nullptr);
-    }
+    auto cancelAll = [&](auto& queue) {
+        while (queue.pop(rec)) {
+            queued_.fetch_sub(1, std::memory_order_relaxed);
+            finalize(rec, JobState::Cancelled, nullptr);
+        }
+    };
+    // Cancelling cascades into ready_ only (no worker is left), so the own queues first.
+    for (const auto& w : workers_)
+        cancelAll(w->own);
+    cancelAll(due_);
+    cancelAll(ready_);
     shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
     return *shutdownReport_;
 }
@@ -661,6 +780,7 @@ Statistics SchedulerCore::stats() const {
         s.backoffSleepTime += Duration(static_cast<Duration::rep>(v(c.backoffSleepNs)));
         s.parks += v(c.parks);
         s.wakeups += v(c.wakeups);
+        s.steals += v(c.steals);
         s.observerExceptions += v(c.observerExceptions);
     };
     // Pending first: a job finishing meanwhile then shows as both pending and done

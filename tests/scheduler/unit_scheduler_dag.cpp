@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <random>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -136,4 +138,70 @@ TEST(SchedulerDag, SuccessorsCanBePostedFromInsideAPredecessor) {
     EXPECT_TRUE(posted.load());
     EXPECT_EQ(first, 1);
     EXPECT_EQ(second, 2);
+}
+
+// A worker that releases many successors keeps the first as its continuation and queues
+// the rest on its own queue, from which the other workers steal: each must still run once,
+// after the root and before the join, also with more workers than cores.
+TEST(SchedulerDag, RepeatedWorkerReleasedFanOutsRunEachJobOnce) {
+    constexpr int width = 500;
+    Graph g;
+    g.preds.resize(width + 2);
+    for (int i = 1; i <= width; ++i)
+        g.preds[i] = {0};
+    for (int i = 1; i <= width; ++i)
+        g.preds[width + 1].push_back(i);
+    for (int rep = 0; rep < 20; ++rep)
+        runAndCheck(g, 4, false);
+}
+
+// Shutdown(Cancel) while a worker holds released jobs on its own queue: every job ends
+// exactly once (run or cancelled, never both, never neither) and the books balance.
+TEST(SchedulerDag, CancelReachesJobsQueuedOnAWorkersOwnQueue) {
+    constexpr int width = 2000;
+    for (int rep = 0; rep < 5; ++rep) {
+        Scheduler sched({.workers = 1});
+        std::atomic<bool> closed{false};
+        std::vector<std::atomic<int>> runs(width);
+        // The root holds the only worker until shutdown has begun (a post from another
+        // thread is refused from then on), then releases the whole fan-out at once.
+        JobHandle root = sched.post([&] {
+            while (!closed.load())
+                std::this_thread::yield();
+        });
+        std::vector<JobHandle> fan;
+        for (int i = 0; i < width; ++i)
+            fan.push_back(sched.post([&runs, i] { runs[i].fetch_add(1); }, {}, {root}));
+        std::thread prober([&] {
+            while (true) {
+                try {
+                    sched.post([] {});
+                } catch (const std::logic_error&) {
+                    closed = true;
+                    return;
+                }
+                std::this_thread::yield();
+            }
+        });
+        const ShutdownReport report = sched.shutdown(ShutdownMode::Cancel);
+        prober.join();
+        int ran = 0, cancelled = 0;
+        for (int i = 0; i < width; ++i) {
+            ASSERT_LE(runs[i].load(), 1) << "job " << i;
+            const JobState s = fan[i].state();
+            if (s == JobState::Completed) {
+                ASSERT_EQ(runs[i].load(), 1) << "job " << i;
+                ++ran;
+            } else {
+                ASSERT_EQ(s, JobState::Cancelled) << "job " << i;
+                ASSERT_EQ(runs[i].load(), 0) << "job " << i;
+                ++cancelled;
+            }
+        }
+        EXPECT_EQ(ran + cancelled, width);
+        const Statistics st = sched.stats();
+        EXPECT_EQ(st.pending, 0u);
+        EXPECT_TRUE(st.balanced());
+        EXPECT_GE(report.cancelled, static_cast<std::uint64_t>(cancelled));
+    }
 }

@@ -10,6 +10,8 @@ idle CPU) with the load averages of every process. Python 3 standard library onl
 
   tools/bench/compare.py --rounds 3 --out data/bench/2026-11-23
   tools/bench/compare.py --summarize data/bench/2026-11-23    # table from saved JSON only
+  tools/bench/compare.py --before /tmp/old_bench --rounds 3 --out DIR
+      # also runs an older build's pullsched benchmarks in every round ("before" columns)
 """
 
 import argparse
@@ -28,7 +30,7 @@ LIBS = {
 }
 GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
-SCHED_COUNTERS = ["wakeups", "parks", "contin", "token_cont", "backoff_sleeps"]
+SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps"]
 POST_COUNTERS = ["post_ns_per_job", "poster_invol_cs"]
 GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Exec)_([^/]+)")
 
@@ -39,15 +41,16 @@ def uptime():
     return m.group(1) if m else out
 
 
-def run_round(binary, rnd, out_dir, extra, log):
-    order = list(LIBS) if rnd % 2 == 1 else list(reversed(list(LIBS)))
+def run_round(binaries, rnd, out_dir, extra, log):
+    order = list(binaries) if rnd % 2 == 1 else list(reversed(list(binaries)))
     for lib in order:
+        binary = binaries[lib]
         stem = os.path.join(out_dir, f"round{rnd}-{lib}")
         before = uptime()
         t0 = time.monotonic()
         with open(stem + ".txt", "w") as console:
             rc = subprocess.run(
-                [binary, f"--benchmark_filter={LIBS[lib]}", f"--benchmark_out={stem}.json",
+                [binary, f"--benchmark_filter={LIBS['pullsched' if lib == 'before' else lib]}", f"--benchmark_out={stem}.json",
                  "--benchmark_out_format=json", *extra],
                 stdout=console, stderr=subprocess.STDOUT).returncode
         secs = time.monotonic() - t0
@@ -105,18 +108,31 @@ def summarize(out_dir):
     if errors:
         lines += ["Errors (excluded from the medians):", ""] + [f"- {e}" for e in errors] + [""]
 
+    has_before = any(l == "before" for (l, _) in runs)
     for variant, title in [("Post", "posting timed (post + drain)"),
                            ("Exec", "execution only (graph posted behind a gate)")]:
-        lines += [f"## {title}: ns/job, median of rounds (min–max)", "",
-                  "| graph | pullsched | spread | TBB | spread | ratio |",
-                  "|---|---:|---:|---:|---:|---:|"]
+        lines += [f"## {title}: ns/job, median of rounds (min–max)", ""]
+        if has_before:
+            lines += ["| graph | before | spread | pullsched | spread | TBB | spread | ratio "
+                      "| after/before |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        else:
+            lines += ["| graph | pullsched | spread | TBB | spread | ratio |",
+                      "|---|---:|---:|---:|---:|---:|"]
         for g in GRAPHS:
             name = f"_{variant}_{g}"
             s = collect(runs, "pullsched", lambda n: n.startswith("BM_Sched" + name + "/"),
                         "ns_per_job")
             t = collect(runs, "tbb", lambda n: n.startswith("BM_Tbb" + name + "/"), "ns_per_job")
             ratio = (f"{statistics.median(s) / statistics.median(t):.2f}" if s and t else "-")
-            lines.append(f"| {g} | {' | '.join(spread(s))} | {' | '.join(spread(t))} | {ratio} |")
+            if has_before:
+                b = collect(runs, "before", lambda n: n.startswith("BM_Sched" + name + "/"),
+                            "ns_per_job")
+                gain = (f"{statistics.median(s) / statistics.median(b):.2f}" if s and b else "-")
+                lines.append(f"| {g} | {' | '.join(spread(b))} | {' | '.join(spread(s))} | "
+                             f"{' | '.join(spread(t))} | {ratio} | {gain} |")
+            else:
+                lines.append(f"| {g} | {' | '.join(spread(s))} | {' | '.join(spread(t))} | "
+                             f"{ratio} |")
         lines.append("")
         counters = SCHED_COUNTERS + (POST_COUNTERS if variant == "Post" else [])
         # Post runs measure process CPU: cores kept busy per wall second, both libraries.
@@ -158,10 +174,13 @@ def summarize(out_dir):
               ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1",
                ["cpu_ms_per_s", "parks_per_s"]),
               ("tbb", "BM_Tbb_IdleCpu", ["cpu_ms_per_s"])]
+    if has_before:
+        timing += [("before", p, k) for (l, p, k) in timing if l == "pullsched"]
     for lib, prefix, keys in timing:
         for k in keys:
             med, sp = spread(collect(runs, lib, lambda n: n.startswith(prefix), k), "{:.2f}")
-            lines.append(f"| {prefix} | {k} | {med} | {sp} |")
+            label = f"{prefix} (before)" if lib == "before" else prefix
+            lines.append(f"| {label} | {k} | {med} | {sp} |")
     lines.append("")
 
     loads = os.path.join(out_dir, "loads.txt")
@@ -182,6 +201,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(
         "data", "bench", datetime.datetime.utcnow().strftime("%Y-%m-%d")))
     ap.add_argument("--summarize", metavar="DIR", help="only print the table of a saved run")
+    ap.add_argument("--before", metavar="BINARY",
+                    help="an older scheduler_bench: its pullsched benchmarks run in every round too")
     ap.add_argument("extra", nargs="*", help="passed to the binary (after --)")
     args = ap.parse_args()
     if args.summarize:
@@ -194,7 +215,10 @@ def main():
         log.write(f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M:%S} UTC, {os.cpu_count()} CPUs, "
                   f"{args.rounds} rounds, binary {args.binary}\n")
         for rnd in range(1, args.rounds + 1):
-            run_round(args.binary, rnd, args.out, args.extra, log)
+            binaries = {"pullsched": args.binary, "tbb": args.binary}
+            if args.before:
+                binaries = {"before": args.before, **binaries}
+            run_round(binaries, rnd, args.out, args.extra, log)
     summarize(args.out)
     return 0
 

@@ -62,16 +62,26 @@ class SchedulerCore {
 
   private:
     struct Worker {
-        explicit Worker(unsigned idx, const SchedulerConfig& cfg);
+        Worker(unsigned idx, const SchedulerConfig& cfg, TokenAwareLock::Witness witness);
         WorkerCounters counters;
         Backoff backoff;
         JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
         bool localIsContinuation = false;
+        /// Untimed jobs this worker released beyond its continuation, FIFO. The owner pushes
+        /// and pops without contention; idle workers steal from it (see takeUntimed).
+        ReadyQueue own;
+        /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
+        std::uint32_t takes = 0;
         /// The last park ended by the safety net, not a notification: park again at once
         /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
         /// Groomed since it last looked for work (see takeDue).
         bool groomed = false;
+        /// Just came out of a park that may have consumed the wake in flight: if it finds
+        /// work and more remains, it wakes the next sleeper (see wakeInFlight_).
+        bool woken = false;
+        /// Its tend-next sleep ran out: it is about to spin towards the head it tended.
+        bool tendSleepEnded = false;
         unsigned index;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
@@ -82,6 +92,7 @@ class SchedulerCore {
         bool contended = false;
         std::size_t moved = 0;          ///< due entries handed to the due queue
         std::optional<TimePoint> head;  ///< next start still queued, if any
+        bool more = false;              ///< another start queued behind the head
     };
 
     void workerLoop(Worker& w);
@@ -92,12 +103,17 @@ class SchedulerCore {
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
+    JobRecord* takeUntimed(Worker& w);
+    bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
+    void passWakeOn(Worker& w);
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
+    bool idleSpin(Worker& w);
     void park(Worker& w);
+    void endWait(Worker& w) noexcept;
     bool workVisible() const noexcept;
     bool untendedHead() const noexcept;
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
@@ -147,6 +163,13 @@ class SchedulerCore {
     /// if the queue was empty. Lets a worker about to park see a head that nobody tends.
     std::atomic<std::int64_t> nextHead_{kNoTender};
 
+    /// A parked worker was notified and has not looked for work yet. While set, releases
+    /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
+    /// a burst of releases costs one futex wake, not one per job.
+    alignas(64) std::atomic<bool> wakeInFlight_{false};
+    /// Workers in their idle spin, and how many may be at once (see idleSpin).
+    alignas(64) std::atomic<unsigned> spinners_{0};
+    const unsigned maxSpinners_;
     WakeSignal idleSignal_;    ///< parked workers
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;   ///< threads in drain()
