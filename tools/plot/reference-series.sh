@@ -55,11 +55,15 @@ field() {
 # "0.518·p + 8.57 (r .983)" from gradient, socket, correlation; "n/a" without a gradient.
 regression() {
   [ -z "$1" ] && { echo "n/a"; return; }
-  awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN {
+  awk -v a="$1" -v b="$2" -v r="$3" "$sig3"'BEGIN {
     s = (b < 0) ? "-" : "+"; if (b < 0) b = -b
     rr = sprintf("%.3f", r); sub(/^0\./, ".", rr)
-    printf "%#.3g·p %s %#.3g (r %s)", a, s, b, rr }'
+    printf "%s·p %s %s (r %s)", sig3(a), s, sig3(b), rr }'
 }
+# awk: 3 significant digits, trailing zeros kept, no trailing point ("0.518", "8.57", "127").
+sig3='function sig3(x,  m) { m = (x < 0) ? -x : x
+  if (m >= 100) return sprintf("%.0f", x); if (m >= 10) return sprintf("%.1f", x)
+  if (m >= 1) return sprintf("%.2f", x); return sprintf("%#.3g", x) } '"
 num() { [ -z "$1" ] && echo "n/a" || printf "%.${2:-2}f" "$1"; }
 duration() { awk -v us="$1" 'BEGIN { if (us >= 1000) printf "%gms", us / 1000; else printf "%gus", us }'; }
 
@@ -92,7 +96,7 @@ run_series() {  # run_series LABEL WORKERS JOB_US FROM TO POINTS PA PB PR PC
   ga=$(field "$json" gradient_ms_per_job); gb=$(field "$json" socket_ms)
   gr=$(field "$json" correlation); gc=$(field "$json" mean_concurrency)
   par=$(( workers < cores ? workers : cores ))
-  ideal=$(awk -v j="$job" -v p="$par" 'BEGIN { printf "%#.3g", j / 1000 / p }')
+  ideal=$(awk -v j="$job" -v p="$par" "$sig3"'BEGIN { printf "%s", sig3(j / 1000 / p) }')
   over=$([ "$workers" -gt "$cores" ] && echo yes || echo no)
   [ -n "$ga" ] && measured=$((measured + 1))
   rows+=("$(printf '%-12s %7s %7s %6s  %-28s %6s  |  %-28s %6s  %9s' "$label" "$workers" \

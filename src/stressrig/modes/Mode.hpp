@@ -53,5 +53,6 @@ std::unique_ptr<Mode> makeSweepMode();
 std::unique_ptr<Mode> makePipecleanMode();
 std::unique_ptr<Mode> makeSoakMode();
 std::unique_ptr<Mode> makeHeadroomMode();
+std::unique_ptr<Mode> makeGranularityMode();
 
 }  // namespace pullsched::rig
