@@ -63,7 +63,7 @@ regression() {
 # awk: 3 significant digits, trailing zeros kept, no trailing point ("0.518", "8.57", "127").
 sig3='function sig3(x,  m) { m = (x < 0) ? -x : x
   if (m >= 100) return sprintf("%.0f", x); if (m >= 10) return sprintf("%.1f", x)
-  if (m >= 1) return sprintf("%.2f", x); return sprintf("%#.3g", x) } '"
+  if (m >= 1) return sprintf("%.2f", x); return sprintf("%#.3g", x) } '
 num() { [ -z "$1" ] && echo "n/a" || printf "%.${2:-2}f" "$1"; }
 duration() { awk -v us="$1" 'BEGIN { if (us >= 1000) printf "%gms", us / 1000; else printf "%gus", us }'; }
 

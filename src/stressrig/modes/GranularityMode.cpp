@@ -181,7 +181,8 @@ class GranularityMode final : public Mode {
         t.percent("saturation", saturation_, 0, 100,
                   "a sweep ends when 3 sizes in a row reach the threshold within this spread");
         t.duration("max-run-time", maxRunTime_, 1ms, 1h,
-                   "a size whose ideal run (max(work / P, critical path)) exceeds this is not run");
+                   "a sweep ends at a size whose ideal run (max(work / P, critical path)) or "
+                   "median makespan exceeds this");
     }
     void validate(const OptionTable&) override {
         graphList_ = parseGraphs(graphs_);
@@ -349,6 +350,12 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                     EfficiencyCurve(curve).saturated(threshold_, kSaturationWindow, saturation_)) {
                     sweep.done = true;
                     sweep.stopped = "saturated";
+                }
+                // the next size would take at least as long again: a busy machine or a slow
+                // backend must not stretch the sweep far beyond the ideal budget
+                if (!sweep.done && p.makespanUs.median > toUs(maxRunTime_)) {
+                    sweep.done = true;
+                    sweep.stopped = "max-run-time";
                 }
                 ctx.progress.progress(
                     step, totalSteps,
