@@ -8,6 +8,9 @@
 namespace pullsched::rig {
 
 std::unique_ptr<Backend> makePullschedBackend();
+std::unique_ptr<Backend> makeTbbBackend();
+std::unique_ptr<Backend> makeOpenMpBackend();
+std::unique_ptr<Backend> makeAsioBackend();
 std::unique_ptr<Backend> makePoolBackend();
 
 }  // namespace pullsched::rig

@@ -13,6 +13,10 @@ namespace {
 constexpr std::array kBackends{
     BackendInfo{"pullsched", "this project's work-pulling, time-based scheduler (default)",
                 &makePullschedBackend},
+    BackendInfo{"tbb", "oneTBB flow graph: continue_node per node, arena of the worker count",
+                &makeTbbBackend},
+    BackendInfo{"openmp", "OpenMP tasks with depend clauses (libgomp)", &makeOpenMpBackend},
+    BackendInfo{"asio", "Boost.Asio thread_pool; steady_timer for timed starts", &makeAsioBackend},
     BackendInfo{"pool",
                 "a mutex + condition-variable FIFO pool with atomic predecessor counts: the floor",
                 &makePoolBackend},
