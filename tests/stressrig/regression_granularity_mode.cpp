@@ -30,7 +30,7 @@ namespace {
 
 const std::string kTiny =
     "--mode=granularity --graphs=isolated:32 --backends=pullsched,pool --min-size=1us "
-    "--max-size=4us --step=2 --reps=2 --warmup=1 --workers=2 --no-render --quiet --out=.";
+    "--max-size=4us --step=2 --reps=2 --backend-warmup=1 --workers=2 --no-render --quiet --out=.";
 
 json envelope(const Result& r) {
     try {
@@ -134,7 +134,7 @@ TEST(GranularityMode, GraphListNamesPresetsAndHandMadeShapes) {
     const fs::path dir = rigtest::scratch("granularity", "graphs");
     const Result r =
         rig("--mode=granularity --graphs=grid:4x4,burst:32,chain:8 --backends=pool --min-size=1us "
-            "--max-size=1us --reps=1 --warmup=0 --no-render --quiet --json",
+            "--max-size=1us --reps=1 --backend-warmup=0 --no-render --quiet --json",
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json res = envelope(r).at("result");
@@ -160,7 +160,7 @@ TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
         {"--graphs=grid:10", "a grid is grid:WIDTHxHEIGHT"},
         {"--graphs=chain", "want NAME:NODES"},
         {"--graphs=chain:0", "is not a count"},
-        {"--backends=nope", "invalid --backends=nope"},
+        {"--backends=nope", "--backends: unknown backend 'nope'"},
         {"--min-size=2us --max-size=1us", "the largest size is below the smallest"},
     };
     for (const auto& c : cases) {

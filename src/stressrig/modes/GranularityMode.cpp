@@ -18,6 +18,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "backends/Backend.hpp"
 #include "backends/BackendRegistry.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
@@ -159,24 +160,17 @@ class GranularityMode final : public Mode {
                "backend and graph";
     }
     void declare(OptionTable& t) override {
+        backends_.declare(t);  // --backends; --backend-warmup: here per size and backend
         t.group("Granularity");
         t.text("graphs", graphs_, "LIST",
                "graphs as NAME:NODES, comma-separated: isolated, chain, grid:WxH (hand-made "
                "shapes) or a preset (see Patterns)");
-        t.text(
-            "backends", backends_, "LIST", "schedulers to compare, comma-separated, or all (" + [] {
-                std::string s;
-                for (const std::string& n : BackendRegistry::names())
-                    s += (s.empty() ? "" : ", ") + n;
-                return s;
-            }() + ")");
         t.count("workers", workers_, 1, 1024, "worker threads of every backend");
         t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
         t.duration("min-size", minSize_, 100ns, 10s, "smallest job size (time per unit weight)");
         t.duration("max-size", maxSize_, 100ns, 10s, "largest job size");
         t.choice("step", step_, {"sqrt2", "2"}, "factor between job sizes: √2 or 2");
         t.count("reps", reps_, 1, 1000, "measured runs per size (the median makespan counts)");
-        t.count("warmup", warmup_, 0, 100, "runs per size before the measured ones (excluded)");
         t.percent("threshold", threshold_, 1, 100, "efficiency that defines METG");
         t.percent("saturation", saturation_, 0, 100,
                   "a sweep ends when 3 sizes in a row reach the threshold within this spread");
@@ -186,11 +180,7 @@ class GranularityMode final : public Mode {
     }
     void validate(const OptionTable&) override {
         graphList_ = parseGraphs(graphs_);
-        try {
-            backendList_ = BackendRegistry::parseList(backends_);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(fmt::format("invalid --backends={}: {}", backends_, e.what()));
-        }
+        backendList_ = backends_.names();
         if (maxSize_ < minSize_)
             throw UsageError(fmt::format(
                 "invalid --min-size={} --max-size={}: the largest size is below the smallest",
@@ -214,14 +204,13 @@ class GranularityMode final : public Mode {
     }
 
     std::string graphs_ = kDefaultGraphs;
-    std::string backends_ = "pullsched";
+    BackendOptions backends_;
     unsigned workers_ = 2;
     std::string loadKind_ = "cpu";
     Duration minSize_ = 250ns;
     Duration maxSize_ = 4ms;
     std::string step_ = "sqrt2";
     unsigned reps_ = 3;
-    unsigned warmup_ = 1;
     double threshold_ = 0.5;
     double saturation_ = 0.05;
     Duration maxRunTime_ = 1s;
@@ -303,7 +292,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 p.lowerBoundUs = idealUs;
                 std::vector<double> makespans;
                 std::string failure;
-                for (unsigned i = 0; i < warmup_ + reps_; ++i) {
+                for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
                     if (ctx.stop.requested()) {
                         r.partial = true;
                         break;
@@ -314,7 +303,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                     if (run.ok()) {
                         ++p.verified;
                         ++runsVerified;
-                        if (i >= warmup_) makespans.push_back(toUs(run.result.runTime));
+                        if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
                         continue;
                     }
                     failure = correctnessFailure(run.result);
@@ -498,7 +487,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         "{} steps, {} runs per size after {} warm-up (median makespan), as fast as possible",
         thresholdText, fmt::join(backendList_, ", "), workers_, ctx.environment.cores,
         usText(toUs(minSize_)), usText(toUs(maxSize_)), step_ == "2" ? "2×" : "√2", reps_,
-        warmup_));
+        backends_.warmup));
     r.text.push_back("  " + definition);
     std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
     for (const std::string& b : backendList_)
@@ -587,7 +576,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     j["min_size_us"] = toUs(minSize_);
     j["max_size_us"] = toUs(maxSize_);
     j["reps"] = reps_;
-    j["warmup"] = warmup_;
+    j["warmup"] = backends_.warmup;
     j["runs_total"] = runsTotal;
     j["runs_verified"] = runsVerified;
     j["definition"] = definition;
