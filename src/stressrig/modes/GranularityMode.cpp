@@ -453,8 +453,12 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         const std::size_t cols = std::min<std::size_t>(3, results.size());
         const std::size_t rows = (results.size() + cols - 1) / cols;
         std::string c;
-        c += "set grid\nset logscale x 2\nset key bottom right box opaque\n";
-        c += "set xlabel 'job size (us)'\nset ylabel 'efficiency'\nset yrange [0:1.15]\n";
+        // the key sits above the curves (efficiency stays below ~1.2) instead of over them
+        c += "set grid\nset logscale x 2\nset key top left samplen 2 font ',9'\n";
+        c += fmt::format(
+            "set xlabel 'job size (us)'\nset ylabel 'efficiency'\n"
+            "set yrange [0:{:g}]\nset ytics 0,0.2,1.2\n",
+            1.25 + 0.08 * double(backendList_.size() + 1));
         c += "set datafile missing ''\n";
         c += fmt::format("set multiplot layout {},{} title {}\n", rows, cols,
                          GnuplotScript::quoteGp(fmt::format(
@@ -477,7 +481,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         c += "unset multiplot\n";
         PlotOptions po;
         po.width = int(450 * cols);
-        po.height = int(380 * rows + 40);
+        po.height = int(420 * rows + 40);
         r.plots.push_back({"", GnuplotScript::custom(wide, std::move(c), po)});
     }
 
