@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= out
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build test unit regression stress demo trace report bench format clean
+.PHONY: all setup configure build test unit regression stress demo trace report reference bench format clean
 
 all: build
 
@@ -54,6 +54,13 @@ trace: setup
 
 report: build
 	@bash tools/plot/render-all.sh $(OUT)
+
+# The five published load-peak series regenerated with --mode=param-range, ours beside the
+# published figures (data/reference/), one picture each; results in OUT/reference.
+# REFERENCE_QUICK=1 for 8 points per series instead of 40 (tools/plot/reference-series.sh).
+reference: setup $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
+	@bash tools/plot/reference-series.sh --build=$(BUILD_DIR) --out=$(OUT)/reference
 
 bench: build
 	$(BUILD_DIR)/bin/scheduler_bench

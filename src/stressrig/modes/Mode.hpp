@@ -53,6 +53,7 @@ std::unique_ptr<Mode> makeSweepMode();
 std::unique_ptr<Mode> makePipecleanMode();
 std::unique_ptr<Mode> makeSoakMode();
 std::unique_ptr<Mode> makeHeadroomMode();
+std::unique_ptr<Mode> makeGranularityMode();
 std::unique_ptr<Mode> makeCompareMode();
 
 }  // namespace pullsched::rig

@@ -14,6 +14,7 @@ std::vector<std::unique_ptr<Mode>> makeModes() {
     modes.push_back(makePipecleanMode());
     modes.push_back(makeSoakMode());
     modes.push_back(makeHeadroomMode());
+    modes.push_back(makeGranularityMode());
     modes.push_back(makeCompareMode());
     return modes;
 }

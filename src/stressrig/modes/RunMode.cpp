@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "analysis/RunRepStatistics.hpp"
+#include "backends/BackendComparison.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/ScheduleOptions.hpp"
@@ -104,6 +106,7 @@ class RunMode final : public Mode {
         graph_.declare(t);
         exec_.declare(t);
         sched_.declare(t);
+        backends_.declare(t);
         t.group("Traces");
         t.flag("trace-json", traceJson_,
                "write <name>-trace.json: every job of every rep with its state, one track per "
@@ -122,6 +125,10 @@ class RunMode final : public Mode {
             throw UsageError(
                 "--level applies to --schedule=default; the adapted schedule is "
                 "set by --stress and --concurrency");
+        if (backends_.comparing() && (traceJson_ || traceDump_))
+            throw UsageError(
+                "--trace-json and --trace-dump trace pullsched's workers: they need "
+                "--backends=pullsched");
         if (traceDump_ && !Scheduler::traceCompiledIn())
             throw UsageError(
                 "--trace-dump needs a build with trace points: configure with "
@@ -131,9 +138,14 @@ class RunMode final : public Mode {
     ModeResult run(RunContext& ctx) override;
 
   private:
+    /// --backends other than pullsched alone: the same graph and schedule on each backend.
+    ModeResult runBackends(RunContext& ctx, const TestChainGraph& graph, const RuleSet& rules,
+                           const LevelSchedule& schedule, unsigned concurrency);
+
     GraphOptions graph_;
     ExecutionOptions exec_;
     ScheduleOptions sched_;
+    BackendOptions backends_;
     bool traceJson_ = false;
     bool traceDump_ = false;
 };
@@ -161,6 +173,7 @@ ModeResult RunMode::run(RunContext& ctx) {
             sched_.reps, Units::formatDuration(planned),
             Units::formatDuration(planned * sched_.reps),
             Units::formatDuration(sched_.maxSchedule)));
+    if (backends_.comparing()) return runBackends(ctx, graph, rules, schedule, C);
 
     ModeResult res;
     res.name = fmt::format("run-{}-{}", graph_.label(), N);
@@ -497,6 +510,168 @@ ModeResult RunMode::run(RunContext& ctx) {
         } else
             res.warnings.push_back("the scheduler wrote no trace dump");
     }
+    return res;
+}
+
+ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, const RuleSet& rules,
+                                const LevelSchedule& schedule, unsigned C) {
+    const WeightPolicy policy = rules.schedulingWeightPolicy();
+    const unsigned W = exec_.workers;
+    const std::size_t N = graph.size();
+    const std::vector<std::string> names = backends_.names();
+
+    ModeResult res;
+    res.name = fmt::format("run-{}-{}", graph_.label(), N);
+    const JobBody body(exec_.loadKind, &ctx.progress);
+    res.calibration = body.json();
+    const GraphStatistics stats(graph, policy);
+
+    BackendSetup setup;
+    setup.workers = W;
+    setup.timeBase = exec_.load;
+    setup.load = body.load();
+    setup.policy = policy;
+    setup.schedule = schedule;
+    setup.parallelism = C;
+    setup.deadlines = false;  // only pullsched could expire a job: all run the same work
+    setup.completionLimit =
+        std::chrono::seconds{60} + 4 * (schedule.expectedEnd() + stats.work(exec_.load));
+    const std::vector<BackendSeries> series = compareBackends(
+        names, graph, setup, sched_.reps, backends_.warmup, ctx.stop, &ctx.progress);
+
+    TestChainGraph reference = graph;
+    reference.recalculate();
+    const std::string hash = fmt::format("0x{:016X}", reference.graphHash());
+    const Duration planned = schedule.expectedEnd();
+    const Duration lowerBound = stats.lowerBound(C, exec_.load);
+
+    // ---- text
+    const std::string scheduleText =
+        sched_.schedule == "default"
+            ? fmt::format("default, level {}", Units::formatDuration(sched_.level))
+            : fmt::format("adapted, stress {}, concurrency {}", sched_.stress, C);
+    std::string nameList;
+    for (const std::string& n : names)
+        nameList += (nameList.empty() ? "" : ", ") + n;
+    auto& text = res.text;
+    text.push_back(fmt::format(
+        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}); "
+        "backends: {}",
+        graph_.label(), N, graph.seed(), hash, W, Units::formatDuration(exec_.load), exec_.loadKind,
+        nameList));
+    text.push_back(fmt::format(
+        "schedule: {}; {} measured reps per backend after {} warm-up; no deadlines (only "
+        "pullsched could expire a job); calibration: {}",
+        scheduleText, sched_.reps, backends_.warmup, body.text()));
+    text.push_back(fmt::format("  expected time {}, lower bound {} = max(work / {}, critical path)",
+                               Units::formatDuration(planned), Units::formatDuration(lowerBound),
+                               C));
+    for (std::string& line : backendsText(series))
+        text.push_back(std::move(line));
+
+    // ---- failures, verdict
+    for (const BackendSeries& s : series) {
+        if (!s.failure.empty()) res.failures.push_back(s.name + ": " + s.failure);
+        if (s.interrupted) res.partial = true;
+    }
+    res.systemFailure = !res.failures.empty();
+    if (res.systemFailure) {
+        res.verdict = "FAILED: " + res.failures.front();
+    } else {
+        const BackendSeries* fastest = nullptr;
+        for (const BackendSeries& s : series)
+            if (!std::isnan(s.runtimeMs().median) &&
+                (!fastest || s.runtimeMs().median < fastest->runtimeMs().median))
+                fastest = &s;
+        res.verdict =
+            fmt::format("{} backends ran every job exactly once, hash ok{}", series.size(),
+                        fastest ? fmt::format("; fastest median runtime: {} ({:.3f} ms)",
+                                              fastest->name, fastest->runtimeMs().median)
+                                : std::string());
+        if (ctx.environment.busy())
+            res.verdict += "; the machine was busy, so the times include competition for the CPU";
+    }
+
+    // ---- result JSON
+    nlohmann::json& j = res.result;
+    j["pattern"] = graph_.label();
+    j["rules"] = RuleParser::toString(rules);
+    j["seed"] = graph.seed();
+    j["nodes"] = N;
+    j["levels"] = graph.levels();
+    j["graph_hash"] = hash;
+    j["workers"] = W;
+    j["concurrency"] = C;
+    j["schedule"] = sched_.schedule;
+    j["planned_schedule_ms"] = toMs(planned);
+    j["expected_ms"] = toMs(planned);
+    j["lower_bound_ms"] = toMs(lowerBound);
+    j["reps_planned"] = sched_.reps;
+    j["warmup_runs_per_backend"] = backends_.warmup;
+    j["deadlines"] = false;
+    j["backends"] = backendsJson(series);
+
+    // ---- tables and pictures: all backends together
+    CsvTable jobs;
+    for (const char* c : {"node", "level", "weight", "scheduled ms"})
+        jobs.addColumn(c);
+    for (const BackendSeries& s : series)
+        for (const char* c : {"start ms", "end ms", "lateness us"})
+            jobs.addColumn(fmt::format("{} {}", s.name, c));
+    for (std::size_t i = 0; i < N; ++i) {
+        std::vector<CsvTable::Cell> row{double(i), double(graph.node(i).level),
+                                        double(effectiveWeight(graph.node(i).weight, policy)),
+                                        toMs(schedule.nodeStart(i))};
+        for (const BackendSeries& s : series) {
+            const bool has = !s.runs.empty() && s.runs.back().result.jobs.size() == N &&
+                             s.runs.back().result.jobs[i].ran();
+            const JobTiming* jt = has ? &s.runs.back().result.jobs[i] : nullptr;
+            row.push_back(jt ? toMs(jt->actualStart) : kMissing);
+            row.push_back(jt ? toMs(jt->end) : kMissing);
+            row.push_back(jt ? toUs(jt->lateness()) : kMissing);
+        }
+        jobs.addRow(std::move(row));
+    }
+    jobs.setComment("graph hash", hash);
+    jobs.setComment("rows", "every node; times of each backend's last measured rep");
+    CsvTable reps;
+    reps.addColumn("rep");
+    for (const BackendSeries& s : series)
+        reps.addColumn(s.name + " runtime ms");
+    for (unsigned rep = 1; rep <= sched_.reps; ++rep) {
+        std::vector<CsvTable::Cell> row{double(rep)};
+        for (const BackendSeries& s : series) {
+            const bool has = rep <= s.runs.size() && s.runs[rep - 1].result.completed;
+            row.push_back(has ? toMs(s.runs[rep - 1].result.runTime) : kMissing);
+        }
+        reps.addRow(std::move(row));
+    }
+
+    std::vector<std::string> startColumns{"scheduled ms"};
+    std::vector<std::string> runtimeColumns;
+    for (const BackendSeries& s : series) {
+        startColumns.push_back(s.name + " start ms");
+        runtimeColumns.push_back(s.name + " runtime ms");
+    }
+    PlotOptions po;
+    po.title = fmt::format("{} ({} nodes), {} workers, load {}: schedule vs. start per backend",
+                           graph_.label(), N, W, Units::formatDuration(exec_.load, true));
+    po.xLabel = "node";
+    po.yLabel = "time since anchor (ms)";
+    po.style = "points";
+    res.plots.push_back({"", GnuplotScript::tablePlot(jobs, "node", startColumns, {}, po)});
+    PlotOptions pr;
+    pr.title =
+        fmt::format("{} ({} nodes), {} workers: runtime per rep and backend", graph_.label(), N, W);
+    pr.xLabel = "rep";
+    pr.yLabel = "runtime (ms)";
+    res.plots.push_back({"-reps", GnuplotScript::tablePlot(reps, "rep", runtimeColumns, {}, pr)});
+    res.tables.push_back({"", std::move(jobs)});
+    res.tables.push_back({"-reps", std::move(reps)});
+    res.tables.push_back({"-backends", backendsTable(series)});
+    std::ostringstream dot;
+    DotWriter::write(dot, graph);
+    res.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
     return res;
 }
 

@@ -1,0 +1,68 @@
+#pragma once
+// The same graph and schedule on several backends, one after another: each backend is
+// prepared (untimed), warmed up (runs not counted), then runs `reps` measured runs, then
+// is destroyed before the next starts, so no backend's idle threads compete with another.
+// Every run is verified (hash and exactly-once); the first failed run ends its series.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/SampleStatistics.hpp"
+#include "backends/Backend.hpp"
+#include "measure/LatencyHistogram.hpp"
+#include "report/CsvTable.hpp"
+
+namespace pullsched::rig {
+
+class StopRequest;
+class Progress;
+
+/// The measured runs of one backend.
+struct BackendSeries {
+    std::string name;
+    StartTimes startTimes = StartTimes::Native;
+    std::string startTimesText;
+    std::vector<BackendRun> runs;  ///< measured runs (warm-up excluded)
+    unsigned warmups = 0;          ///< warm-up runs done
+    bool interrupted = false;      ///< a stop request ended the series early
+    std::string failure;           ///< the first correctness failure, else empty
+
+    std::size_t hashOkRuns() const;
+    std::size_t exactlyOnceRuns() const;
+    SampleStatistics runtimeMs() const;    ///< completed runs only
+    SampleStatistics efficiency() const;   ///< lower bound / runtime
+    SampleStatistics startWaitMs() const;  ///< Σ in-job start wait per run
+    LatencyHistogram lateness() const;     ///< actual − scheduled start, all jobs of all runs
+    /// { start_times, start_times_text, runs, warmup_runs, runtime_ms (mean), runtime_min_ms,
+    ///   runtime_median_ms, runtime_max_ms, efficiency, start_wait_ms, lateness_*,
+    ///   hash_ok_runs, exactly_once_runs, missed_jobs, repeated_jobs, failure, runtime_ms_per_run }
+    nlohmann::json json() const;
+};
+
+/// Why a backend run is not correct ("" if it is): the runner's error, a timeout, a hash
+/// mismatch, or a job that did not run exactly once.
+std::string backendRunFailure(const BackendRun& run);
+
+/// Runs `graph` on each backend in `names` (see the file comment). Progress notes one
+/// line per backend.
+std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
+                                           const testchain::TestChainGraph& graph,
+                                           const BackendSetup& setup, std::size_t reps,
+                                           unsigned warmup, const StopRequest& stop,
+                                           Progress* progress = nullptr);
+
+/// JSON object keyed by backend name (each BackendSeries::json()).
+nlohmann::json backendsJson(const std::vector<BackendSeries>& series);
+
+/// One row per backend: "backend", "start times", "runs", "runtime ms", "runtime min ms",
+/// "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us", "start wait ms",
+/// "hash ok runs", "exactly once runs".
+CsvTable backendsTable(const std::vector<BackendSeries>& series);
+
+/// One line per backend for a mode's text.
+std::vector<std::string> backendsText(const std::vector<BackendSeries>& series);
+
+}  // namespace pullsched::rig

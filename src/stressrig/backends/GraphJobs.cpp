@@ -1,0 +1,166 @@
+#include "backends/GraphJobs.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "pullsched/testchain/GraphStatistics.hpp"
+
+namespace pullsched::rig {
+
+using namespace pullsched::testchain;
+
+namespace {
+
+/// The spin at the end of a wait for a start time: covers the sleep's wake-up latency.
+constexpr Duration kSpinLead = std::chrono::microseconds{200};
+
+}  // namespace
+
+void waitUntil(TimePoint t) noexcept {
+    if (t - SteadyClock::now() > kSpinLead) std::this_thread::sleep_until(t - kSpinLead);
+    while (SteadyClock::now() < t) {
+    }
+}
+
+void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, bool waitInJob) {
+    if (setup.workers == 0) throw std::invalid_argument("backend: 0 workers");
+    if (setup.load && !setup.load->isCalibrated())
+        throw std::invalid_argument("backend: the load is not calibrated");
+    if (setup.schedule && setup.schedule->size() != graph.size())
+        throw std::invalid_argument("backend: schedule is for a graph of another size");
+    prepared_ = false;
+    graph_ = graph;
+    load_ = setup.load;
+    timeBase_ = setup.timeBase;
+    workers_ = setup.workers;
+    waitInJob_ = waitInJob;
+    scheduled_ = setup.schedule.has_value();
+    completionLimit_ = setup.completionLimit;
+    const std::size_t n = graph.size();
+    weight_.resize(n);
+    start_.assign(n, Duration{0});
+    for (std::size_t i = 0; i < n; ++i) {
+        weight_[i] =
+            static_cast<std::uint32_t>(effectiveWeight(graph.node(i).weight, setup.policy));
+        if (setup.schedule) start_[i] = setup.schedule->nodeStart(i);
+    }
+    expectedEnd_ = setup.schedule ? setup.schedule->expectedEnd() : Duration{0};
+    lowerBound_ =
+        GraphStatistics(graph, setup.policy)
+            .lowerBound(setup.parallelism ? setup.parallelism : setup.workers, setup.timeBase);
+    graph_.recalculate();
+    expectedHash_ = graph_.graphHash();
+    executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(n);
+    began_.resize(n);
+    ended_.resize(n);
+    waited_.resize(n);
+    prepared_ = true;
+}
+
+void GraphJobs::beginRun() {
+    if (!prepared_) throw std::logic_error("backend: run() before prepare()");
+    graph_.clearNodeHashes();
+    const std::size_t n = graph_.size();
+    for (std::size_t i = 0; i < n; ++i)
+        executions_[i].store(0, std::memory_order_relaxed);
+    std::fill(began_.begin(), began_.end(), JobTiming::kNotRun);
+    std::fill(ended_.begin(), ended_.end(), JobTiming::kNotRun);
+    std::fill(waited_.begin(), waited_.end(), Duration{0});
+    remaining_.store(static_cast<std::ptrdiff_t>(n), std::memory_order_relaxed);
+    {
+        std::lock_guard lock(mutex_);
+        done_ = false;
+    }
+    anchor_ = SteadyClock::now();
+}
+
+void GraphJobs::runNode(std::uint32_t i) noexcept {
+    Duration waited{0};
+    if (waitInJob_ && start_[i] > Duration{0}) {
+        const TimePoint entered = SteadyClock::now();
+        const TimePoint due = anchor_ + start_[i];
+        if (entered < due) {
+            waitUntil(due);
+            waited = SteadyClock::now() - entered;
+        }
+    }
+    const TimePoint t0 = SteadyClock::now();
+    const std::size_t w = weight_[i];
+    if (w > 0 && load_) load_->invoke(w, timeBase_);
+    graph_.node(i).calculate(graph_.nodes());
+    const TimePoint t1 = SteadyClock::now();
+    waited_[i] = waited;
+    began_[i] = t0 - anchor_;
+    ended_[i] = t1 - anchor_;
+    executions_[i].fetch_add(1, std::memory_order_relaxed);
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+        doneCv_.notify_all();
+    }
+}
+
+bool GraphJobs::waitAll() {
+    std::unique_lock lock(mutex_);
+    return doneCv_.wait_until(lock, SteadyClock::now() + completionLimit_, [&] { return done_; });
+}
+
+BackendRun GraphJobs::finish(bool timedOut) {
+    BackendRun out;
+    RunResult& r = out.result;
+    const std::size_t n = graph_.size();
+    r.expectedHash = expectedHash_;
+    r.anchor = anchor_;
+    r.expectedEnd = expectedEnd_;
+    r.lowerBound = lowerBound_;
+    r.workers = workers_;
+    r.nodes = n;
+    r.planningJobs = 0;
+    if (timedOut) {
+        r.timedOut = true;
+        r.error = "run did not complete within the completion limit";
+        return out;
+    }
+    // Every job ended (the countdown's acquire, or the adapter's own wait): its writes
+    // are visible.
+    r.jobs.resize(n);
+    out.executions.resize(n);
+    bool exitsRan = true;
+    Duration lastEnd{0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const Node& node = graph_.node(i);
+        JobTiming& j = r.jobs[i];
+        j.node = static_cast<std::uint32_t>(i);
+        j.level = static_cast<std::uint32_t>(node.level);
+        j.weight = weight_[i];
+        j.scheduledStart = start_[i];
+        j.actualStart = began_[i];
+        j.end = ended_[i];
+        j.posted = true;
+        j.posts = 1;
+        out.executions[i] = executions_[i].load(std::memory_order_relaxed);
+        j.state = j.ran() ? JobState::Completed : JobState::Cancelled;
+        if (j.ran()) {
+            ++r.completedJobs;
+            out.startWait += waited_[i];
+        } else {
+            ++r.cancelled;
+        }
+        if (node.isExit()) {
+            if (j.ran())
+                lastEnd = std::max(lastEnd, j.end);
+            else
+                exitsRan = false;
+        }
+    }
+    r.nodesPosted = n;
+    r.completed = exitsRan;
+    r.runTime = lastEnd;
+    r.actualHash = graph_.graphHash();
+    r.hashOk = r.actualHash == r.expectedHash;
+    countExecutions(out);
+    return out;
+}
+
+}  // namespace pullsched::rig

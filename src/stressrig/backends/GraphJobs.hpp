@@ -1,0 +1,82 @@
+#pragma once
+// What the adapters of the foreign backends (tbb, openmp, asio, pool) share: the
+// backend's own copy of the graph, the node job body and the bookkeeping of one run.
+// Each adapter only decides *when* runNode(i) is called; everything that is measured is
+// done here, the same way for each of them.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "backends/Backend.hpp"
+#include "pullsched/scheduler/Time.hpp"
+
+namespace pullsched::rig {
+
+class GraphJobs {
+  public:
+    /// Untimed. `waitInJob`: runNode() waits for the node's start time (adapters without a
+    /// timed start). Throws std::invalid_argument for 0 workers, an uncalibrated load or a
+    /// schedule of another size.
+    void prepare(const testchain::TestChainGraph& graph, const BackendSetup& setup, bool waitInJob);
+    bool prepared() const noexcept { return prepared_; }
+
+    /// Starts a run: clears hashes and records, anchor = now. Throws std::logic_error if
+    /// not prepared.
+    void beginRun();
+    /// The node job: (wait for the start,) load, calculate, record. Thread-safe for
+    /// distinct nodes; a node's predecessors must have ended (happens-before) first.
+    void runNode(std::uint32_t node) noexcept;
+    /// Blocks until every node job ended once or the completion limit passed; true if all
+    /// ended. For adapters whose own wait returns only when all their jobs are done, not
+    /// needed.
+    bool waitAll();
+    /// The run's result. `timedOut`: some job may still run, so no job is read.
+    BackendRun finish(bool timedOut);
+
+    const testchain::TestChainGraph& graph() const noexcept { return graph_; }
+    std::size_t size() const noexcept { return graph_.size(); }
+    unsigned workers() const noexcept { return workers_; }
+    bool scheduled() const noexcept { return scheduled_; }
+    TimePoint anchor() const noexcept { return anchor_; }
+    /// The node's start as a time point of this run (anchor + schedule offset).
+    TimePoint startAt(std::uint32_t node) const noexcept { return anchor_ + start_[node]; }
+    std::uint64_t expectedHash() const noexcept { return expectedHash_; }
+
+  private:
+    bool prepared_ = false;
+    testchain::TestChainGraph graph_{2, 1};
+    std::optional<testchain::ComputationalLoad> load_;
+    Duration timeBase_{0};
+    unsigned workers_ = 0;
+    bool waitInJob_ = false;
+    bool scheduled_ = false;
+    Duration completionLimit_{0};
+    Duration lowerBound_{0};
+    Duration expectedEnd_{0};
+    std::uint64_t expectedHash_ = 0;
+    std::vector<std::uint32_t> weight_;  ///< effective weight per node
+    std::vector<Duration> start_;        ///< per node, offset from the anchor
+
+    // Per run. Each job writes only its own node's slots.
+    TimePoint anchor_{};
+    std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;
+    std::vector<Duration> began_;
+    std::vector<Duration> ended_;
+    std::vector<Duration> waited_;
+    std::atomic<std::ptrdiff_t> remaining_{0};
+    std::mutex mutex_;
+    std::condition_variable doneCv_;
+    bool done_ = false;  ///< guarded by mutex_
+};
+
+/// Waits until `t`: sleeps until shortly before, then spins (a sleep alone would wake
+/// tens of microseconds late).
+void waitUntil(TimePoint t) noexcept;
+
+}  // namespace pullsched::rig

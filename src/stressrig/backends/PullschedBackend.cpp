@@ -1,0 +1,142 @@
+// pullsched: this project's scheduler, driven by the ScheduleRunner exactly as the rig's
+// own modes drive it. Start times are native (a job's start time in the scheduler).
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+
+#include "backends/BackendFactories.hpp"
+#include "load/SchedulerFactory.hpp"
+#include "pullsched/scheduler/Observer.hpp"
+#include "pullsched/scheduler/Scheduler.hpp"
+#include "pullsched/testchain/ScheduleRunner.hpp"
+
+namespace pullsched::rig {
+
+using namespace pullsched::testchain;
+
+namespace {
+
+/// Counts how often each node job started (tag = node id), and forwards every event to
+/// the caller's observer. The runner's job bodies are its own, so the scheduler's job
+/// start is where the count can be taken.
+class ExecutionCounter final : public Observer {
+  public:
+    void reset(std::size_t nodes, Observer* next) {
+        nodes_ = nodes;
+        next_ = next;
+        counts_ = std::make_unique<std::atomic<std::uint32_t>[]>(nodes);
+        clear();
+    }
+    void clear() noexcept {
+        for (std::size_t i = 0; i < nodes_; ++i)
+            counts_[i].store(0, std::memory_order_relaxed);
+    }
+    std::uint32_t count(std::size_t node) const noexcept {
+        return counts_[node].load(std::memory_order_relaxed);
+    }
+
+    void onJobStart(unsigned w, const JobEvent& e) override {
+        if ((e.tag & ScheduleRunner::kPlanningTag) == 0 && e.tag < nodes_)
+            counts_[e.tag].fetch_add(1, std::memory_order_relaxed);
+        if (next_) next_->onJobStart(w, e);
+    }
+    void onJobEnd(unsigned w, const JobEvent& e) override {
+        if (next_) next_->onJobEnd(w, e);
+    }
+    void onWorkerActive(unsigned w) override {
+        if (next_) next_->onWorkerActive(w);
+    }
+    void onWorkerIdle(unsigned w) override {
+        if (next_) next_->onWorkerIdle(w);
+    }
+    void onTokenAcquired(unsigned w) override {
+        if (next_) next_->onTokenAcquired(w);
+    }
+    void onTokenContended(unsigned w) override {
+        if (next_) next_->onTokenContended(w);
+    }
+    void onSleep(unsigned w, SleepKind k, Duration planned) override {
+        if (next_) next_->onSleep(w, k, planned);
+    }
+
+  private:
+    std::size_t nodes_ = 0;
+    Observer* next_ = nullptr;
+    std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
+};
+
+class PullschedBackend final : public Backend {
+  public:
+    std::string_view name() const noexcept override { return "pullsched"; }
+    StartTimes startTimes() const noexcept override { return StartTimes::Native; }
+    std::string_view startTimesText() const noexcept override {
+        return "native: every node job is posted with its start time and released by its "
+               "last predecessor, not before it";
+    }
+
+    void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
+        if (setup.workers == 0) throw std::invalid_argument("pullsched backend: 0 workers");
+        runner_.reset();  // before the scheduler it uses
+        scheduler_.reset();
+        const std::size_t n = graph.size();
+        counter_.reset(n, setup.observer);
+        scheduler_ =
+            std::make_unique<Scheduler>(schedulerConfig(setup.workers, &counter_, n + n / 64 + 16));
+        RunnerConfig rc;
+        rc.timeBase = setup.timeBase;
+        rc.load = setup.load;
+        rc.policy = setup.policy;
+        rc.parallelism = setup.parallelism;
+        rc.completionLimit = setup.completionLimit;
+        if (setup.schedule) {
+            rc.deadlines = setup.deadlines;
+            runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
+        } else {
+            // As fast as possible: every start at the anchor, and no pre-roll, so the
+            // anchor is the moment run() begins and planning counts in the makespan.
+            rc.deadlines = false;
+            rc.planningStep = Duration{0};
+            LevelSchedule asap(graph, setup.policy);
+            asap.useDefault(Duration{0});
+            runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, asap, rc);
+        }
+    }
+
+    BackendRun run() override {
+        if (!runner_) throw std::logic_error("pullsched backend: run() before prepare()");
+        counter_.clear();
+        BackendRun out;
+        out.result = runner_->run();
+        // Every job that counts is final (the runner waited for all handles), and a job
+        // starts before its body, so the counts are complete.
+        const std::size_t n = runner_->graph().size();
+        out.executions.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            out.executions[i] = counter_.count(i);
+        countExecutions(out);
+        return out;
+    }
+
+    std::uint64_t expectedHash() const override {
+        if (!runner_) throw std::logic_error("pullsched backend: not prepared");
+        return runner_->expectedHash();
+    }
+
+    ~PullschedBackend() override {
+        runner_.reset();
+        scheduler_.reset();  // joins the workers before the counter goes
+    }
+
+  private:
+    ExecutionCounter counter_;  // outlives the scheduler that calls it
+    std::unique_ptr<Scheduler> scheduler_;
+    std::unique_ptr<ScheduleRunner> runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makePullschedBackend() {
+    return std::make_unique<PullschedBackend>();
+}
+
+}  // namespace pullsched::rig

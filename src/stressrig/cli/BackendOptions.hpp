@@ -1,0 +1,54 @@
+#pragma once
+// Which schedulers run the mode's graphs: --backends (pullsched alone by default) and the
+// untimed warm-up runs each backend gets before its measured ones.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/BackendRegistry.hpp"
+#include "cli/OptionTable.hpp"
+#include "cli/UsageError.hpp"
+
+namespace pullsched::rig {
+
+struct BackendOptions {
+    std::string backends{BackendRegistry::kDefault};
+    unsigned warmup = 1;
+
+    void declare(OptionTable& t) {
+        t.group("Backends");
+        std::string help =
+            "schedulers that run the same graph with the same job bodies and workers, "
+            "comma-separated, or all:";
+        for (const BackendInfo& b : BackendRegistry::all()) {
+            help += " ";
+            help += b.name;
+            help += " (";
+            help += toString(BackendRegistry::make(b.name)->startTimes());
+            help += " start times)";
+        }
+        help +=
+            ". wait-in-job: the job sleeps, then spins until its start, holding its thread; "
+            "that wait is reported as start wait";
+        t.text("backends", backends, "LIST", std::move(help), [](const std::string& v) {
+            try {
+                std::string joined;
+                for (const std::string& n : BackendRegistry::parseList(v))
+                    joined += (joined.empty() ? "" : ",") + n;
+                return joined;
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--backends: ") + e.what());
+            }
+        });
+        t.count("backend-warmup", warmup, 0, 100,
+                "runs per backend before its measured ones, not counted (only when comparing "
+                "backends)");
+    }
+
+    std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }
+    /// Anything but pullsched alone: the mode reports per backend.
+    bool comparing() const { return backends != BackendRegistry::kDefault; }
+};
+
+}  // namespace pullsched::rig

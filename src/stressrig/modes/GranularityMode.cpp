@@ -1,0 +1,636 @@
+// --mode=granularity: the minimum effective task granularity (METG) of each backend on
+// each chosen graph. Job sizes grow from --min-size in √2 or 2× steps; each size runs a
+// few times after a warm-up, as fast as possible (no start times), and the median
+// makespan gives the efficiency max(work / P, critical path) / makespan. METG is the
+// smallest job size at which the efficiency still reaches the threshold (50 %), read from
+// the curve by analysis/EfficiencyCurve.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/EfficiencyCurve.hpp"
+#include "analysis/SampleStatistics.hpp"
+#include "backends/Backend.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "cli/BackendOptions.hpp"
+#include "cli/GraphOptions.hpp"
+#include "cli/StopRequest.hpp"
+#include "cli/UsageError.hpp"
+#include "load/JobBody.hpp"
+#include "load/ScheduledGraphRun.hpp"
+#include "load/SyntheticGraphs.hpp"
+#include "measure/Environment.hpp"
+#include "modes/Mode.hpp"
+#include "pullsched/testchain/GraphStatistics.hpp"
+#include "pullsched/testchain/Presets.hpp"
+#include "report/Missing.hpp"
+#include "report/Progress.hpp"
+#include "report/Units.hpp"
+
+namespace pullsched::rig {
+
+using namespace pullsched::testchain;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char* kDefaultGraphs =
+    "burst:1024,stationary:256,chains:1024,isolated:10000,chain:10000,grid:100x100";
+/// Sizes in a row that must reach the threshold within the tolerance to end a sweep.
+constexpr std::size_t kSaturationWindow = 3;
+
+std::string usText(double us) {
+    return textOr(us, [](double v) {
+        return Units::formatDuration(Duration{static_cast<Duration::rep>(std::llround(v * 1e3))});
+    });
+}
+std::string percentText(double fraction) {
+    return textOr(fraction, [](double v) { return fmt::format("{:.1f} %", 100 * v); });
+}
+
+/// One graph of --graphs: `isolated`, `chain` and `grid` are the hand-made shapes, any
+/// other name a TestChainLoad preset.
+struct GraphChoice {
+    std::string name;   ///< as given, e.g. "grid"
+    std::string label;  ///< name and size, e.g. "grid-100x100"
+    std::size_t nodes = 0, width = 0, height = 0;
+
+    bool synthetic() const { return name == "isolated" || name == "chain" || name == "grid"; }
+};
+
+std::size_t parseCount(const std::string& what, const std::string& text) {
+    std::size_t used = 0;
+    unsigned long long v = 0;
+    try {
+        v = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || text[0] == '-' || v < 1 || v > 10'000'000)
+        throw UsageError(fmt::format("invalid --graphs entry '{}': '{}' is not a count 1..10000000",
+                                     what, text));
+    return std::size_t(v);
+}
+
+std::vector<GraphChoice> parseGraphs(const std::string& list) {
+    std::vector<GraphChoice> out;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t comma = list.find(',', from);
+        const std::string item =
+            list.substr(from, comma == std::string::npos ? comma : comma - from);
+        const std::size_t colon = item.find(':');
+        GraphChoice g;
+        g.name = item.substr(0, colon);
+        if (g.name.empty() || colon == std::string::npos)
+            throw UsageError(fmt::format(
+                "invalid --graphs entry '{}': want NAME:NODES (grid:WxH), e.g. burst:1024", item));
+        const std::string size = item.substr(colon + 1);
+        if (g.name == "grid") {
+            const std::size_t x = size.find('x');
+            if (x == std::string::npos)
+                throw UsageError(
+                    fmt::format("invalid --graphs entry '{}': a grid is grid:WIDTHxHEIGHT", item));
+            g.width = parseCount(item, size.substr(0, x));
+            g.height = parseCount(item, size.substr(x + 1));
+            g.nodes = g.width * g.height;
+            g.label = fmt::format("grid-{}x{}", g.width, g.height);
+        } else {
+            g.nodes = parseCount(item, size);
+            g.label = fmt::format("{}-{}", g.name, g.nodes);
+        }
+        if (g.nodes < 2)
+            throw UsageError(
+                fmt::format("invalid --graphs entry '{}': a graph needs 2 nodes", item));
+        if (!g.synthetic()) {
+            try {
+                (void)preset(g.name);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(
+                    fmt::format("invalid --graphs entry '{}': not isolated, chain or grid, and {}",
+                                item, e.what()));
+            }
+        }
+        if (std::none_of(out.begin(), out.end(),
+                         [&](const GraphChoice& o) { return o.label == g.label; }))
+            out.push_back(g);
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    return out;
+}
+
+/// One size of one backend on one graph.
+struct SizePoint {
+    double jobSizeUs = 0;
+    std::size_t runs = 0;         ///< runs made, warm-up included
+    std::size_t verified = 0;     ///< of those: completed, hash right, every node exactly once
+    SampleStatistics makespanUs;  ///< over the measured (non-warm-up) runs
+    double lowerBoundUs = 0;
+    double efficiency = kMissing;
+};
+
+/// The sweep of one backend on one graph.
+struct Sweep {
+    std::string backend;
+    std::vector<SizePoint> points;
+    std::string stopped = "max-size";  ///< why the sweep ended
+    bool done = false;
+    Metg metg;
+};
+
+struct GraphResult {
+    GraphChoice choice;
+    std::size_t levels = 0, edges = 0;
+    double workUnits = 0, criticalPathUnits = 0;
+    std::vector<Sweep> sweeps;  ///< one per backend, in --backends order
+};
+
+class GranularityMode final : public Mode {
+  public:
+    std::string_view name() const override { return "granularity"; }
+    std::string_view summary() const override {
+        return "minimum effective task granularity (METG): efficiency over job size per "
+               "backend and graph";
+    }
+    void declare(OptionTable& t) override {
+        backends_.declare(t);  // --backends; --backend-warmup: here per size and backend
+        t.group("Granularity");
+        t.text("graphs", graphs_, "LIST",
+               "graphs as NAME:NODES, comma-separated: isolated, chain, grid:WxH (hand-made "
+               "shapes) or a preset (see Patterns)");
+        t.count("workers", workers_, 1, 1024, "worker threads of every backend");
+        t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
+        t.duration("min-size", minSize_, 100ns, 10s, "smallest job size (time per unit weight)");
+        t.duration("max-size", maxSize_, 100ns, 10s, "largest job size");
+        t.choice("step", step_, {"sqrt2", "2"}, "factor between job sizes: √2 or 2");
+        t.count("reps", reps_, 1, 1000, "measured runs per size (the median makespan counts)");
+        t.percent("threshold", threshold_, 1, 100, "efficiency that defines METG");
+        t.percent("saturation", saturation_, 0, 100,
+                  "a sweep ends when 3 sizes in a row reach the threshold within this spread");
+        t.duration("max-run-time", maxRunTime_, 1ms, 1h,
+                   "a sweep ends at a size whose ideal run (max(work / P, critical path)) or "
+                   "median makespan exceeds this");
+    }
+    void validate(const OptionTable&) override {
+        graphList_ = parseGraphs(graphs_);
+        backendList_ = backends_.names();
+        if (maxSize_ < minSize_)
+            throw UsageError(fmt::format(
+                "invalid --min-size={} --max-size={}: the largest size is below the smallest",
+                Units::formatDuration(minSize_, true), Units::formatDuration(maxSize_, true)));
+    }
+
+    ModeResult run(RunContext& ctx) override;
+
+  private:
+    /// The job sizes of the sweep, from --min-size by --step up to --max-size (whole ns).
+    std::vector<Duration> sizes() const {
+        const double factor = step_ == "2" ? 2.0 : std::sqrt(2.0);
+        std::vector<Duration> out;
+        for (int k = 0;; ++k) {
+            const auto ns =
+                Duration::rep(std::llround(double(minSize_.count()) * std::pow(factor, k)));
+            if (ns > maxSize_.count()) break;
+            if (out.empty() || ns != out.back().count()) out.emplace_back(ns);
+        }
+        return out;
+    }
+
+    std::string graphs_ = kDefaultGraphs;
+    BackendOptions backends_;
+    unsigned workers_ = 2;
+    std::string loadKind_ = "cpu";
+    Duration minSize_ = 250ns;
+    Duration maxSize_ = 4ms;
+    std::string step_ = "sqrt2";
+    unsigned reps_ = 3;
+    double threshold_ = 0.5;
+    double saturation_ = 0.05;
+    Duration maxRunTime_ = 1s;
+    std::vector<GraphChoice> graphList_;
+    std::vector<std::string> backendList_;
+};
+
+ModeResult GranularityMode::run(RunContext& ctx) {
+    ModeResult r;
+    r.name = backendList_.size() == 1 ? fmt::format("granularity-{}", backendList_.front())
+                                      : std::string("granularity");
+    const JobBody body(loadKind_, &ctx.progress);
+    r.calibration = body.json();
+    const unsigned P = std::min(workers_, std::max(1u, ctx.environment.cores));
+    const std::vector<Duration> sizeList = sizes();
+    const GraphOptions presets;  // each preset with its own seed and fan
+
+    std::map<std::string, std::string> startTimes;  // backend → how it honours start times
+    std::size_t runsTotal = 0, runsVerified = 0;
+    std::vector<GraphResult> results;
+    const std::size_t totalSteps = graphList_.size() * sizeList.size();
+    std::size_t step = 0;
+
+    for (const GraphChoice& choice : graphList_) {
+        if (r.partial) break;
+        GraphResult gr;
+        gr.choice = choice;
+        WeightPolicy policy = WeightPolicy::Raw;
+        const TestChainGraph graph = [&] {
+            if (choice.name == "isolated") return isolatedGraph(choice.nodes);
+            if (choice.name == "chain") return chainGraph(choice.nodes);
+            if (choice.name == "grid") return gridGraph(choice.width, choice.height);
+            policy = presets.rulesFor(choice.name).schedulingWeightPolicy();
+            return presets.presetGraph(choice.name, choice.nodes);
+        }();
+        const GraphStatistics stats(graph, policy);
+        gr.levels = stats.levels();
+        gr.edges = stats.edges();
+        // work and critical path in weight units; × job size gives the calibrated time
+        gr.workUnits = toUs(stats.work(1us));
+        gr.criticalPathUnits = toUs(stats.criticalPath(1us));
+
+        std::vector<std::unique_ptr<Backend>> backends;
+        for (const std::string& b : backendList_) {
+            backends.push_back(BackendRegistry::make(b));
+            startTimes[b] = std::string(backends.back()->startTimesText());
+            Sweep sweep;
+            sweep.backend = b;
+            gr.sweeps.push_back(std::move(sweep));
+        }
+        // Sizes outermost and backends interleaved, so that a change in the machine's
+        // load hits every backend alike.
+        for (const Duration size : sizeList) {
+            ++step;
+            const double sizeUs = toUs(size);
+            const double idealUs =
+                std::max(gr.workUnits * sizeUs / double(P), gr.criticalPathUnits * sizeUs);
+            if (idealUs > toUs(maxRunTime_)) {
+                for (Sweep& s : gr.sweeps)
+                    if (!s.done) {
+                        s.done = true;
+                        s.stopped = "max-run-time";
+                    }
+                break;
+            }
+            for (std::size_t bi = 0; bi < backends.size() && !r.partial; ++bi) {
+                Sweep& sweep = gr.sweeps[bi];
+                if (sweep.done) continue;
+                Backend& backend = *backends[bi];
+                BackendSetup setup;
+                setup.workers = workers_;
+                setup.timeBase = size;
+                setup.load = body.load();
+                setup.policy = policy;
+                setup.parallelism = P;
+                backend.prepare(graph, setup);  // untimed
+                SizePoint p;
+                p.jobSizeUs = sizeUs;
+                p.lowerBoundUs = idealUs;
+                std::vector<double> makespans;
+                std::string failure;
+                for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
+                    if (ctx.stop.requested()) {
+                        r.partial = true;
+                        break;
+                    }
+                    const BackendRun run = backend.run();
+                    ++p.runs;
+                    ++runsTotal;
+                    if (run.ok()) {
+                        ++p.verified;
+                        ++runsVerified;
+                        if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
+                        continue;
+                    }
+                    failure = correctnessFailure(run.result);
+                    if (failure.empty() && !run.exactlyOnce())
+                        failure = fmt::format("{} nodes never ran, {} ran more than once",
+                                              run.missed, run.repeated);
+                    if (failure.empty())
+                        failure = fmt::format("run incomplete: {} of {} jobs completed",
+                                              run.result.completedJobs, run.result.nodes);
+                    break;
+                }
+                if (!failure.empty()) {
+                    r.systemFailure = true;
+                    r.failures.push_back(fmt::format("{} on {}, jobs of {}: {}", sweep.backend,
+                                                     choice.label, usText(sizeUs), failure));
+                    sweep.done = true;
+                    sweep.stopped = "failure";
+                    backends[bi] =
+                        BackendRegistry::make(sweep.backend);  // a timed-out one is spent
+                }
+                p.makespanUs = SampleStatistics::of(makespans);
+                p.efficiency = runEfficiency(gr.workUnits * sizeUs, gr.criticalPathUnits * sizeUs,
+                                             P, p.makespanUs.median);
+                if (p.runs > 0) sweep.points.push_back(p);
+                if (r.partial) {
+                    sweep.stopped = "stop request";
+                    break;
+                }
+                std::vector<EfficiencyPoint> curve;
+                for (const SizePoint& q : sweep.points)
+                    curve.push_back({q.jobSizeUs, q.efficiency});
+                if (!sweep.done &&
+                    EfficiencyCurve(curve).saturated(threshold_, kSaturationWindow, saturation_)) {
+                    sweep.done = true;
+                    sweep.stopped = "saturated";
+                }
+                // the next size would take at least as long again: a busy machine or a slow
+                // backend must not stretch the sweep far beyond the ideal budget
+                if (!sweep.done && p.makespanUs.median > toUs(maxRunTime_)) {
+                    sweep.done = true;
+                    sweep.stopped = "max-run-time";
+                }
+                ctx.progress.progress(
+                    step, totalSteps,
+                    fmt::format("{} {} jobs of {}: efficiency {}", choice.label, sweep.backend,
+                                usText(sizeUs), percentText(p.efficiency)));
+            }
+            if (r.partial || std::all_of(gr.sweeps.begin(), gr.sweeps.end(),
+                                         [](const Sweep& s) { return s.done; }))
+                break;
+        }
+        for (Sweep& s : gr.sweeps) {
+            std::vector<EfficiencyPoint> curve;
+            for (const SizePoint& q : s.points)
+                curve.push_back({q.jobSizeUs, q.efficiency});
+            s.metg = EfficiencyCurve(curve).metg(threshold_);
+            if (r.partial && s.stopped != "failure") s.stopped = "stop request";
+        }
+        step = (&choice - graphList_.data() + 1) * sizeList.size();
+        results.push_back(std::move(gr));
+    }
+
+    // ---- texts of METG
+    const auto metgText = [](const Metg& m) -> std::string {
+        switch (m.kind) {
+            case Metg::Kind::Interpolated:
+                return usText(m.valueUs);
+            case Metg::Kind::AtOrBelowSmallest:
+                return "≤ " + usText(m.boundUs);
+            case Metg::Kind::AboveLargest:
+                return "> " + usText(m.boundUs);
+            case Metg::Kind::NoData:
+                break;
+        }
+        return "n/a";
+    };
+    const std::string thresholdText = fmt::format("{:g} %", 100 * threshold_);
+
+    // ---- tables
+    CsvTable curves;
+    curves.addColumn("graph", CsvTable::Kind::Text);
+    curves.addColumn("backend", CsvTable::Kind::Text);
+    for (const char* c : {"job size (us)", "runs", "runs verified", "makespan median (ms)",
+                          "makespan min (ms)", "makespan max (ms)", "ideal (ms)", "efficiency"})
+        curves.addColumn(c);
+    CsvTable metgTable;
+    metgTable.addColumn("graph", CsvTable::Kind::Text);
+    metgTable.addColumn("backend", CsvTable::Kind::Text);
+    metgTable.addColumn("metg (us)");
+    metgTable.addColumn("metg kind", CsvTable::Kind::Text);
+    metgTable.addColumn("metg bound (us)");
+    metgTable.addColumn("first reached (us)");
+    metgTable.addColumn("non-monotonic");
+    metgTable.addColumn("sizes measured");
+    metgTable.addColumn("stopped", CsvTable::Kind::Text);
+    for (const GraphResult& g : results)
+        for (const Sweep& s : g.sweeps) {
+            for (const SizePoint& p : s.points)
+                curves.addRow({g.choice.label, s.backend, p.jobSizeUs, double(p.runs),
+                               double(p.verified), p.makespanUs.median / 1e3,
+                               p.makespanUs.min / 1e3, p.makespanUs.max / 1e3, p.lowerBoundUs / 1e3,
+                               p.efficiency});
+            metgTable.addRow({g.choice.label, s.backend, s.metg.valueUs, s.metg.kindName(),
+                              s.metg.boundUs, s.metg.firstReachedUs,
+                              s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped});
+        }
+    const std::string definition = fmt::format(
+        "efficiency = max(work / {}, critical path) / median makespan; work and critical path = "
+        "weight x job size of the calibrated body; METG = smallest job size from which on every "
+        "larger measured size reaches {}, interpolated on log(size)",
+        P, thresholdText);
+    curves.setComment("units",
+                      "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
+    curves.setComment("efficiency", definition);
+    metgTable.setComment("units", "metg, bound, first reached: us per unit weight");
+    metgTable.setComment("metg", definition);
+    metgTable.setComment("metg kind",
+                         "interpolated; at_or_below_smallest (METG <= bound); above_largest "
+                         "(METG > bound, not reached); no_data");
+    r.tables.push_back({"", curves});
+    r.tables.push_back({"-metg", metgTable});
+
+    // ---- the picture: one panel per graph, a line per backend, the threshold drawn
+    if (!results.empty()) {
+        std::vector<double> allSizes;
+        for (const GraphResult& g : results)
+            for (const Sweep& s : g.sweeps)
+                for (const SizePoint& p : s.points)
+                    allSizes.push_back(p.jobSizeUs);
+        std::sort(allSizes.begin(), allSizes.end());
+        allSizes.erase(std::unique(allSizes.begin(), allSizes.end()), allSizes.end());
+        CsvTable wide({"job size (us)"});
+        for (const GraphResult& g : results)
+            for (const Sweep& s : g.sweeps)
+                wide.addColumn(g.choice.label + " " + s.backend);
+        for (const double size : allSizes) {
+            std::vector<CsvTable::Cell> row{size};
+            for (const GraphResult& g : results)
+                for (const Sweep& s : g.sweeps) {
+                    double e = kMissing;
+                    for (const SizePoint& p : s.points)
+                        if (p.jobSizeUs == size) e = p.efficiency;
+                    row.emplace_back(e);
+                }
+            wide.addRow(row);
+        }
+        const std::size_t cols = std::min<std::size_t>(3, results.size());
+        const std::size_t rows = (results.size() + cols - 1) / cols;
+        std::string c;
+        // the key sits above the curves (efficiency stays below ~1.2) instead of over them
+        c += "set grid\nset logscale x 2\nset key top left samplen 2 font ',9'\n";
+        c += fmt::format(
+            "set xlabel 'job size (us)'\nset ylabel 'efficiency'\n"
+            "set yrange [0:{:g}]\nset ytics 0,0.2,1.2\n",
+            1.25 + 0.08 * double(backendList_.size() + 1));
+        c += "set datafile missing ''\n";
+        c += fmt::format("set multiplot layout {},{} title {}\n", rows, cols,
+                         GnuplotScript::quoteGp(fmt::format(
+                             "efficiency over job size, {} workers ({} cores): METG at {}",
+                             workers_, ctx.environment.cores, thresholdText)));
+        std::size_t column = 2;
+        for (const GraphResult& g : results) {
+            c += fmt::format("set title {}\n", GnuplotScript::quoteGp(fmt::format(
+                                                   "{} ({} levels)", g.choice.label, g.levels)));
+            std::string plot = "plot ";
+            for (const Sweep& s : g.sweeps)
+                plot +=
+                    fmt::format("$RunData using 1:{} with linespoints pt 7 title {}, ", column++,
+                                GnuplotScript::quoteGp(
+                                    fmt::format("{}: METG {}", s.backend, metgText(s.metg))));
+            plot += fmt::format("{:g} with lines dt 2 lw 2 lc rgb 'gray30' title {}\n", threshold_,
+                                GnuplotScript::quoteGp(thresholdText));
+            c += plot;
+        }
+        c += "unset multiplot\n";
+        PlotOptions po;
+        po.width = int(450 * cols);
+        po.height = int(420 * rows + 40);
+        r.plots.push_back({"", GnuplotScript::custom(wide, std::move(c), po)});
+    }
+
+    // ---- text
+    r.text.push_back(fmt::format(
+        "Granularity: METG at {} efficiency, {} on {} workers ({} cores), job sizes {}..{} in "
+        "{} steps, {} runs per size after {} warm-up (median makespan), as fast as possible",
+        thresholdText, fmt::join(backendList_, ", "), workers_, ctx.environment.cores,
+        usText(toUs(minSize_)), usText(toUs(maxSize_)), step_ == "2" ? "2×" : "√2", reps_,
+        backends_.warmup));
+    r.text.push_back("  " + definition);
+    std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
+    for (const std::string& b : backendList_)
+        head += fmt::format(" {:>12}", b);
+    r.text.push_back(head);
+    for (const GraphResult& g : results) {
+        std::string line =
+            fmt::format("  {:<18} {:>7} {:>6}", g.choice.label, g.choice.nodes, g.levels);
+        for (const Sweep& s : g.sweeps)
+            line += fmt::format(" {:>12}", metgText(s.metg));
+        r.text.push_back(line);
+    }
+    for (const GraphResult& g : results) {
+        r.text.push_back(
+            fmt::format("  {}: {} nodes, {} edges, work {:g} weight units, critical path {:g}",
+                        g.choice.label, g.choice.nodes, g.edges, g.workUnits, g.criticalPathUnits));
+        std::string h = fmt::format("    {:>10}", "job size");
+        for (const Sweep& s : g.sweeps)
+            h += fmt::format(" {:>12} {:>10}", s.backend, "makespan");
+        r.text.push_back(h);
+        std::vector<double> sz;
+        for (const Sweep& s : g.sweeps)
+            for (const SizePoint& p : s.points)
+                sz.push_back(p.jobSizeUs);
+        std::sort(sz.begin(), sz.end());
+        sz.erase(std::unique(sz.begin(), sz.end()), sz.end());
+        for (const double size : sz) {
+            std::string line = fmt::format("    {:>10}", usText(size));
+            for (const Sweep& s : g.sweeps) {
+                const auto it =
+                    std::find_if(s.points.begin(), s.points.end(),
+                                 [&](const SizePoint& p) { return p.jobSizeUs == size; });
+                if (it == s.points.end())
+                    line += fmt::format(" {:>12} {:>10}", "", "");
+                else
+                    line += fmt::format(" {:>12} {:>10}", percentText(it->efficiency),
+                                        usText(it->makespanUs.median));
+            }
+            r.text.push_back(line);
+        }
+        std::string ends = "    sweep ended:";
+        for (const Sweep& s : g.sweeps) {
+            ends += fmt::format(" {} {}", s.backend, s.stopped);
+            if (s.metg.nonMonotonic)
+                ends += fmt::format(" (noisy: first reached {} at {})", thresholdText,
+                                    usText(s.metg.firstReachedUs));
+            ends += ";";
+        }
+        ends.pop_back();
+        r.text.push_back(ends);
+    }
+    r.text.push_back(
+        fmt::format("  {} of {} runs verified: completed, graph hash right, every node "
+                    "exactly once",
+                    runsVerified, runsTotal));
+    for (const std::string& b : backendList_)
+        r.text.push_back(fmt::format("  start times, {}: {}", b, startTimes[b]));
+    for (const GraphResult& g : results)
+        for (const Sweep& s : g.sweeps)
+            if (s.metg.nonMonotonic)
+                r.warnings.push_back(fmt::format(
+                    "{} on {}: the efficiency crossed {} more than once (noise); METG is read "
+                    "at the last crossing, first reached at {}",
+                    s.backend, g.choice.label, thresholdText, usText(s.metg.firstReachedUs)));
+
+    if (r.systemFailure) {
+        r.verdict = "backend FAILED: " + r.failures.front();
+    } else {
+        std::vector<std::string> parts;
+        for (std::size_t bi = 0; bi < backendList_.size(); ++bi) {
+            std::vector<std::string> each;
+            for (const GraphResult& g : results)
+                each.push_back(fmt::format("{} {}", g.choice.label, metgText(g.sweeps[bi].metg)));
+            parts.push_back(fmt::format("{}: {}", backendList_[bi], fmt::join(each, ", ")));
+        }
+        r.verdict = fmt::format("METG({}) {}", thresholdText, fmt::join(parts, "; "));
+    }
+    if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+
+    // ---- JSON
+    nlohmann::json& j = r.result;
+    j["threshold_percent"] = 100 * threshold_;
+    j["workers"] = workers_;
+    j["parallelism"] = P;
+    j["step"] = step_;
+    j["min_size_us"] = toUs(minSize_);
+    j["max_size_us"] = toUs(maxSize_);
+    j["reps"] = reps_;
+    j["warmup"] = backends_.warmup;
+    j["runs_total"] = runsTotal;
+    j["runs_verified"] = runsVerified;
+    j["definition"] = definition;
+    nlohmann::json metgByGraph = nlohmann::json::object();
+    nlohmann::json byBackend = nlohmann::json::object();
+    for (const std::string& b : backendList_)
+        byBackend[b] = {{"start_times", startTimes[b]}, {"metg_us", nlohmann::json::object()}};
+    nlohmann::json graphs = nlohmann::json::array();
+    for (const GraphResult& g : results) {
+        nlohmann::json gj{{"graph", g.choice.label},
+                          {"nodes", g.choice.nodes},
+                          {"levels", g.levels},
+                          {"edges", g.edges},
+                          {"work_weight_units", g.workUnits},
+                          {"critical_path_weight_units", g.criticalPathUnits}};
+        nlohmann::json bj = nlohmann::json::object();
+        for (const Sweep& s : g.sweeps) {
+            nlohmann::json pts = nlohmann::json::array();
+            for (const SizePoint& p : s.points)
+                pts.push_back({{"job_size_us", p.jobSizeUs},
+                               {"runs", p.runs},
+                               {"runs_verified", p.verified},
+                               {"makespan_median_ms", jsonNumber(p.makespanUs.median / 1e3)},
+                               {"makespan_min_ms", jsonNumber(p.makespanUs.min / 1e3)},
+                               {"makespan_max_ms", jsonNumber(p.makespanUs.max / 1e3)},
+                               {"ideal_ms", p.lowerBoundUs / 1e3},
+                               {"efficiency", jsonNumber(p.efficiency)}});
+            bj[s.backend] = {{"metg_us", jsonNumber(s.metg.valueUs)},
+                             {"metg_kind", s.metg.kindName()},
+                             {"metg_bound_us", jsonNumber(s.metg.boundUs)},
+                             {"first_reached_us", jsonNumber(s.metg.firstReachedUs)},
+                             {"non_monotonic", s.metg.nonMonotonic},
+                             {"stopped", s.stopped},
+                             {"points", pts}};
+            metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
+            byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
+        }
+        gj["backends"] = bj;
+        graphs.push_back(gj);
+    }
+    j["metg_us"] = metgByGraph;
+    j["backends"] = byBackend;
+    j["graphs"] = graphs;
+    return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Mode> makeGranularityMode() {
+    return std::make_unique<GranularityMode>();
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,98 @@
+// --backends end to end: every backend runs the same small preset graph, each verified by
+// the graph hash and an exactly-once count; bad lists and modes without the option are
+// usage errors. No timing is asserted (shared cores).
+#include <filesystem>
+#include <string>
+
+#include "RigBinary.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "report/CsvTable.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pullsched::rig::CsvTable;
+using rigtest::Result;
+using rigtest::rig;
+
+namespace {
+
+json stdoutJson(const Result& r) {
+    try {
+        return json::parse(r.out);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
+        return json::object();
+    }
+}
+
+}  // namespace
+
+TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
+    const fs::path dir = rigtest::scratch("backends", "all");
+    const Result r =
+        rig("--no-render --quiet --mode=run --pattern=burst --nodes=32 --load=20us --workers=2 "
+            "--reps=2 --backends=all --json --out=res",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = stdoutJson(r);
+    EXPECT_EQ(j.at("configuration").at("backends"), "pullsched,tbb,openmp,asio,pool");
+    const json& b = j.at("result").at("backends");
+    ASSERT_EQ(b.size(), 5u) << b.dump();
+    for (const char* name : {"pullsched", "tbb", "openmp", "asio", "pool"}) {
+        ASSERT_TRUE(b.contains(name)) << name;
+        const json& e = b.at(name);
+        EXPECT_EQ(e.at("runs"), 2) << name;
+        EXPECT_EQ(e.at("warmup_runs"), 1) << name;
+        EXPECT_EQ(e.at("hash_check"), "ok") << name;
+        EXPECT_EQ(e.at("hash_ok_runs"), 2) << name;
+        EXPECT_EQ(e.at("exactly_once_runs"), 2) << name;
+        EXPECT_EQ(e.at("missed_jobs"), 0) << name;
+        EXPECT_EQ(e.at("repeated_jobs"), 0) << name;
+        EXPECT_TRUE(e.at("runtime_ms").is_number()) << name;
+        EXPECT_TRUE(e.at("failure").is_null()) << name;
+    }
+    EXPECT_EQ(b.at("pullsched").at("start_times"), "native");
+    EXPECT_EQ(b.at("asio").at("start_times"), "native");
+    for (const char* name : {"tbb", "openmp", "pool"})
+        EXPECT_EQ(b.at(name).at("start_times"), "wait-in-job") << name;
+
+    // one row per backend; one column group per backend in the per-node table
+    const fs::path out = dir / "res";
+    const CsvTable summary = CsvTable::readFile(out / "run-burst-32-backends.csv");
+    ASSERT_EQ(summary.rowCount(), 5u);
+    for (std::size_t i = 0; i < 5; ++i)
+        EXPECT_EQ(summary.number(i, "exactly once runs"), 2.0);
+    const CsvTable jobs = CsvTable::readFile(out / "run-burst-32.csv");
+    EXPECT_EQ(jobs.rowCount(), 32u);
+    for (const char* name : {"pullsched", "tbb", "openmp", "asio", "pool"})
+        EXPECT_TRUE(jobs.hasColumn(std::string(name) + " start ms")) << name;
+    fs::remove_all(dir);
+}
+
+TEST(StressrigBackends, PullschedAloneKeepsTheSingleBackendResult) {
+    const fs::path dir = rigtest::scratch("backends", "default");
+    const Result r =
+        rig("--no-render --quiet --mode=run --pattern=burst --nodes=16 --load=20us --workers=2 "
+            "--life-window=0s --json",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = stdoutJson(r);
+    EXPECT_FALSE(j.at("result").contains("backends"));
+    EXPECT_EQ(j.at("result").at("hash_check"), "ok");
+    fs::remove_all(dir);
+}
+
+TEST(StressrigBackends, UnknownBackendAndModesWithoutTheOptionAreUsageErrors) {
+    const fs::path dir = rigtest::scratch("backends", "usage");
+    Result r = rig("--no-render --quiet --mode=run --backends=tbb,nope", dir);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
+    r = rig("--no-render --quiet --mode=topology --backends=tbb", dir);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    r = rig("--no-render --quiet --mode=run --backends=tbb --trace-json", dir);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    fs::remove_all(dir);
+}

@@ -1,0 +1,174 @@
+// End-to-end runs of --mode=granularity on tiny configurations (one small graph, three job
+// sizes, pullsched and pool): the envelope's shape, every run verified (completed, graph
+// hash, every node exactly once), efficiency recomputed from the reported makespans, and
+// METG equal to what the EfficiencyCurve analysis reads from the reported points. No
+// timing is asserted. Bad --graphs / --backends / size ranges exit 2 with nothing written.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "RigBinary.hpp"
+#include "analysis/EfficiencyCurve.hpp"
+#include "report/CsvTable.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pullsched::rig::CsvTable;
+using pullsched::rig::EfficiencyCurve;
+using pullsched::rig::EfficiencyPoint;
+using pullsched::rig::kMissing;
+using pullsched::rig::Metg;
+using rigtest::Result;
+using rigtest::rig;
+
+namespace {
+
+const std::string kTiny =
+    "--mode=granularity --graphs=isolated:32 --backends=pullsched,pool --min-size=1us "
+    "--max-size=4us --step=2 --reps=2 --backend-warmup=1 --workers=2 --no-render --quiet --out=.";
+
+json envelope(const Result& r) {
+    try {
+        return json::parse(r.out);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
+        return json::object();
+    }
+}
+
+double number(const json& v) {
+    return v.is_null() ? kMissing : v.get<double>();
+}
+
+}  // namespace
+
+TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
+    const fs::path dir = rigtest::scratch("granularity", "tiny");
+    const Result r = rig(kTiny + " --json", dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json e = envelope(r);
+    EXPECT_EQ(e.at("mode"), "granularity");
+    EXPECT_EQ(e.at("exit_status"), 0);
+    EXPECT_FALSE(e.at("partial").get<bool>());
+    for (const char* f :
+         {"granularity.csv", "granularity-metg.csv", "granularity.gp", "granularity.json"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+
+    const json& res = e.at("result");
+    EXPECT_EQ(res.at("threshold_percent"), 50.0);
+    const unsigned P = res.at("parallelism");
+    // 1 graph × 2 backends × 3 sizes × (1 warm-up + 2 reps), each verified
+    EXPECT_EQ(res.at("runs_total"), 18u);
+    EXPECT_EQ(res.at("runs_verified"), 18u);
+    ASSERT_EQ(res.at("graphs").size(), 1u);
+    const json& g = res.at("graphs")[0];
+    EXPECT_EQ(g.at("graph"), "isolated-32");
+    EXPECT_EQ(g.at("nodes"), 32u);
+    EXPECT_EQ(g.at("levels"), 1u);
+    EXPECT_EQ(g.at("work_weight_units"), 32.0);
+    EXPECT_EQ(g.at("critical_path_weight_units"), 1.0);
+    for (const char* b : {"pullsched", "pool"}) {
+        SCOPED_TRACE(b);
+        const json& s = g.at("backends").at(b);
+        const json& pts = s.at("points");
+        ASSERT_EQ(pts.size(), 3u);
+        std::vector<EfficiencyPoint> curve;
+        const double sizes[] = {1, 2, 4};
+        for (std::size_t i = 0; i < 3; ++i) {
+            const json& p = pts[i];
+            EXPECT_EQ(p.at("job_size_us"), sizes[i]);
+            EXPECT_EQ(p.at("runs"), 3u);
+            EXPECT_EQ(p.at("runs_verified"), 3u);
+            const double ms = p.at("makespan_median_ms");
+            EXPECT_GT(ms, 0);
+            EXPECT_LE(p.at("makespan_min_ms").get<double>(), ms);
+            EXPECT_GE(p.at("makespan_max_ms").get<double>(), ms);
+            // efficiency = max(work / P, critical path) / makespan, the ideal reported beside
+            const double ideal = std::max(32 * sizes[i] / P, 1 * sizes[i]) / 1e3;
+            EXPECT_DOUBLE_EQ(p.at("ideal_ms").get<double>(), ideal);
+            EXPECT_NEAR(p.at("efficiency").get<double>(), ideal / ms, 1e-12);
+            curve.push_back({p.at("job_size_us"), p.at("efficiency")});
+        }
+        const Metg m = EfficiencyCurve(curve).metg(0.5);
+        EXPECT_EQ(s.at("metg_kind"), m.kindName());
+        const double reported = number(s.at("metg_us"));
+        if (m.kind == Metg::Kind::Interpolated)
+            EXPECT_NEAR(reported, m.valueUs, 1e-9);
+        else
+            EXPECT_TRUE(s.at("metg_us").is_null()) << s.dump();
+        if (std::isnan(m.boundUs))
+            EXPECT_TRUE(s.at("metg_bound_us").is_null());
+        else
+            EXPECT_EQ(number(s.at("metg_bound_us")), m.boundUs);
+        // the same figure in the two summaries
+        EXPECT_EQ(res.at("metg_us").at("isolated-32").at(b), s.at("metg_us"));
+        EXPECT_EQ(res.at("backends").at(b).at("metg_us").at("isolated-32"), s.at("metg_us"));
+        EXPECT_FALSE(res.at("backends").at(b).at("start_times").get<std::string>().empty());
+        EXPECT_TRUE(s.at("stopped") == "max-size" || s.at("stopped") == "saturated") << s.dump();
+    }
+
+    // the tables: one row per backend and size; one METG row per backend
+    const CsvTable curves = CsvTable::readFile(dir / "granularity.csv");
+    EXPECT_EQ(curves.rowCount(), 6u);
+    EXPECT_TRUE(curves.hasColumn("job size (us)"));
+    EXPECT_TRUE(curves.hasColumn("efficiency"));
+    const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
+    ASSERT_EQ(metg.rowCount(), 2u);
+    EXPECT_EQ(metg.text(0, metg.columnIndex("backend")), "pullsched");
+    EXPECT_EQ(metg.text(1, metg.columnIndex("backend")), "pool");
+    // the picture's script draws the threshold and a line per backend
+    const std::string gp = rigtest::slurp(dir / "granularity.gp");
+    EXPECT_NE(gp.find("set logscale x"), std::string::npos);
+    EXPECT_NE(gp.find("title '50 %'"), std::string::npos);
+    EXPECT_NE(gp.find("'pullsched: METG "), std::string::npos);
+    EXPECT_NE(gp.find("'pool: METG "), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(GranularityMode, GraphListNamesPresetsAndHandMadeShapes) {
+    const fs::path dir = rigtest::scratch("granularity", "graphs");
+    const Result r =
+        rig("--mode=granularity --graphs=grid:4x4,burst:32,chain:8 --backends=pool --min-size=1us "
+            "--max-size=1us --reps=1 --backend-warmup=0 --no-render --quiet --json",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json res = envelope(r).at("result");
+    ASSERT_EQ(res.at("graphs").size(), 3u);
+    EXPECT_EQ(res.at("graphs")[0].at("graph"), "grid-4x4");
+    EXPECT_EQ(res.at("graphs")[0].at("levels"), 7u);  // anti-diagonals of a 4×4 grid
+    EXPECT_EQ(res.at("graphs")[0].at("critical_path_weight_units"), 7.0);
+    EXPECT_EQ(res.at("graphs")[1].at("graph"), "burst-32");
+    EXPECT_EQ(res.at("graphs")[1].at("nodes"), 32u);
+    EXPECT_EQ(res.at("graphs")[2].at("graph"), "chain-8");
+    EXPECT_EQ(res.at("graphs")[2].at("critical_path_weight_units"), 8.0);
+    EXPECT_EQ(res.at("runs_total"), res.at("runs_verified"));
+    EXPECT_EQ(res.at("runs_total"), 3u);
+    fs::remove_all(dir);
+}
+
+TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
+    const fs::path dir = rigtest::scratch("granularity", "bad");
+    const struct {
+        std::string args, message;
+    } cases[] = {
+        {"--graphs=nosuch:10", "invalid --graphs entry 'nosuch:10'"},
+        {"--graphs=grid:10", "a grid is grid:WIDTHxHEIGHT"},
+        {"--graphs=chain", "want NAME:NODES"},
+        {"--graphs=chain:0", "is not a count"},
+        {"--backends=nope", "--backends: unknown backend 'nope'"},
+        {"--min-size=2us --max-size=1us", "the largest size is below the smallest"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.args);
+        const Result r = rig("--mode=granularity --out=res " + c.args, dir);
+        EXPECT_EQ(r.code, 2) << r.out << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "res"));
+    }
+    fs::remove_all(dir);
+}
