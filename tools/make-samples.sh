@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Regenerates data/samples/: one folder per mode, each with the result set of one run
-# and output.txt (the command, then what it printed). Usage: tools/make-samples.sh [build]
+# and output.txt (the command, then what it printed).
+# Usage: tools/make-samples.sh [build [NAME...]]  (NAMEs: only those samples, e.g. run sweep)
 set -uo pipefail
 build=${1:-build}
+shift $(( $# > 0 ? 1 : 0 ))
+only=" $* "
 rig="$PWD/$build/bin/stressrig"
 root="$PWD/data/samples"
 sample() {  # sample NAME ARGS...
   local name=$1; shift
+  [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || return 0
   rm -rf "$root/$name"; mkdir -p "$root/$name"
   ( cd "$root/$name" && {
       echo "\$ stressrig $* --out=."; echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -25,6 +25,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -264,29 +265,31 @@ class BreakingPointMode final : public Mode {
         r.tables.push_back({"-runs", runsTable});
 
         if (!probes.empty()) {
-            std::vector<std::size_t> order(probes.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return probes[a].stress < probes[b].stress;
-            });
-            CsvTable plot({"stress", "mean runtime ms", "expected ms", "fail fraction",
-                           "fitted fail fraction"});
-            for (std::size_t i : order)
-                plot.addRow({probes[i].stress, probes[i].meanRuntimeMs, probes[i].expectedMs,
-                             probes[i].failFraction, fit.failProbability(probes[i].stress)});
-            PlotOptions po;
-            po.title = fmt::format(
-                "breaking point {} ({} nodes), {} workers, load {}: stress {} (limit {})",
-                graph_.label(), graph.size(), W, Units::formatDuration(load, true),
-                stressText(breaking), stressText(limitStress));
-            po.style = "linespoints";
-            po.xLabel = "stress";
-            po.yLabel = "time (ms)";
-            po.y2Label = "fail fraction";
-            r.plots.push_back(
-                {"", GnuplotScript::tablePlot(plot, "stress", {"mean runtime ms", "expected ms"},
-                                              {"fail fraction", "fitted fail fraction"}, po)});
+            BreakingPointPicture pic;
+            for (const ProbeStatistics& p : probes)
+                pic.probes.push_back(
+                    {p.stress, p.meanRuntimeMs, p.expectedMs, p.failFraction, p.broken});
+            if (fit.fitted) {
+                double lo = probes.front().stress, hi = lo;
+                for (const ProbeStatistics& p : probes) {
+                    lo = std::min(lo, p.stress);
+                    hi = std::max(hi, p.stress);
+                }
+                for (int i = 0; i <= 100; ++i) {
+                    const double s = lo + (hi - lo) * i / 100.0;
+                    pic.fittedCurve.emplace_back(s, fit.failProbability(s));
+                }
+            }
+            pic.breakingStress = breaking;
+            pic.fit50 = fit.fitted ? fit.stress50 : kMissing;
+            pic.ciLow = fit.fitted ? fit.low : kMissing;
+            pic.ciHigh = fit.fitted ? fit.high : kMissing;
+            pic.limitStress = limitStress;
+            pic.title = fmt::format("breaking point {} ({} nodes), {} workers, load {}, {} runs "
+                                    "per probe",
+                                    graph_.label(), graph.size(), W,
+                                    Units::formatDuration(load, true), sched_.reps);
+            r.plots.push_back({"", breakingPointPlot(pic)});
         }
 
         // ---- text

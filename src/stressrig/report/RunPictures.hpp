@@ -1,0 +1,27 @@
+#pragma once
+// The pictures of a run mode's result built from its per-job table: the timeline of one
+// rep and the graph with that rep's job states marked. Kept apart from the mode so that
+// the mode only says which rep and which graph.
+
+#include <optional>
+#include <string>
+
+#include "pullsched/testchain/TestChainGraph.hpp"
+#include "pullsched/scheduler/Time.hpp"
+#include "report/CsvTable.hpp"
+#include "report/GnuplotScript.hpp"
+
+namespace pullsched::rig {
+
+/// Timeline of `rep` (the median rep when not given) of the run mode's jobs table;
+/// nullopt if the table has no job of that rep.
+std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<unsigned> rep,
+                                         const std::string& pattern, std::size_t nodes,
+                                         unsigned workers, Duration load);
+
+/// The graph as DOT with a title, a legend and the states of the same rep's jobs.
+std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
+                        std::optional<unsigned> rep, const std::string& pattern,
+                        unsigned workers);
+
+}  // namespace pullsched::rig
