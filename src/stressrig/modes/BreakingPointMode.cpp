@@ -285,10 +285,10 @@ class BreakingPointMode final : public Mode {
             pic.ciLow = fit.fitted ? fit.low : kMissing;
             pic.ciHigh = fit.fitted ? fit.high : kMissing;
             pic.limitStress = limitStress;
-            pic.title = fmt::format("breaking point {} ({} nodes), {} workers, load {}, {} runs "
-                                    "per probe",
-                                    graph_.label(), graph.size(), W,
-                                    Units::formatDuration(load, true), sched_.reps);
+            pic.title = fmt::format(
+                "breaking point {} ({} nodes), {} workers, load {}, {} runs "
+                "per probe",
+                graph_.label(), graph.size(), W, Units::formatDuration(load, true), sched_.reps);
             r.plots.push_back({"", breakingPointPlot(pic)});
         }
 

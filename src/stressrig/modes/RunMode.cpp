@@ -127,8 +127,8 @@ class RunMode final : public Mode {
                 "--level applies to --schedule=default; the adapted schedule is "
                 "set by --stress and --concurrency");
         if (timelineRep_ && *timelineRep_ > sched_.reps)
-            throw UsageError(fmt::format("--rep={} is beyond --reps={}", *timelineRep_,
-                                         sched_.reps));
+            throw UsageError(
+                fmt::format("--rep={} is beyond --reps={}", *timelineRep_, sched_.reps));
         if (traceDump_ && !Scheduler::traceCompiledIn())
             throw UsageError(
                 "--trace-dump needs a build with trace points: configure with "
@@ -446,7 +446,8 @@ ModeResult RunMode::run(RunContext& ctx) {
                               "times empty); unfinished = the rep timed out");
     if (auto picture = runTimeline(jobsFile.table, timelineRep_, graph_.label(), N, W, exec_.load))
         res.plots.push_back({"", std::move(*picture)});
-    res.files.push_back({".dot", runGraphDot(graph, jobsFile.table, timelineRep_, graph_.label(), W),
+    res.files.push_back({".dot",
+                         runGraphDot(graph, jobsFile.table, timelineRep_, graph_.label(), W),
                          ResultFile::Kind::Dot});
     res.tables.push_back(std::move(jobsFile));
     res.tables.push_back({"-reps", std::move(reps)});

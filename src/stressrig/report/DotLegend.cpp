@@ -56,22 +56,24 @@ std::string DotLegend::decorate(const std::string& dot, const std::string& title
     add += "\n  // Legend\n";
     add += "  subgraph cluster_legend {\n";
     add += "    label=\"legend\"; fontsize=10; style=dashed; color=\"#9e9e9e\";\n";
-    add += "    legend [shape=plaintext, fontsize=10, label=<<table border=\"0\" "
-           "cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
+    add +=
+        "    legend [shape=plaintext, fontsize=10, label=<<table border=\"0\" "
+        "cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
     auto row = [&](const std::string& key, const std::string& text, const std::string& bg = "") {
         add += fmt::format("      <tr><td{}>{}</td><td align=\"left\">{}</td></tr>\n",
                            bg.empty() ? "" : fmt::format(" bgcolor=\"{}\"", bg), key, text);
     };
     row("<b>2: 95.2</b>",
         "node 2; 95 = low byte of its hash (hex); .2 = its weight (no dot: weight 0)");
-    row("double circle", "node 0, the seed of the graph");
+    row("double circle", "node 0, where the graph begins");
     row("circle / rounded box", "start node (no predecessor) / exit node (no successor)");
     row("arrow", "dependency: the successor may start once every predecessor ended");
     for (const std::string& s : seen)
-        row(s, s == "expired"     ? "never started: its life window passed"
-               : s == "cancelled" ? "never started: cancelled after a predecessor expired"
-               : s == "failed"    ? "its body threw"
-                                  : "did not complete",
+        row(s,
+            s == "expired"     ? "never started: its life window passed"
+            : s == "cancelled" ? "never started: cancelled after a predecessor expired"
+            : s == "failed"    ? "its body threw"
+                               : "did not complete",
             fillOf(s));
     row("white", states.empty() ? "the graph only: no run shown" : "completed");
     add += "    </table>> ]\n  }\n";

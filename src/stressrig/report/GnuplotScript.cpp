@@ -129,8 +129,8 @@ GnuplotScript GnuplotScript::parameterSeries(const CsvTable& data, const LinearR
         s += fmt::format("Ideal(p) = {:.15g} * p + {:.15g}\n", *idealGradient, model.socket());
         ideal = fmt::format(
             ", \\\n     Ideal(x) with lines lw 2 dt 2 lc rgb '#2e7d32' title {}",
-            quoteGp(fmt::format("ideal gradient {:.4g}·p (work spread on every core), same "
-                                "socket",
+            quoteGp(fmt::format("ideal: {:.4g}·p + the same offset (the work spread over "
+                                "every core)",
                                 *idealGradient)));
     }
     s += fmt::format(

@@ -22,8 +22,7 @@ std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<uns
 }
 
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
-                        std::optional<unsigned> rep, const std::string& pattern,
-                        unsigned workers) {
+                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers) {
     std::map<std::size_t, std::string> states;
     std::string title = fmt::format("{} ({} nodes, seed {})", pattern, graph.size(), graph.seed());
     if (const std::optional<unsigned> shown = rep ? rep : TimelinePlot::medianRep(jobs)) {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "pullsched/testchain/TestChainGraph.hpp"
 #include "pullsched/scheduler/Time.hpp"
+#include "pullsched/testchain/TestChainGraph.hpp"
 #include "report/CsvTable.hpp"
 #include "report/GnuplotScript.hpp"
 
@@ -21,7 +21,6 @@ std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<uns
 
 /// The graph as DOT with a title, a legend and the states of the same rep's jobs.
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
-                        std::optional<unsigned> rep, const std::string& pattern,
-                        unsigned workers);
+                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers);
 
 }  // namespace pullsched::rig

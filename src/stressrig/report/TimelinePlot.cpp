@@ -15,7 +15,7 @@ bool has(double v) {
 }
 
 std::string usText(double us) {
-    return us >= 1000 ? fmt::format("{:g} ms", us / 1000) : fmt::format("{:g} µs", us);
+    return us >= 1000 ? fmt::format("{:.3g} ms", us / 1000) : fmt::format("{:.3g} µs", us);
 }
 
 struct ClassStyle {
@@ -47,15 +47,20 @@ TimelineClass TimelinePlot::classify(const TimelineJob& j, const TimelineOptions
 
 std::string TimelinePlot::className(TimelineClass c, const TimelineOptions& o) {
     switch (c) {
-    case TimelineClass::OnTime: return fmt::format("completed, < {} late", usText(o.lateUs));
-    case TimelineClass::Late:
-        return fmt::format("completed, {}..{} late", usText(o.lateUs), usText(o.veryLateUs));
-    case TimelineClass::VeryLate:
-        return fmt::format("completed, >= {} late", usText(o.veryLateUs));
-    case TimelineClass::Failed: return "failed (body threw)";
-    case TimelineClass::Expired: return "expired: never started (dashed: its life window)";
-    case TimelineClass::Cancelled: return "cancelled: never started";
-    case TimelineClass::Other: return "other (not posted / unfinished / unknown worker)";
+        case TimelineClass::OnTime:
+            return fmt::format("completed, < {} late", usText(o.lateUs));
+        case TimelineClass::Late:
+            return fmt::format("completed, {}..{} late", usText(o.lateUs), usText(o.veryLateUs));
+        case TimelineClass::VeryLate:
+            return fmt::format("completed, >= {} late", usText(o.veryLateUs));
+        case TimelineClass::Failed:
+            return "failed (body threw)";
+        case TimelineClass::Expired:
+            return "expired: never started (dashed: its life window)";
+        case TimelineClass::Cancelled:
+            return "cancelled: never started";
+        case TimelineClass::Other:
+            return "other (not posted / unfinished / unknown worker)";
     }
     return "?";
 }
@@ -78,13 +83,14 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
                   ran ? (j.startMs - j.scheduledMs) * 1000 : nan, double(static_cast<int>(c))});
     }
     t.setComment("lanes", fmt::format("workers 0..{}, {} = not run", W - 1, W));
-    t.setComment("class", "0 on time, 1 late, 2 very late, 3 failed, 4 expired, 5 cancelled, "
-                          "6 other");
+    t.setComment("class",
+                 "0 on time, 1 late, 2 very late, 3 failed, 4 expired, 5 cancelled, "
+                 "6 other");
 
     PlotOptions po;
     po.title = o.title;
     po.verdict = o.verdict;
-    po.width = 1400;
+    po.width = 1600;
     po.height = std::max(480, 70 * static_cast<int>(W + 1) + 260);
     std::string c;
     c += fmt::format("set title {}\n", GnuplotScript::kTitle);
@@ -95,12 +101,14 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
         c += fmt::format("'worker {}' {}, ", w, w);
     c += fmt::format("'not run' {})\n", W);
     c += "set grid xtics\nunset mouse\n";
-    c += "set key outside below horizontal maxrows 3 box\n";
-    c += "set style fill solid 0.85 noborder\n";
+    c += "set key outside right top vertical box spacing 1.2\n";
+    // a white edge keeps back-to-back jobs apart
+    c += "set style fill solid 0.9 border lc rgb '#ffffff'\n";
     // the line between the workers and the jobs that never ran
-    c += fmt::format("set arrow from graph 0, first {} to graph 1, first {} nohead dt 3 "
-                     "lc rgb '#616161'\n",
-                     W - 0.5, W - 0.5);
+    c += fmt::format(
+        "set arrow from graph 0, first {} to graph 1, first {} nohead dt 3 "
+        "lc rgb '#616161'\n",
+        W - 0.5, W - 0.5);
 
     std::vector<std::string> parts;
     // $1 node, $2 lane, $3 scheduled, $4 start, $5 end, $6 deadline, $7 lateness, $8 class
@@ -133,9 +141,9 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
     parts.push_back(
         "$RunData using 3:($2+0.42):($4-$3):(0) with vectors nohead lw 1 lc rgb '#757575' "
         "title 'wait: planned -> actual start'");
-    parts.push_back(fmt::format(
-        "$RunData using 3:($2+0.42) with points pt 11 ps 0.8 lc rgb '#000000' title {}",
-        GnuplotScript::quoteGp(fmt::format("planned start ({} jobs)", jobs.size()))));
+    parts.push_back(
+        fmt::format("$RunData using 3:($2+0.42) with points pt 11 ps 0.8 lc rgb '#000000' title {}",
+                    GnuplotScript::quoteGp(fmt::format("planned start ({} jobs)", jobs.size()))));
     c += "plot ";
     for (std::size_t i = 0; i < parts.size(); ++i)
         c += (i ? ", \\\n     " : "") + parts[i];
@@ -148,8 +156,8 @@ std::vector<TimelineJob> TimelinePlot::jobsOfRep(const CsvTable& jobs, unsigned 
     const std::size_t cRep = jobs.columnIndex("rep"), cNode = jobs.columnIndex("node"),
                       cState = jobs.columnIndex("state"), cWorker = jobs.columnIndex("worker"),
                       cSched = jobs.columnIndex("scheduled ms"),
-                      cDead = jobs.columnIndex("deadline ms"), cStart = jobs.columnIndex("start ms"),
-                      cEnd = jobs.columnIndex("end ms");
+                      cDead = jobs.columnIndex("deadline ms"),
+                      cStart = jobs.columnIndex("start ms"), cEnd = jobs.columnIndex("end ms");
     for (std::size_t r = 0; r < jobs.rowCount(); ++r) {
         if (jobs.number(r, cRep) != rep) continue;
         TimelineJob j;
@@ -197,7 +205,10 @@ std::optional<GnuplotScript> TimelinePlot::ofRunTable(const CsvTable& jobs,
     for (double r : jobs.numbers("rep"))
         if (has(r)) reps = std::max(reps, static_cast<unsigned>(r));
     o.title = fmt::format("timeline of rep {} of {}{}: {}", chosen, reps,
-                          rep ? " (--rep)" : reps > 1 ? " (the median by run time)" : "", o.title);
+                          rep        ? " (--rep)"
+                          : reps > 1 ? " (the median by run time)"
+                                     : "",
+                          o.title);
     if (o.verdict.empty()) {
         std::map<TimelineClass, std::size_t> n;
         double span = 0, worst = std::nan("");
@@ -218,9 +229,9 @@ std::optional<GnuplotScript> TimelinePlot::ofRunTable(const CsvTable& jobs,
             n[TimelineClass::Expired], n[TimelineClass::Cancelled], n[TimelineClass::Failed], span,
             has(worst) ? usText(std::round(worst * 10) / 10) : std::string("n/a"));
         if (completed == list.size() && n[TimelineClass::Failed] == 0)
-            o.verdict = (n[TimelineClass::VeryLate] ? "schedule kept with late starts: "
-                                                    : "schedule kept: ") +
-                        o.verdict;
+            o.verdict =
+                (n[TimelineClass::VeryLate] ? "every job ran, some late: " : "schedule kept: ") +
+                o.verdict;
         else
             o.verdict = "schedule NOT kept: " + o.verdict;
     }

@@ -26,21 +26,21 @@ struct TimelineJob {
 
 /// How a job is drawn; the class is also the "class" column of the script's data.
 enum class TimelineClass {
-    OnTime = 0,    ///< completed, started less than `lateUs` after its planned start
-    Late = 1,      ///< completed, started `lateUs`..`veryLateUs` late
-    VeryLate = 2,  ///< completed, started `veryLateUs` or more late
-    Failed = 3,    ///< its body ran and threw
-    Expired = 4,   ///< not started within its life window (never ran)
-    Cancelled = 5, ///< cancelled after a predecessor expired or on shutdown (never ran)
-    Other = 6,     ///< not posted, unfinished, or ran on an unknown worker
+    OnTime = 0,     ///< completed, started less than `lateUs` after its planned start
+    Late = 1,       ///< completed, started `lateUs`..`veryLateUs` late
+    VeryLate = 2,   ///< completed, started `veryLateUs` or more late
+    Failed = 3,     ///< its body ran and threw
+    Expired = 4,    ///< not started within its life window (never ran)
+    Cancelled = 5,  ///< cancelled after a predecessor expired or on shutdown (never ran)
+    Other = 6,      ///< not posted, unfinished, or ran on an unknown worker
 };
 
 struct TimelineOptions {
-    std::string title;    ///< first title line, e.g. "timeline of rep 3 of 5: burst, 2 workers"
-    std::string verdict;  ///< second title line: what this run shows
-    unsigned workers = 1; ///< lanes 0..workers−1 (idle workers keep their lane)
-    double lateUs = 100;      ///< lateness at which a started job counts as late
-    double veryLateUs = 1000; ///< ... and as very late
+    std::string title;     ///< first title line, e.g. "timeline of rep 3 of 5: burst, 2 workers"
+    std::string verdict;   ///< second title line: what this run shows
+    unsigned workers = 1;  ///< lanes 0..workers−1 (idle workers keep their lane)
+    double lateUs = 100;   ///< lateness at which a started job counts as late
+    double veryLateUs = 1000;  ///< ... and as very late
 };
 
 class TimelinePlot {

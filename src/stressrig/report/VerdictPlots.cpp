@@ -24,8 +24,8 @@ std::string joinPlot(const std::vector<std::string>& parts) {
     return s + "\n";
 }
 
-/// True when the positive values span two decades or more: a log axis then shows both
-/// the body and the tail.
+/// True when the positive values span about two decades or more (a factor of 50): a log
+/// axis then shows both the body and the tail.
 bool spansDecades(const std::vector<double>& values) {
     double lo = kNaN, hi = kNaN;
     for (double v : values) {
@@ -33,11 +33,16 @@ bool spansDecades(const std::vector<double>& values) {
         lo = has(lo) ? std::min(lo, v) : v;
         hi = has(hi) ? std::max(hi, v) : v;
     }
-    return has(lo) && hi / lo >= 100;
+    return has(lo) && hi / lo >= 50;
 }
 
 std::string num(double v) {
     return fmt::format("{:.6g}", v);
+}
+
+/// The sweep's classes as drawn: 0 stable, 1 burst, 2 failure, 3 anything else.
+int classCode(const std::string& loadClass) {
+    return loadClass == "stable" ? 0 : loadClass == "burst" ? 1 : loadClass == "failure" ? 2 : 3;
 }
 
 const char* kSeriesColours[] = {"#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a",
@@ -74,13 +79,14 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
     PlotOptions po;
     po.title = p.title;
     po.width = 1300;
-    po.height = 800;
+    po.height = 850;
     std::string c;
     c += fmt::format("set title {}\n", GnuplotScript::kTitle);
     c += "set xlabel 'stress (planned speed-up of the schedule)'\n";
     c += "set ylabel 'run time [ms]'\nset y2label 'share of runs that failed'\n";
     c += "set ytics nomirror\nset y2tics 0, 0.25, 1\nset y2range [-0.03:1.03]\n";
-    c += "set yrange [0:*]\nset grid\nset key outside right top box spacing 1.3\n";
+    c += "set yrange [0:*]\nset grid\nset key outside bottom center horizontal box maxrows 4\n";
+    c += "set style textbox opaque noborder\n";
     if (has(lo) && has(hi)) {
         const double pad = std::max(0.05 * (hi - lo), 0.02 * hi);
         c += fmt::format("set xrange [{}:{}]\n", num(std::max(0.0, lo - pad)), num(hi + pad));
@@ -96,12 +102,12 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
             GnuplotScript::quoteGp(fmt::format("fit: 50 % fail at {:.3f}, 95 % CI {:.3f}..{:.3f}",
                                                p.fit50, p.ciLow, p.ciHigh))));
     }
-    auto vertical = [&](double x, const char* style, const std::string& label, int id,
-                        double at) {
+    auto vertical = [&](double x, const char* style, const std::string& label, int id, double at) {
         c += fmt::format("set arrow {} from first {}, graph 0 to first {}, graph 1 nohead {}\n", id,
                          num(x), num(x), style);
-        c += fmt::format("set label {} {} at first {}, graph {} rotate by 90 right offset -0.6,0\n",
-                         id, GnuplotScript::quoteGp(label), num(x), at);
+        c += fmt::format(
+            "set label {} {} at first {}, graph {} rotate by 90 right offset -0.6,0 boxed front\n",
+            id, GnuplotScript::quoteGp(label), num(x), at);
     };
     if (has(p.breakingStress)) {
         vertical(p.breakingStress, "lw 2.5 lc rgb '#c62828'",
@@ -113,10 +119,10 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
     if (has(p.limitStress)) {
         vertical(p.limitStress, "lw 2 dt 2 lc rgb '#212121'",
                  fmt::format("theoretical limit {:.3f}", p.limitStress), 2, 0.98);
-        parts.push_back(fmt::format(
-            "NaN with lines lw 2 dt 2 lc rgb '#212121' title {}",
-            GnuplotScript::quoteGp(fmt::format(
-                "theoretical limit {:.3f} (ends at the lower bound)", p.limitStress))));
+        parts.push_back(
+            fmt::format("NaN with lines lw 2 dt 2 lc rgb '#212121' title {}",
+                        GnuplotScript::quoteGp(fmt::format(
+                            "theoretical limit {:.3f} (ends at the lower bound)", p.limitStress))));
     }
     parts.push_back(
         "$RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time "
@@ -155,15 +161,16 @@ GnuplotScript percentilePlot(const CsvTable& table, const std::string& percentil
     std::string c;
     c += fmt::format("set title {}\n", GnuplotScript::kTitle);
     c += "set logscale x 10\nset xrange [0.8:1.6e5]\n";
-    c += "set xtics ('min' 1, '50 %' 2, '90 %' 10, '99 %' 100, '99.9 %' 1000, '99.99 %' 10000, "
-         "'max' 100000)\n";
+    // tic labels are formats: '%%' is a percent sign
+    c += "set xtics ('min' 1, '50 %%' 2, '90 %%' 10, '99 %%' 100, '99.9 %%' 1000, "
+         "'99.99 %%' 10000, 'max' 100000)\n";
     c += "set mxtics 10\nset grid xtics ytics\n";
     c += "set xlabel 'percentile (axis 1/(1-p), logarithmic: each step one more nine)'\n";
-    c += fmt::format("set ylabel {}\n",
-                     GnuplotScript::quoteGp(o.yLabel.empty()
-                                                ? std::string(logY ? "lateness [µs] (log)"
-                                                                   : "lateness [µs]")
-                                                : o.yLabel));
+    c += fmt::format(
+        "set ylabel {}\n",
+        GnuplotScript::quoteGp(o.yLabel.empty()
+                                   ? std::string(logY ? "lateness [µs] (log)" : "lateness [µs]")
+                                   : o.yLabel));
     if (logY) c += "set logscale y 10\n";
     c += "set key top left box opaque\n";
     c += "TailX(p) = p >= 100 ? 1e5 : 100.0 / (100.0 - p)\n";
@@ -224,10 +231,7 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
         const double to = nextSame   ? mid(cur, pts[i + 1].offeredPerS)
                           : prevSame ? mirror(mid(pts[i - 1].offeredPerS, cur))
                                      : cur * 1.1;
-        const double cls = p.loadClass == "stable"    ? 0
-                           : p.loadClass == "burst"   ? 1
-                           : p.loadClass == "failure" ? 2
-                                                      : 3;
+        const double cls = classCode(p.loadClass);
         const double lane = static_cast<double>(
             std::find(workers.begin(), workers.end(), p.workers) - workers.begin());
         t.addRow({double(p.workers), p.offeredPerS, p.achievedPerS, p.p99Us, cls, lane, from, to});
@@ -241,7 +245,7 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     po.height = 1150;
     std::string c;
     c += fmt::format("set multiplot title {}\n", GnuplotScript::kTitle);
-    c += "set lmargin 14\nset rmargin 34\nset grid\n";
+    c += "set lmargin 14\nset rmargin 44\nset grid\n";
     c += "set key outside right top box\n";
     if (logX) c += "set logscale x 10\n";
     // band edges around the outer steps, on the x range of all panels
@@ -251,36 +255,37 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
         xlo = has(xlo) ? std::min(xlo, a) : a;
         xhi = has(xhi) ? std::max(xhi, b) : b;
     }
-    if (has(xlo) && has(xhi) && xhi > xlo) c += fmt::format("set xrange [{}:{}]\n", num(xlo), num(xhi));
+    if (!logX) xlo = std::max(0.0, xlo);  // no negative rates on a linear axis
+    if (has(xlo) && has(xhi) && xhi > xlo)
+        c += fmt::format("set xrange [{}:{}]\n", num(xlo), num(xhi));
 
     // panel 1: achieved over offered, y = x
     c += "# top: achieved rate; on y = x every offered job was run\n";
-    c += "set origin 0, 0.50\nset size 1, 0.42\n";
+    c += "set origin 0, 0.53\nset size 1, 0.40\n";
     c += "set xlabel 'offered rate [jobs/s]'\nset ylabel 'achieved rate [jobs/s]'\n";
-    if (logX) c += "set logscale y 10\n";
+    c += logX ? "set logscale y 10\n" : "set yrange [0:*]\n";
     std::vector<std::string> parts;
     parts.push_back("x with lines dt 2 lw 1.5 lc rgb '#212121' title 'y = x (achieved = offered)'");
     for (std::size_t i = 0; i < workers.size(); ++i)
         parts.push_back(fmt::format(
             "$RunData using ($1=={} ? $2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb '{}' "
             "title '{} worker{}'",
-            workers[i], workers[i], kSeriesColours[i % std::size(kSeriesColours)], workers[i],
+            workers[i], kSeriesColours[i % std::size(kSeriesColours)], workers[i],
             workers[i] == 1 ? "" : "s"));
     c += joinPlot(parts);
-    if (logX) c += "unset logscale y\n";
+    c += logX ? "unset logscale y\n" : "set yrange [*:*]\n";
 
     // panel 2: p99 lateness with the limit
     c += "# middle: p99 lateness and the limit that decides stable / burst\n";
-    c += "set origin 0, 0.21\nset size 1, 0.29\nset xlabel ''\n";
+    c += "set origin 0, 0.25\nset size 1, 0.28\nset xlabel ''\n";
     c += fmt::format("set ylabel {}\n", GnuplotScript::quoteGp(logY ? "p99 lateness [µs] (log)"
                                                                     : "p99 lateness [µs]"));
     if (logY) c += "set logscale y 10\n";
     parts.clear();
     if (has(limitUs))
-        parts.push_back(fmt::format("{} with lines dt 2 lw 2 lc rgb '#c62828' title {}",
-                                    num(limitUs),
-                                    GnuplotScript::quoteGp(fmt::format(
-                                        "lateness limit {} µs", num(limitUs)))));
+        parts.push_back(
+            fmt::format("{} with lines dt 2 lw 2 lc rgb '#c62828' title {}", num(limitUs),
+                        GnuplotScript::quoteGp(fmt::format("lateness limit {} µs", num(limitUs)))));
     for (std::size_t i = 0; i < workers.size(); ++i)
         parts.push_back(fmt::format(
             "$RunData using ($1=={} ? $2 : 1/0):({}) with linespoints lw 2 pt 7 lc rgb '{}' "
@@ -292,7 +297,8 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
 
     // panel 3: the class of every step as a band per worker count
     c += "# bottom: class of each step, one band per worker count\n";
-    c += "set origin 0, 0.0\nset size 1, 0.21\nset xlabel 'offered rate [jobs/s]'\n";
+    c += "set origin 0, 0.0\nset size 1, 0.25\nset xlabel 'offered rate [jobs/s]'\n";
+    c += "set key outside right center vertical box spacing 0.9\n";
     c += "set ylabel ''\nunset grid\nset grid xtics\n";
     c += fmt::format("set yrange [-0.6:{}]\n", workers.size() - 0.4);
     c += "set ytics (";
@@ -309,10 +315,12 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
                    {2, "failure (drops / no drain)", "#e53935"},
                    {3, "interrupted", "#bdbdbd"}};
     for (const auto& k : classes)
-        parts.push_back(fmt::format(
-            "$RunData using ($5=={} ? $2 : 1/0):6:7:8:($6-0.38):($6+0.38) with boxxyerror "
-            "lc rgb '{}' title '{}'",
-            k.cls, k.colour, k.name));
+        if (std::any_of(pts.begin(), pts.end(),
+                        [&](const SweepPoint& p) { return classCode(p.loadClass) == k.cls; }))
+            parts.push_back(fmt::format(
+                "$RunData using ($5=={} ? $2 : 1/0):6:7:8:($6-0.38):($6+0.38) with boxxyerror "
+                "lc rgb '{}' title '{}'",
+                k.cls, k.colour, k.name));
     c += joinPlot(parts);
     c += "unset multiplot\n";
     return GnuplotScript::custom(t, std::move(c), std::move(po));
@@ -332,16 +340,15 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
     if (table.hasColumn("sustained"))
         for (std::size_t r = 0; r < table.rowCount(); ++r)
             if (table.number(r, "sustained") == 1)
-                sustainedTo = has(sustainedTo)
-                                  ? std::max(sustainedTo, table.number(r, x - 1))
-                                  : table.number(r, x - 1);
+                sustainedTo = has(sustainedTo) ? std::max(sustainedTo, table.number(r, x - 1))
+                                               : table.number(r, x - 1);
     PlotOptions po;
     po.title = title;
     std::string c;
     c += fmt::format("set title {}\n", GnuplotScript::kTitle);
     c += "set xlabel 'offered load [jobs/s]'\n";
-    c += fmt::format("set ylabel {}\n", GnuplotScript::quoteGp(logY ? "lateness [µs] (log)"
-                                                                    : "lateness [µs]"));
+    c += fmt::format("set ylabel {}\n",
+                     GnuplotScript::quoteGp(logY ? "lateness [µs] (log)" : "lateness [µs]"));
     c += "set y2label 'machine CPU [%]'\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n";
     c += "set grid\nset key outside right top box\nset offsets graph 0.02, graph 0.02, 0, 0\n";
     if (logY) c += "set logscale y 10\n";
@@ -351,9 +358,9 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
             "set object 1 rect from graph 0, graph 0 to first {}, graph 1 behind fc rgb "
             "'#c8e6c9' fs solid 0.5 noborder\n",
             num(sustainedTo));
-        parts.push_back(fmt::format("NaN with boxes fs solid 0.5 noborder fc rgb '#c8e6c9' title {}",
-                                    GnuplotScript::quoteGp(fmt::format(
-                                        "sustained (up to {} jobs/s)", num(sustainedTo)))));
+        parts.push_back(fmt::format(
+            "NaN with boxes fs solid 0.5 noborder fc rgb '#c8e6c9' title {}",
+            GnuplotScript::quoteGp(fmt::format("sustained (up to {} jobs/s)", num(sustainedTo)))));
     }
     for (std::size_t i = 0; i < lateness.size(); ++i) {
         const std::size_t col = table.columnIndex(lateness[i]) + 1;
@@ -421,8 +428,9 @@ GnuplotScript pipecleanPlot(const std::vector<std::string>& patterns,
                      GnuplotScript::quoteGp(logY ? "time [µs] (log)" : "time [µs]"));
     c += "set style data histograms\nset style histogram clustered gap 1\n";
     c += "set style fill solid 0.85 border -1\nset boxwidth 0.9\n";
-    c += "set xtics rotate by -40 left nomirror\nset grid ytics\n";
-    c += "set key outside right top box\nset xrange [-0.7:*]\n";
+    c += "set xtics rotate by -40 left nomirror noenhanced\nset grid ytics\n";
+    c += fmt::format("set key outside right top box\nset xrange [-0.7:{}]\n",
+                     static_cast<double>(patterns.size()) - 0.3);
     if (logY)
         c += "set logscale y 10\nset yrange [0.5:*]\n";
     else

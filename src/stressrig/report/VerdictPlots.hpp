@@ -25,7 +25,7 @@ struct BreakingPointPicture {
     std::vector<Probe> probes;  ///< any order; drawn by stress
     /// The fitted fail fraction as a curve (stress, probability), ascending stress.
     std::vector<std::pair<double, double>> fittedCurve;
-    double breakingStress = 0;  ///< the bisection's estimate
+    double breakingStress = 0;     ///< the bisection's estimate
     double ciLow = 0, ciHigh = 0;  ///< 95 % interval of the fit's 50 % stress
     double fit50 = 0;              ///< the fit's 50 % stress
     double limitStress = 0;        ///< the theoretical limit
