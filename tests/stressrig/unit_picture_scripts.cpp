@@ -13,6 +13,7 @@
 
 #include "report/DotLegend.hpp"
 #include "report/GnuplotScript.hpp"
+#include "report/RunPictures.hpp"
 #include "report/Shell.hpp"
 #include "report/TimelinePlot.hpp"
 #include "report/VerdictPlots.hpp"
@@ -221,7 +222,7 @@ TEST(BreakingPointPlot, DrawsTheBreakingStressItsIntervalAndTheLimit) {
     EXPECT_LT(data.find("\n1,"), data.find("\n2,"));
     EXPECT_LT(data.find("\n2,"), data.find("\n2.5,"));
     EXPECT_LT(data.find("\n2.5,"), data.find("\n4,"));
-    EXPECT_NE(s.find("set key outside"), std::string::npos);
+    EXPECT_NE(s.find("set key at screen 0.5, screen 0.01"), std::string::npos);  // under the axis
     EXPECT_EQ(dataRows(s), 4u + 11u);
 }
 
@@ -376,4 +377,17 @@ TEST(DotLegend, TitleLegendAndMarkedStates) {
                             shellQuote((dir.path / "g.svg").string()) + " 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0);
     EXPECT_GT(fs::file_size(dir.path / "g.svg"), 0u);
+}
+
+TEST(RunConcurrencyPlot, IntegerTicksUpToTheWorkersAndTheMean) {
+    CsvTable t({"time ms", "concurrency"});
+    t.addRow({0.0, 0.0});
+    t.addRow({1.0, 2.0});
+    t.addRow({3.0, 1.0});
+    const std::string s = runConcurrencyPlot(t, 2, 1.25).text("c.png");
+    EXPECT_NE(s.find("set ytics 1\n"), std::string::npos);
+    EXPECT_NE(s.find("set yrange [-0.1:2.4]"), std::string::npos);
+    EXPECT_NE(s.find("title 'mean 1.25'"), std::string::npos);
+    EXPECT_EQ(runConcurrencyPlot(t, 2, kNaN).text("c.png").find("title 'mean"), std::string::npos);
+    expectRenders(runConcurrencyPlot(t, 2, 1.25), "concurrency");
 }

@@ -452,13 +452,8 @@ ModeResult RunMode::run(RunContext& ctx) {
     res.tables.push_back(std::move(jobsFile));
     res.tables.push_back({"-reps", std::move(reps)});
     if (timeline.rowCount() > 1) {
-        PlotOptions tc;
-        tc.title =
-            fmt::format("concurrency over time (last rep), avg {:.2f}", lastStat.avgConcurrency);
-        tc.style = "steps";
-        tc.yLabel = "active workers";
         res.plots.push_back(
-            {"-concurrency", GnuplotScript::timePlot(timeline, "time ms", {"concurrency"}, tc)});
+            {"-concurrency", runConcurrencyPlot(timeline, W, lastStat.avgConcurrency)});
         res.tables.push_back({"-concurrency", std::move(timeline)});
     }
     if (trace) {

@@ -1,5 +1,6 @@
 #include "report/RunPictures.hpp"
 
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -19,6 +20,29 @@ std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<uns
                           Units::formatDuration(load, true));
     o.workers = workers;
     return TimelinePlot::ofRunTable(jobs, rep, o);
+}
+
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average) {
+    PlotOptions o;
+    o.title = fmt::format("active workers over time (last rep that ran jobs), mean {:.2f} of {}",
+                          average, workers);
+    o.height = 500;
+    std::string c;
+    c += fmt::format("set title {}\n", GnuplotScript::kTitle);
+    c += "set xlabel 'time since the run''s anchor [ms]'\nset ylabel 'active workers'\n";
+    c += fmt::format("set yrange [-0.1:{}]\nset ytics 1\nset grid\n", workers + 0.4);
+    c += "set key outside right top box\n";
+    const std::size_t x = timeline.columnIndex("time ms") + 1,
+                      y = timeline.columnIndex("concurrency") + 1;
+    c += fmt::format(
+        "plot $RunData using {}:{} with steps lw 1.5 lc rgb '#1565c0' title "
+        "'active workers'",
+        x, y);
+    if (std::isfinite(average))
+        c += fmt::format(", \\\n     {} with lines dt 2 lw 2 lc rgb '#ef6c00' title {}", average,
+                         GnuplotScript::quoteGp(fmt::format("mean {:.2f}", average)));
+    c += "\n";
+    return GnuplotScript::custom(timeline, std::move(c), std::move(o));
 }
 
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,

@@ -19,6 +19,10 @@ std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<uns
                                          const std::string& pattern, std::size_t nodes,
                                          unsigned workers, Duration load);
 
+/// Active workers over time (columns "time ms", "concurrency") of the last rep that ran
+/// jobs: integer ticks up to the worker count, the mean as a line.
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average);
+
 /// The graph as DOT with a title, a legend and the states of the same rep's jobs.
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
                         std::optional<unsigned> rep, const std::string& pattern, unsigned workers);

@@ -85,7 +85,9 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
     c += "set xlabel 'stress (planned speed-up of the schedule)'\n";
     c += "set ylabel 'run time [ms]'\nset y2label 'share of runs that failed'\n";
     c += "set ytics nomirror\nset y2tics 0, 0.25, 1\nset y2range [-0.03:1.03]\n";
-    c += "set yrange [0:*]\nset grid\nset key outside bottom center horizontal box maxrows 4\n";
+    // the legend under the x label, out of the data
+    c += "set yrange [0:*]\nset grid\nset bmargin 9\n";
+    c += "set key at screen 0.5, screen 0.01 center bottom horizontal box maxrows 4\n";
     c += "set style textbox opaque noborder\n";
     if (has(lo) && has(hi)) {
         const double pad = std::max(0.05 * (hi - lo), 0.02 * hi);
