@@ -327,6 +327,8 @@ TEST(HeadroomPlots, OverTheOfferedLoadWithCpuAndIntegerCopies) {
     EXPECT_NE(s.find("set y2label 'machine CPU [%]'"), std::string::npos);
     EXPECT_NE(s.find("using 1:2 axes x1y2"), std::string::npos);
     EXPECT_NE(s.find("sustained (up to 200 jobs/s)"), std::string::npos);
+    EXPECT_NE(s.find("title 'p99 lateness'"), std::string::npos);
+    EXPECT_NE(s.find("title 'mean lateness'"), std::string::npos);
     expectRenders(headroomLoadPlot(lt, {"lateness_mean_us", "lateness_p99_us"}, "headroom"),
                   "headroom-load");
 
@@ -344,6 +346,7 @@ TEST(PipecleanPlot, ByPatternNameWithoutImpulses) {
         pipecleanPlot({"isolated", "burst", "chain"}, {500, 520, 510}, {30, 4000, 25}, "pipeclean")
             .text("p.png");
     EXPECT_NE(s.find("using 2:xtic(1)"), std::string::npos);
+    EXPECT_NE(s.find("set yrange [10:*]"), std::string::npos);  // 25..4000 µs: log from 10
     EXPECT_EQ(s.find("impulses"), std::string::npos);
     const std::string data = datablockOf(s);
     for (const char* name : {"isolated", "burst", "chain"})

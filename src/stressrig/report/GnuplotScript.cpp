@@ -140,6 +140,8 @@ GnuplotScript GnuplotScript::parameterSeries(const CsvTable& data, const LinearR
     s += "# bottom: concurrency (impulses) and average job time (second axis)\n";
     s += fmt::format("set ylabel {}\nset y2label {}\n", quoteGp(c.concurrency),
                      quoteGp(o.y2Label.empty() ? c.jobtime + " [µs]" : o.y2Label));
+    // headroom above the tallest impulse, so that none ends on the frame
+    s += "set offsets graph 0.03, graph 0.03, graph 0.08, 0\n";
     s += "set yrange [0:*]\nset y2range [0:*]\nset ytics nomirror\nset y2tics\n";
     s += fmt::format(
         "plot $RunData using {}:{} with impulses lw 4 title {}, \\\n"

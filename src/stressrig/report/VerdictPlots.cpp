@@ -40,6 +40,14 @@ std::string num(double v) {
     return fmt::format("{:.6g}", v);
 }
 
+/// "lateness_p99_us" → "p99 lateness" for a legend (the axis carries the unit).
+std::string seriesName(const std::string& column) {
+    if (column == "lateness_mean_us") return "mean lateness";
+    if (column.rfind("lateness_", 0) == 0 && column.size() > 12)
+        return column.substr(9, column.size() - 12) + " lateness";
+    return column;
+}
+
 /// The sweep's classes as drawn: 0 stable, 1 burst, 2 failure, 3 anything else.
 int classCode(const std::string& loadClass) {
     return loadClass == "stable" ? 0 : loadClass == "burst" ? 1 : loadClass == "failure" ? 2 : 3;
@@ -366,10 +374,11 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
     }
     for (std::size_t i = 0; i < lateness.size(); ++i) {
         const std::size_t col = table.columnIndex(lateness[i]) + 1;
-        parts.push_back(fmt::format(
-            "$RunData using {}:{} with linespoints lw 2 pt 7 lc rgb '{}' title {}", x,
-            logY ? fmt::format("(${} > 0 ? ${} : 1/0)", col, col) : std::to_string(col),
-            kSeriesColours[i % std::size(kSeriesColours)], GnuplotScript::quoteGp(lateness[i])));
+        parts.push_back(
+            fmt::format("$RunData using {}:{} with linespoints lw 2 pt 7 lc rgb '{}' title {}", x,
+                        logY ? fmt::format("(${} > 0 ? ${} : 1/0)", col, col) : std::to_string(col),
+                        kSeriesColours[i % std::size(kSeriesColours)],
+                        GnuplotScript::quoteGp(seriesName(lateness[i]))));
     }
     parts.push_back(fmt::format(
         "$RunData using {}:{} axes x1y2 with linespoints lw 1.5 dt 2 pt 4 lc rgb '#616161' "
@@ -433,8 +442,12 @@ GnuplotScript pipecleanPlot(const std::vector<std::string>& patterns,
     c += "set xtics rotate by -40 left nomirror noenhanced\nset grid ytics\n";
     c += fmt::format("set key outside right top box\nset xrange [-0.7:{}]\n",
                      static_cast<double>(patterns.size()) - 0.3);
-    if (logY)
-        c += "set logscale y 10\nset yrange [0.5:*]\n";
+    double lowest = kNaN;
+    for (double v : all)
+        if (has(v) && v > 0) lowest = has(lowest) ? std::min(lowest, v) : v;
+    if (logY)  // bars grow from the decade below the smallest value
+        c += fmt::format("set logscale y 10\nset yrange [{}:*]\n",
+                         num(std::pow(10.0, std::floor(std::log10(lowest * 0.99)))));
     else
         c += "set yrange [0:*]\n";
     c += joinPlot({"$RunData using 2:xtic(1) lc rgb '#1565c0' title 'max job time [µs]'",
