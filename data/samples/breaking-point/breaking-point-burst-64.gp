@@ -2,42 +2,160 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"stress","mean runtime ms","expected ms","fail fraction","fitted fail fraction"
-0.85,24.2275991,24.117647,0.05,3.00126366673934e-05
-1.0625,20.370763,19.294118,0.05,0.116402912152192
-1.115625,20.2659319,18.37535,0.3,0.451861957789806
-1.1421875,20.1192172,17.948016,0.6,0.666245047178702
-1.15546875,20.0374288,17.741717,0.65,0.755056965591022
-1.162109375,20.6649043,17.640336,0.95,0.792680093135731
-1.16875,20.6521273,17.540107,1,0.825680567795009
-1.275,20.26190375,16.078431,1,0.992042631093132
-1.7,19.80316075,12.058824,1,0.999999838423357
+# breaking stress: 0.20918
+# limit stress: 1.24242
+# fit 50 % stress and 95 % CI: 0.235287 [0.216867, 0.269747]
+"stress","mean runtime ms","expected ms","fail fraction","broken","curve stress","fitted fail fraction"
+0.10625,182.9485334,192.941176,0,0,,
+0.159375,124.40043695,128.627451,0,0,,
+0.1859375,107.0495284,110.252101,0.05,0,,
+0.19921875,99.96131,102.901961,0.1,0,,
+0.205859375,95.34365285,99.582543,0,0,,
+0.2125,104.797031722222,96.470588,0.75,1,,
+0.425,55.2924146666667,48.235294,0.95,1,,
+0.85,,24.117647,1,1,,
+1.7,,12.058824,1,1,,
+,,,,,0.10625,0.000899433474220191
+,,,,,0.1221875,0.0030792168734546
+,,,,,0.138125,0.00902659417440748
+,,,,,0.1540625,0.0233106529037641
+,,,,,0.17,0.0538136908727717
+,,,,,0.1859375,0.11140824023699
+,,,,,0.201875,0.20570550192101
+,,,,,0.2178125,0.336097972112163
+,,,,,0.23375,0.48555164460162
+,,,,,0.2496875,0.62808500915443
+,,,,,0.265625,0.744562182433305
+,,,,,0.2815625,0.829743624719038
+,,,,,0.2975,0.887902949083284
+,,,,,0.3134375,0.926206838225198
+,,,,,0.329375,0.95107616774517
+,,,,,0.3453125,0.96720550815139
+,,,,,0.36125,0.977733653002047
+,,,,,0.3771875,0.98467740478784
+,,,,,0.393125,0.98931368328156
+,,,,,0.4090625,0.992449778346705
+,,,,,0.425,0.994598977938875
+,,,,,0.4409375,0.996090738902932
+,,,,,0.456875,0.997138937045376
+,,,,,0.4728125,0.997884113233926
+,,,,,0.48875,0.998419766273928
+,,,,,0.5046875,0.99880886195554
+,,,,,0.520625,0.999094309144895
+,,,,,0.5365625,0.999305683736793
+,,,,,0.5525,0.999463594964638
+,,,,,0.5684375,0.999582553835481
+,,,,,0.584375,0.999672879074535
+,,,,,0.6003125,0.999741977562589
+,,,,,0.61625,0.999795213723086
+,,,,,0.6321875,0.999836505853867
+,,,,,0.648125,0.999868739168394
+,,,,,0.6640625,0.999894054559833
+,,,,,0.68,0.999914052284834
+,,,,,0.6959375,0.999929936860723
+,,,,,0.711875,0.99994262098297
+,,,,,0.7278125,0.999952800633101
+,,,,,0.74375,0.999961009768148
+,,,,,0.7596875,0.999967660425996
+,,,,,0.775625,0.999973072336202
+,,,,,0.7915625,0.999977494925121
+,,,,,0.8075,0.999981123771207
+,,,,,0.8234375,0.99998411298403
+,,,,,0.839375,0.999986584570429
+,,,,,0.8553125,0.999988635560284
+,,,,,0.87125,0.999990343456675
+,,,,,0.8871875,0.999991770425746
+,,,,,0.903125,0.999992966533599
+,,,,,0.9190625,0.999993972258824
+,,,,,0.935,0.999994820451688
+,,,,,0.9509375,0.99999553786859
+,,,,,0.966875,0.999996146378988
+,,,,,0.9828125,0.999996663918596
+,,,,,0.99875,0.9999971052452
+,,,,,1.0146875,0.99999748254026
+,,,,,1.030625,0.99999780588955
+,,,,,1.0465625,0.999998083668533
+,,,,,1.0625,0.999998322852432
+,,,,,1.0784375,0.99999852926656
+,,,,,1.094375,0.999998707789071
+,,,,,1.1103125,0.999998862515702
+,,,,,1.12625,0.999998996894048
+,,,,,1.1421875,0.99999911383332
+,,,,,1.158125,0.999999215794335
+,,,,,1.1740625,0.999999304863499
+,,,,,1.19,0.999999382813803
+,,,,,1.2059375,0.999999451155238
+,,,,,1.221875,0.999999511176579
+,,,,,1.2378125,0.999999563980103
+,,,,,1.25375,0.999999610510503
+,,,,,1.2696875,0.999999651579028
+,,,,,1.285625,0.999999687883681
+,,,,,1.3015625,0.99999972002617
+,,,,,1.3175,0.999999748526142
+,,,,,1.3334375,0.999999773833187
+,,,,,1.349375,0.999999796336961
+,,,,,1.3653125,0.999999816375759
+,,,,,1.38125,0.999999834243771
+,,,,,1.3971875,0.999999850197256
+,,,,,1.413125,0.999999864459782
+,,,,,1.4290625,0.999999877226706
+,,,,,1.445,0.999999888668991
+,,,,,1.4609375,0.999999898936477
+,,,,,1.476875,0.999999908160679
+,,,,,1.4928125,0.999999916457196
+,,,,,1.50875,0.999999923927777
+,,,,,1.5246875,0.999999930662103
+,,,,,1.540625,0.999999936739324
+,,,,,1.5565625,0.999999942229385
+,,,,,1.5725,0.99999994719418
+,,,,,1.5884375,0.999999951688545
+,,,,,1.604375,0.999999955761119
+,,,,,1.6203125,0.999999959455103
+,,,,,1.63625,0.999999962808908
+,,,,,1.6521875,0.999999965856729
+,,,,,1.668125,0.99999996862904
+,,,,,1.6840625,0.99999997115303
+,,,,,1.7,0.999999973452984
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
 GpTerminals = " ".GPVAL_TERMINALS." "
 if (strstrt(GpTerminals, " pngcairo ") > 0) {
-    set terminal pngcairo size 1200,800 noenhanced font 'sans,10'
+    set terminal pngcairo size 1300,850 noenhanced font 'sans,10'
     set output 'breaking-point-burst-64.png'
 } else { if (strstrt(GpTerminals, " png ") > 0) {
-    set terminal png size 1200,800 noenhanced
+    set terminal png size 1300,850 noenhanced
     set output 'breaking-point-burst-64.png'
 } else {
-    set terminal svg size 1200,800 noenhanced
+    set terminal svg size 1300,850 noenhanced
     set output 'breaking-point-burst-64.svg'
 } }
 
 set key autotitle columnheader
-set grid
-set key top left box opaque
-set title 'breaking point burst (64 nodes), 2 workers, load 500us: stress 1.165 (limit 1.242)'
-set xlabel 'stress'
-set ylabel 'time (ms)'
-set y2label 'fail fraction'
+set title "breaking point burst (64 nodes), 2 workers, load 500us, 20 runs per probe\nbreaking stress 0.209 (bracket 0.206..0.212; 50 % failure at 0.235, 95 % CI 0.217..0.270), 17 % of the theoretical limit 1.242"
+set xlabel 'stress (planned speed-up of the schedule)'
+set ylabel 'run time [ms]'
+set y2label 'share of runs that failed'
 set ytics nomirror
-set y2tics
-plot $RunData using 1:2 with linespoints title 'mean runtime ms', \
-     $RunData using 1:3 with linespoints title 'expected ms', \
-     $RunData using 1:4 axes x1y2 with linespoints title 'fail fraction', \
-     $RunData using 1:5 axes x1y2 with linespoints title 'fitted fail fraction'
+set y2tics 0, 0.25, 1
+set y2range [-0.03:1.03]
+set yrange [0:*]
+set grid
+set bmargin 9
+set key at screen 0.5, screen 0.01 center bottom horizontal box maxrows 4
+set style textbox opaque noborder
+set xrange [0.0265625:1.77969]
+set object 1 rect from first 0.216867, graph 0 to first 0.269747, graph 1 behind fc rgb '#90caf9' fs solid 0.35 noborder
+set arrow 1 from first 0.20918, graph 0 to first 0.20918, graph 1 nohead lw 2.5 lc rgb '#c62828'
+set label 1 'breaking stress 0.209' at first 0.20918, graph 0.98 rotate by 90 right offset -0.6,0 boxed front
+set arrow 2 from first 1.24242, graph 0 to first 1.24242, graph 1 nohead lw 2 dt 2 lc rgb '#212121'
+set label 2 'theoretical limit 1.242' at first 1.24242, graph 0.98 rotate by 90 right offset -0.6,0 boxed front
+plot NaN with boxes fs solid 0.35 noborder fc rgb '#90caf9' title 'fit: 50 % fail at 0.235, 95 % CI 0.217..0.270', \
+     NaN with lines lw 2.5 lc rgb '#c62828' title 'breaking stress 0.209 (bisection)', \
+     NaN with lines lw 2 dt 2 lc rgb '#212121' title 'theoretical limit 1.242 (ends at the lower bound)', \
+     $RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time (complete runs)', \
+     $RunData using 1:3 with linespoints lw 1 dt 3 pt 1 lc rgb '#616161' title 'planned run time', \
+     $RunData using 1:4 axes x1y2 with linespoints lw 1 pt 5 ps 1.1 lc rgb '#ef6c00' title 'share of runs failed (probe)', \
+     $RunData using ($5==1 ? $1 : 1/0):4 axes x1y2 with points pt 6 ps 2.2 lw 2 lc rgb '#c62828' title 'probe broken', \
+     $RunData using 6:7 axes x1y2 with lines lw 2 dt 4 lc rgb '#ef6c00' title 'logistic fit of the fail share'
 unset output
