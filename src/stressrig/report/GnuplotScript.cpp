@@ -174,7 +174,9 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
     if (!y2Columns.empty()) {
         const std::string y2Label =
             !o.y2Label.empty() ? o.y2Label : (y2Columns.size() == 1 ? y2Columns.front() : "");
-        s += fmt::format("set y2label {}\nset ytics nomirror\nset y2tics\n", quoteGp(y2Label));
+        // from zero: a saturated series (e.g. a capped p99) must not be zoomed into noise
+        s += fmt::format("set y2label {}\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n",
+                         quoteGp(y2Label));
     }
     std::vector<std::string> parts;
     for (const auto& y : yColumns)
