@@ -394,3 +394,34 @@ TEST(RunConcurrencyPlot, IntegerTicksUpToTheWorkersAndTheMean) {
     EXPECT_EQ(runConcurrencyPlot(t, 2, kNaN).text("c.png").find("title 'mean"), std::string::npos);
     expectRenders(runConcurrencyPlot(t, 2, 1.25), "concurrency");
 }
+
+TEST(RunPictures, TimelineJobsOfARunTakeTheWorkersAndTheLifeWindow) {
+    using namespace std::chrono_literals;
+    pullsched::testchain::RunResult run;
+    pullsched::testchain::JobTiming ran;
+    ran.node = 0;
+    ran.scheduledStart = 1ms;
+    ran.actualStart = 1500us;
+    ran.end = 2ms;
+    ran.state = pullsched::JobState::Completed;
+    ran.posted = true;
+    pullsched::testchain::JobTiming expired = ran;
+    expired.node = 1;
+    expired.actualStart = expired.end = pullsched::testchain::JobTiming::kNotRun;
+    expired.state = pullsched::JobState::Expired;
+    run.jobs = {ran, expired};
+    const auto jobs = timelineJobsOf(
+        run, [](std::size_t n) { return n == 0 ? 1 : 0; }, 3ms);
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].worker, 1);
+    EXPECT_DOUBLE_EQ(jobs[0].startMs, 1.5);
+    EXPECT_DOUBLE_EQ(jobs[0].deadlineMs, 4.0);
+    EXPECT_EQ(jobs[0].state, "completed");
+    EXPECT_EQ(jobs[1].worker, -1);  // never ran: no lane
+    EXPECT_TRUE(std::isnan(jobs[1].startMs));
+    EXPECT_EQ(jobs[1].state, "expired");
+    TimelineOptions o;
+    o.workers = 2;
+    EXPECT_EQ(TimelinePlot::summary(jobs, o).rfind("schedule NOT kept: 1 of 2 jobs completed", 0),
+              0u);
+}

@@ -19,11 +19,14 @@
 #include "load/JobBody.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/RunPictures.hpp"
+#include "report/TimelinePlot.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -36,6 +39,13 @@ namespace {
 /// The reference's thresholds were set for jobs of this size.
 constexpr Duration kReferenceLoad = 500us;
 constexpr Duration kReferenceFailDelta = 2ms, kReferenceSdevLimit = 2ms, kReferenceDeltaLimit = 4ms;
+/// The highest probe that held, with the jobs of its last run, for the timeline.
+struct HoldingTimeline {
+    double stress = 0;
+    std::size_t runs = 0;
+    std::vector<TimelineJob> jobs;
+};
+
 /// Incomplete-run warnings listed one by one; the rest are summed up.
 constexpr std::size_t kProbeWarnings = 6;
 
@@ -148,11 +158,14 @@ class BreakingPointMode final : public Mode {
         r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
         const JobBody body(exec_.loadKind, &ctx.progress);
         r.calibration = body.json();
-        Scheduler scheduler(schedulerConfig(W, nullptr, graph.size() + 64));
+        // the instrument only tells which worker ran a job, for the timeline picture
+        RunInstrument instrument(W, graph.size());
+        Scheduler scheduler(schedulerConfig(W, &instrument, graph.size() + 64));
         const RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
 
         std::vector<ProbeStatistics> probes;
         std::vector<std::vector<ProbeRun>> probeRuns;
+        HoldingTimeline shown;
         std::string stopReason;
         while (const std::optional<double> s = search.next()) {
             if (ctx.stop.requested()) {
@@ -170,6 +183,7 @@ class BreakingPointMode final : public Mode {
                     Units::formatDuration(sched_.maxSchedule));
                 break;
             }
+            instrument.reset();
             const ScheduledGraphRuns runs =
                 runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
             std::vector<ProbeRun> outcomes;
@@ -183,6 +197,12 @@ class BreakingPointMode final : public Mode {
             if (!outcomes.empty()) {
                 probes.push_back(ProbeStatistics::of(*s, outcomes, th));
                 probeRuns.push_back(outcomes);
+                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty())
+                    shown = {
+                        *s, runs.runs.size(),
+                        timelineJobsOf(
+                            runs.runs.back(), [&](std::size_t n) { return instrument.workerOf(n); },
+                            sched_.lifeWindow)};
                 ctx.progress.note(
                     fmt::format("probe {}: {}", probes.size(), probeLine(probes.back())));
             }
@@ -290,6 +310,15 @@ class BreakingPointMode final : public Mode {
                 "per probe",
                 graph_.label(), graph.size(), W, Units::formatDuration(load, true), sched_.reps);
             r.plots.push_back({"", breakingPointPlot(pic)});
+        }
+        if (!shown.jobs.empty()) {
+            TimelineOptions to;
+            to.workers = W;
+            to.title = fmt::format(
+                "timeline of the last of {} runs at stress {} (the highest probe that held): "
+                "{} ({} nodes), {} workers",
+                shown.runs, stressText(shown.stress), graph_.label(), graph.size(), W);
+            r.plots.push_back({"-timeline", TimelinePlot::plot(shown.jobs, to)});
         }
 
         // ---- text

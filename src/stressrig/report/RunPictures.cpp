@@ -22,6 +22,26 @@ std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<uns
     return TimelinePlot::ofRunTable(jobs, rep, o);
 }
 
+std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
+                                        const std::function<int(std::size_t)>& workerOf,
+                                        Duration lifeWindow) {
+    auto ms = [](Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    std::vector<TimelineJob> out;
+    for (const testchain::JobTiming& j : run.jobs) {
+        TimelineJob t;
+        t.node = j.node;
+        t.state = j.posted ? std::string(toString(j.state)) : std::string("not posted");
+        t.worker = j.ran() ? workerOf(j.node) : -1;
+        t.scheduledMs = ms(j.scheduledStart);
+        t.startMs = j.ran() ? ms(j.actualStart) : std::nan("");
+        t.endMs = j.ran() ? ms(j.end) : std::nan("");
+        t.deadlineMs =
+            lifeWindow > Duration::zero() ? ms(j.scheduledStart + lifeWindow) : std::nan("");
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
 GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average) {
     PlotOptions o;
     o.title = fmt::format("active workers over time (last rep that ran jobs), mean {:.2f} of {}",

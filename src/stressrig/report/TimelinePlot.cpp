@@ -65,6 +65,30 @@ std::string TimelinePlot::className(TimelineClass c, const TimelineOptions& o) {
     return "?";
 }
 
+std::string TimelinePlot::summary(const std::vector<TimelineJob>& jobs, const TimelineOptions& o) {
+    std::map<TimelineClass, std::size_t> n;
+    double span = 0, worst = std::nan("");
+    for (const TimelineJob& j : jobs) {
+        ++n[classify(j, o)];
+        if (has(j.endMs)) span = std::max(span, j.endMs);
+        if (has(j.startMs)) {
+            const double late = (j.startMs - j.scheduledMs) * 1000;
+            if (!has(worst) || late > worst) worst = late;
+        }
+    }
+    const std::size_t completed =
+        n[TimelineClass::OnTime] + n[TimelineClass::Late] + n[TimelineClass::VeryLate];
+    std::string v = fmt::format(
+        "{} of {} jobs completed ({} started < {} late), {} expired, {} cancelled, {} "
+        "failed; last end at {:.3f} ms; largest lateness {}",
+        completed, jobs.size(), n[TimelineClass::OnTime], usText(o.lateUs),
+        n[TimelineClass::Expired], n[TimelineClass::Cancelled], n[TimelineClass::Failed], span,
+        has(worst) ? usText(std::round(worst * 10) / 10) : std::string("n/a"));
+    if (completed == jobs.size() && n[TimelineClass::Failed] == 0)
+        return (n[TimelineClass::VeryLate] ? "every job ran, some late: " : "schedule kept: ") + v;
+    return "schedule NOT kept: " + v;
+}
+
 GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& o) {
     const unsigned W = std::max(1u, o.workers);
     const double notRunLane = W;
@@ -89,7 +113,7 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
 
     PlotOptions po;
     po.title = o.title;
-    po.verdict = o.verdict;
+    po.verdict = o.verdict.empty() ? summary(jobs, o) : o.verdict;
     po.width = 1600;
     po.height = std::max(480, 70 * static_cast<int>(W + 1) + 260);
     std::string c;
@@ -209,32 +233,6 @@ std::optional<GnuplotScript> TimelinePlot::ofRunTable(const CsvTable& jobs,
                           : reps > 1 ? " (the median by run time)"
                                      : "",
                           o.title);
-    if (o.verdict.empty()) {
-        std::map<TimelineClass, std::size_t> n;
-        double span = 0, worst = std::nan("");
-        for (const TimelineJob& j : list) {
-            ++n[classify(j, o)];
-            if (has(j.endMs)) span = std::max(span, j.endMs);
-            if (has(j.startMs)) {
-                const double late = (j.startMs - j.scheduledMs) * 1000;
-                if (!has(worst) || late > worst) worst = late;
-            }
-        }
-        const std::size_t completed =
-            n[TimelineClass::OnTime] + n[TimelineClass::Late] + n[TimelineClass::VeryLate];
-        o.verdict = fmt::format(
-            "{} of {} jobs completed ({} started < {} late), {} expired, {} cancelled, {} "
-            "failed; last end at {:.3f} ms; largest lateness {}",
-            completed, list.size(), n[TimelineClass::OnTime], usText(o.lateUs),
-            n[TimelineClass::Expired], n[TimelineClass::Cancelled], n[TimelineClass::Failed], span,
-            has(worst) ? usText(std::round(worst * 10) / 10) : std::string("n/a"));
-        if (completed == list.size() && n[TimelineClass::Failed] == 0)
-            o.verdict =
-                (n[TimelineClass::VeryLate] ? "every job ran, some late: " : "schedule kept: ") +
-                o.verdict;
-        else
-            o.verdict = "schedule NOT kept: " + o.verdict;
-    }
     return plot(list, o);
 }
 

@@ -48,6 +48,7 @@ class TimelinePlot {
     static TimelineClass classify(const TimelineJob& job, const TimelineOptions& options);
     /// Bars for the jobs that ran, planned-start marks for all, expired and cancelled
     /// jobs as marks (with their life window) on the lane "not run" above the workers.
+    /// The verdict line is summary() unless the options carry one.
     static GnuplotScript plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& options);
 
     /// The jobs of `rep` in the run mode's per-job table (columns rep, node, state,
@@ -63,6 +64,9 @@ class TimelinePlot {
     static std::optional<GnuplotScript> ofRunTable(const CsvTable& jobs,
                                                    std::optional<unsigned> rep,
                                                    TimelineOptions options);
+    /// One line on the jobs: kept or not, counts by class, last end, largest lateness.
+    static std::string summary(const std::vector<TimelineJob>& jobs,
+                               const TimelineOptions& options);
     /// Text of a class for the legend, with the thresholds.
     static std::string className(TimelineClass c, const TimelineOptions& options);
 };
