@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "RigBinary.hpp"
@@ -112,7 +113,24 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
         EXPECT_GT(reps.number(i, "runtime ms"), 0.0);
     }
     EXPECT_EQ(slurp(out / "run-burst-16.dot").rfind("digraph {", 0), 0u);
-    EXPECT_NE(slurp(out / "run-burst-16.gp").find("$RunData"), std::string::npos);
+    // the main picture is the timeline of one rep: a lane per worker, a row per job
+    const std::string gp = slurp(out / "run-burst-16.gp");
+    EXPECT_NE(gp.find("$RunData"), std::string::npos);
+    EXPECT_NE(gp.find("timeline of rep "), std::string::npos);
+    EXPECT_NE(gp.find("set ytics ('worker 0' 0, 'worker 1' 1, 'not run' 2)"), std::string::npos);
+    {
+        const auto a = gp.find("$RunData << _End_of_Data_\n");
+        const auto b = gp.find("\n_End_of_Data_\n");
+        ASSERT_NE(a, std::string::npos);
+        std::istringstream data(gp.substr(a, b - a));
+        std::size_t rows = 0;
+        for (std::string line; std::getline(data, line);)
+            if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) ++rows;
+        EXPECT_EQ(rows, 16u);  // the 16 jobs of the rep shown
+    }
+    const std::string dot = slurp(out / "run-burst-16.dot");
+    EXPECT_NE(dot.find("subgraph cluster_legend"), std::string::npos);
+    EXPECT_NE(dot.find("states of rep "), std::string::npos);
     EXPECT_TRUE(fs::exists(out / "run-burst-16-concurrency.gp"));
 
     // the trace: both reps, every job with its state, one track per worker
@@ -340,6 +358,9 @@ TEST(StressrigRunMode, BadCombinationsAreUsageErrors) {
     const Result valued = rig(small("--trace-json=trace.json"), dir);
     EXPECT_EQ(valued.code, 2);
     EXPECT_NE(valued.err.find("--trace-json"), std::string::npos) << valued.err;
+    const Result rep = rig(small("--reps=2 --rep=3"), dir);
+    EXPECT_EQ(rep.code, 2);
+    EXPECT_NE(rep.err.find("--rep=3 is beyond --reps=2"), std::string::npos) << rep.err;
     EXPECT_FALSE(fs::exists(dir / "out"));
     fs::remove_all(dir);
 }

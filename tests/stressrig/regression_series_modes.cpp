@@ -175,6 +175,8 @@ TEST(SeriesBreakingPoint, SmallSearchTerminatesWithConsistentFields) {
     const std::set<std::string> files(e.at("files").begin(), e.at("files").end());
     for (const std::string f : {".csv", "-runs.csv", ".gp", ".json"})
         EXPECT_TRUE(files.count(stem + f)) << f;
+    // the timeline of the highest probe that held, when one held
+    EXPECT_EQ(files.count(stem + "-timeline.gp"), j.at("highest_holding").is_null() ? 0u : 1u);
     const CsvTable t = CsvTable::readFile(out / (stem + ".csv"));
     EXPECT_EQ(t.rowCount(), probes);
     for (std::size_t i = 0; i < t.rowCount(); ++i)

@@ -119,8 +119,12 @@ TEST(SweepMode, OptionsAppearAndApply) {
     for (const char* col : {"workers", "offered_rate_per_s", "rss_mib", "cpu_percent",
                             "lateness_p99_us", "drop_percent", "class"})
         EXPECT_TRUE(csv.hasColumn(col)) << col;
-    EXPECT_TRUE(fs::exists(dir / "out" / "sweep-w1.gp"));
-    EXPECT_TRUE(fs::exists(dir / "out" / "sweep-w2.gp"));
+    // one picture for every worker count, with y = x and the class bands
+    const std::string gp = rigtest::slurp(dir / "out" / "sweep.gp");
+    EXPECT_NE(gp.find("title '1 worker'"), std::string::npos);
+    EXPECT_NE(gp.find("title '2 workers'"), std::string::npos);
+    EXPECT_NE(gp.find("y = x (achieved = offered)"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "out" / "sweep-w1.gp"));
     fs::remove_all(dir);
 }
 

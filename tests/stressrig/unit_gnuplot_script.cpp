@@ -55,6 +55,18 @@ bool isPng(const fs::path& p) {
 
 }  // namespace
 
+TEST(GnuplotScript, ParameterSeriesDrawsTheIdealGradientBesideTheModel) {
+    const auto table = seriesTable();
+    const LinearRegression model(table.numbers("load size"), table.numbers("result time"));
+    const std::string with =
+        GnuplotScript::parameterSeries(table, model, {}, {}, 0.25).text("s.png");
+    EXPECT_NE(with.find("Ideal(p) = 0.25 * p + 2.2\n"), std::string::npos);
+    EXPECT_NE(with.find("Ideal(x) with lines"), std::string::npos);
+    EXPECT_NE(with.find("ideal: 0.25·p + the same offset"), std::string::npos);
+    EXPECT_EQ(GnuplotScript::parameterSeries(table, model).text("s.png").find("Ideal("),
+              std::string::npos);
+}
+
 TEST(GnuplotScript, ParameterSeriesScriptIsWellFormed) {
     const auto table = seriesTable();
     const auto script = GnuplotScript::parameterSeries(table).text("series.png");
@@ -102,6 +114,7 @@ TEST(GnuplotScript, GenericLayouts) {
     EXPECT_NE(table.find("using 1:4 axes x1y2 with linespoints pt 7 title 'cpu %'"),
               std::string::npos);
     EXPECT_NE(table.find("set y2label 'cpu %'"), std::string::npos);
+    EXPECT_NE(table.find("set y2range [0:*]"), std::string::npos);  // a capped series stays flat
 
     EXPECT_THROW(GnuplotScript::tablePlot(t, "time", {"pattern"}), std::invalid_argument);
     EXPECT_THROW(GnuplotScript::tablePlot(t, "time", {"nope"}), std::out_of_range);

@@ -2,42 +2,160 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"stress","mean runtime ms","expected ms","fail fraction","fitted fail fraction"
-0.85,24.2275991,24.117647,0.05,3.00126366673934e-05
-1.0625,20.370763,19.294118,0.05,0.116402912152192
-1.115625,20.2659319,18.37535,0.3,0.451861957789806
-1.1421875,20.1192172,17.948016,0.6,0.666245047178702
-1.15546875,20.0374288,17.741717,0.65,0.755056965591022
-1.162109375,20.6649043,17.640336,0.95,0.792680093135731
-1.16875,20.6521273,17.540107,1,0.825680567795009
-1.275,20.26190375,16.078431,1,0.992042631093132
-1.7,19.80316075,12.058824,1,0.999999838423357
+# breaking stress: 0.32207
+# limit stress: 1.24242
+# fit 50 % stress and 95 % CI: 0.280533 [0.2573, 0.299704]
+"stress","mean runtime ms","expected ms","fail fraction","broken","curve stress","fitted fail fraction"
+0.2125,95.6331441,96.470588,0.1,0,,
+0.31875,67.3420288,64.313725,0.35,0,,
+0.325390625,72.5745805,63.0012,1,1,,
+0.33203125,72.78834855,61.741176,1,1,,
+0.3453125,70.43630305,59.366516,0.95,1,,
+0.371875,69.9982236842105,55.12605,1,1,,
+0.425,69.962802625,48.235294,1,1,,
+0.85,44.8344816666667,24.117647,1,1,,
+1.7,,12.058824,1,1,,
+,,,,,0.2125,0.0454649505120854
+,,,,,0.227375,0.0908986479396013
+,,,,,0.24225,0.166845600778359
+,,,,,0.257125,0.277881956813135
+,,,,,0.272,0.416154948034594
+,,,,,0.286875,0.560947277088331
+,,,,,0.30175,0.689778636085572
+,,,,,0.316625,0.790260212316113
+,,,,,0.3315,0.861724427377174
+,,,,,0.346375,0.909766590231671
+,,,,,0.36125,0.941124873106087
+,,,,,0.376125,0.961355011292183
+,,,,,0.391,0.97439527298043
+,,,,,0.405875,0.982846973640642
+,,,,,0.42075,0.988373640768097
+,,,,,0.435625,0.992026175806193
+,,,,,0.4505,0.994467664768178
+,,,,,0.465375,0.996118535458606
+,,,,,0.48025,0.997247546193568
+,,,,,0.495125,0.998028207853246
+,,,,,0.51,0.998573742350782
+,,,,,0.524875,0.998958843387253
+,,,,,0.53975,0.999233326174304
+,,,,,0.554625,0.99943076923888
+,,,,,0.5695,0.999574041070393
+,,,,,0.584375,0.999678871444178
+,,,,,0.59925,0.999756183338367
+,,,,,0.614125,0.999813631244332
+,,,,,0.629,0.999856626130569
+,,,,,0.643875,0.999889024997941
+,,,,,0.65875,0.999913599127444
+,,,,,0.673625,0.999932354909771
+,,,,,0.6885,0.999946755568578
+,,,,,0.703375,0.999957875663117
+,,,,,0.71825,0.999966509606467
+,,,,,0.733125,0.999973248467469
+,,,,,0.748,0.999978534724114
+,,,,,0.762875,0.999982701572578
+,,,,,0.77775,0.99998600133887
+,,,,,0.792625,0.999988626147311
+,,,,,0.8075,0.999990723049911
+,,,,,0.822375,0.999992405167572
+,,,,,0.83725,0.999993759941789
+,,,,,0.852125,0.999994855280266
+,,,,,0.867,0.999995744158514
+,,,,,0.881875,0.999996468083179
+,,,,,0.89675,0.999997059711656
+,,,,,0.911625,0.999997544843102
+,,,,,0.9265,0.999997943938705
+,,,,,0.941375,0.999998273287748
+,,,,,0.95625,0.999998545905886
+,,,,,0.971125,0.999998772230043
+,,,,,0.986,0.999998960658167
+,,,,,1.000875,0.999999117970143
+,,,,,1.01575,0.999999249657285
+,,,,,1.030625,0.999999360181216
+,,,,,1.0455,0.999999453178006
+,,,,,1.060375,0.999999531619705
+,,,,,1.07525,0.999999597942597
+,,,,,1.090125,0.999999654149369
+,,,,,1.105,0.999999701890752
+,,,,,1.119875,0.999999742530975
+,,,,,1.13475,0.999999777200391
+,,,,,1.149625,0.999999806837917
+,,,,,1.1645,0.999999832225358
+,,,,,1.179375,0.999999854015241
+,,,,,1.19425,0.999999872753456
+,,,,,1.209125,0.999999888897711
+,,,,,1.224,0.999999902832621
+,,,,,1.238875,0.999999914882073
+,,,,,1.25375,0.999999925319387
+,,,,,1.268625,0.999999934375682
+,,,,,1.2835,0.99999994224678
+,,,,,1.298375,0.99999994909892
+,,,,,1.31325,0.999999955073498
+,,,,,1.328125,0.999999960290999
+,,,,,1.343,0.999999964854279
+,,,,,1.357875,0.999999968851299
+,,,,,1.37275,0.999999972357413
+,,,,,1.387625,0.999999975437285
+,,,,,1.4025,0.999999978146495
+,,,,,1.417375,0.999999980532899
+,,,,,1.43225,0.999999982637758
+,,,,,1.447125,0.999999984496714
+,,,,,1.462,0.999999986140591
+,,,,,1.476875,0.999999987596095
+,,,,,1.49175,0.999999988886393
+,,,,,1.506625,0.999999990031611
+,,,,,1.5215,0.99999999104926
+,,,,,1.536375,0.999999991954595
+,,,,,1.55125,0.999999992760924
+,,,,,1.566125,0.999999993479874
+,,,,,1.581,0.999999994121611
+,,,,,1.595875,0.999999994695041
+,,,,,1.61075,0.999999995207972
+,,,,,1.625625,0.99999999566726
+,,,,,1.6405,0.999999996078932
+,,,,,1.655375,0.999999996448289
+,,,,,1.67025,0.999999996780005
+,,,,,1.685125,0.999999997078201
+,,,,,1.7,0.999999997346517
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
 GpTerminals = " ".GPVAL_TERMINALS." "
 if (strstrt(GpTerminals, " pngcairo ") > 0) {
-    set terminal pngcairo size 1200,800 noenhanced font 'sans,10'
+    set terminal pngcairo size 1300,850 noenhanced font 'sans,10'
     set output 'breaking-point-burst-64.png'
 } else { if (strstrt(GpTerminals, " png ") > 0) {
-    set terminal png size 1200,800 noenhanced
+    set terminal png size 1300,850 noenhanced
     set output 'breaking-point-burst-64.png'
 } else {
-    set terminal svg size 1200,800 noenhanced
+    set terminal svg size 1300,850 noenhanced
     set output 'breaking-point-burst-64.svg'
 } }
 
 set key autotitle columnheader
-set grid
-set key top left box opaque
-set title 'breaking point burst (64 nodes), 2 workers, load 500us: stress 1.165 (limit 1.242)'
-set xlabel 'stress'
-set ylabel 'time (ms)'
-set y2label 'fail fraction'
+set title "breaking point burst (64 nodes), 2 workers, load 500us, 20 runs per probe\nbreaking stress 0.322 (bracket 0.319..0.325; 50 % failure at 0.281, 95 % CI 0.257..0.300), 26 % of the theoretical limit 1.242"
+set xlabel 'stress (planned speed-up of the schedule)'
+set ylabel 'run time [ms]'
+set y2label 'share of runs that failed'
 set ytics nomirror
-set y2tics
-plot $RunData using 1:2 with linespoints title 'mean runtime ms', \
-     $RunData using 1:3 with linespoints title 'expected ms', \
-     $RunData using 1:4 axes x1y2 with linespoints title 'fail fraction', \
-     $RunData using 1:5 axes x1y2 with linespoints title 'fitted fail fraction'
+set y2tics 0, 0.25, 1
+set y2range [-0.03:1.03]
+set yrange [0:*]
+set grid
+set bmargin 9
+set key at screen 0.5, screen 0.01 center bottom horizontal box maxrows 4
+set style textbox opaque noborder
+set xrange [0.138125:1.77438]
+set object 1 rect from first 0.2573, graph 0 to first 0.299704, graph 1 behind fc rgb '#90caf9' fs solid 0.35 noborder
+set arrow 1 from first 0.32207, graph 0 to first 0.32207, graph 1 nohead lw 2.5 lc rgb '#c62828'
+set label 1 'breaking stress 0.322' at first 0.32207, graph 0.98 rotate by 90 right offset -0.6,0 boxed front
+set arrow 2 from first 1.24242, graph 0 to first 1.24242, graph 1 nohead lw 2 dt 2 lc rgb '#212121'
+set label 2 'theoretical limit 1.242' at first 1.24242, graph 0.98 rotate by 90 right offset -0.6,0 boxed front
+plot NaN with boxes fs solid 0.35 noborder fc rgb '#90caf9' title 'fit: 50 % fail at 0.281, 95 % CI 0.257..0.300', \
+     NaN with lines lw 2.5 lc rgb '#c62828' title 'breaking stress 0.322 (bisection)', \
+     NaN with lines lw 2 dt 2 lc rgb '#212121' title 'theoretical limit 1.242 (ends at the lower bound)', \
+     $RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time (complete runs)', \
+     $RunData using 1:3 with linespoints lw 1 dt 3 pt 1 lc rgb '#616161' title 'planned run time', \
+     $RunData using 1:4 axes x1y2 with linespoints lw 1 pt 5 ps 1.1 lc rgb '#ef6c00' title 'share of runs failed (probe)', \
+     $RunData using ($5==1 ? $1 : 1/0):4 axes x1y2 with points pt 6 ps 2.2 lw 2 lc rgb '#c62828' title 'probe broken', \
+     $RunData using 6:7 axes x1y2 with lines lw 2 dt 4 lc rgb '#ef6c00' title 'logistic fit of the fail share'
 unset output

@@ -19,12 +19,16 @@
 #include "load/JobBody.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/RunPictures.hpp"
+#include "report/TimelinePlot.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -35,6 +39,13 @@ namespace {
 /// The reference's thresholds were set for jobs of this size.
 constexpr Duration kReferenceLoad = 500us;
 constexpr Duration kReferenceFailDelta = 2ms, kReferenceSdevLimit = 2ms, kReferenceDeltaLimit = 4ms;
+/// The highest probe that held, with the jobs of its last run, for the timeline.
+struct HoldingTimeline {
+    double stress = 0;
+    std::size_t runs = 0;
+    std::vector<TimelineJob> jobs;
+};
+
 /// Incomplete-run warnings listed one by one; the rest are summed up.
 constexpr std::size_t kProbeWarnings = 6;
 
@@ -147,11 +158,14 @@ class BreakingPointMode final : public Mode {
         r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
         const JobBody body(exec_.loadKind, &ctx.progress);
         r.calibration = body.json();
-        Scheduler scheduler(schedulerConfig(W, nullptr, graph.size() + 64));
+        // the instrument only tells which worker ran a job, for the timeline picture
+        RunInstrument instrument(W, graph.size());
+        Scheduler scheduler(schedulerConfig(W, &instrument, graph.size() + 64));
         const RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
 
         std::vector<ProbeStatistics> probes;
         std::vector<std::vector<ProbeRun>> probeRuns;
+        HoldingTimeline shown;
         std::string stopReason;
         while (const std::optional<double> s = search.next()) {
             if (ctx.stop.requested()) {
@@ -169,6 +183,7 @@ class BreakingPointMode final : public Mode {
                     Units::formatDuration(sched_.maxSchedule));
                 break;
             }
+            instrument.reset();
             const ScheduledGraphRuns runs =
                 runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
             std::vector<ProbeRun> outcomes;
@@ -182,6 +197,12 @@ class BreakingPointMode final : public Mode {
             if (!outcomes.empty()) {
                 probes.push_back(ProbeStatistics::of(*s, outcomes, th));
                 probeRuns.push_back(outcomes);
+                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty())
+                    shown = {
+                        *s, runs.runs.size(),
+                        timelineJobsOf(
+                            runs.runs.back(), [&](std::size_t n) { return instrument.workerOf(n); },
+                            sched_.lifeWindow)};
                 ctx.progress.note(
                     fmt::format("probe {}: {}", probes.size(), probeLine(probes.back())));
             }
@@ -264,29 +285,40 @@ class BreakingPointMode final : public Mode {
         r.tables.push_back({"-runs", runsTable});
 
         if (!probes.empty()) {
-            std::vector<std::size_t> order(probes.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return probes[a].stress < probes[b].stress;
-            });
-            CsvTable plot({"stress", "mean runtime ms", "expected ms", "fail fraction",
-                           "fitted fail fraction"});
-            for (std::size_t i : order)
-                plot.addRow({probes[i].stress, probes[i].meanRuntimeMs, probes[i].expectedMs,
-                             probes[i].failFraction, fit.failProbability(probes[i].stress)});
-            PlotOptions po;
-            po.title = fmt::format(
-                "breaking point {} ({} nodes), {} workers, load {}: stress {} (limit {})",
-                graph_.label(), graph.size(), W, Units::formatDuration(load, true),
-                stressText(breaking), stressText(limitStress));
-            po.style = "linespoints";
-            po.xLabel = "stress";
-            po.yLabel = "time (ms)";
-            po.y2Label = "fail fraction";
-            r.plots.push_back(
-                {"", GnuplotScript::tablePlot(plot, "stress", {"mean runtime ms", "expected ms"},
-                                              {"fail fraction", "fitted fail fraction"}, po)});
+            BreakingPointPicture pic;
+            for (const ProbeStatistics& p : probes)
+                pic.probes.push_back(
+                    {p.stress, p.meanRuntimeMs, p.expectedMs, p.failFraction, p.broken});
+            if (fit.fitted) {
+                double lo = probes.front().stress, hi = lo;
+                for (const ProbeStatistics& p : probes) {
+                    lo = std::min(lo, p.stress);
+                    hi = std::max(hi, p.stress);
+                }
+                for (int i = 0; i <= 100; ++i) {
+                    const double s = lo + (hi - lo) * i / 100.0;
+                    pic.fittedCurve.emplace_back(s, fit.failProbability(s));
+                }
+            }
+            pic.breakingStress = breaking;
+            pic.fit50 = fit.fitted ? fit.stress50 : kMissing;
+            pic.ciLow = fit.fitted ? fit.low : kMissing;
+            pic.ciHigh = fit.fitted ? fit.high : kMissing;
+            pic.limitStress = limitStress;
+            pic.title = fmt::format(
+                "breaking point {} ({} nodes), {} workers, load {}, {} runs "
+                "per probe",
+                graph_.label(), graph.size(), W, Units::formatDuration(load, true), sched_.reps);
+            r.plots.push_back({"", breakingPointPlot(pic)});
+        }
+        if (!shown.jobs.empty()) {
+            TimelineOptions to;
+            to.workers = W;
+            to.title = fmt::format(
+                "timeline of the last of {} runs at stress {} (the highest probe that held): "
+                "{} ({} nodes), {} workers",
+                shown.runs, stressText(shown.stress), graph_.label(), graph.size(), W);
+            r.plots.push_back({"-timeline", TimelinePlot::plot(shown.jobs, to)});
         }
 
         // ---- text

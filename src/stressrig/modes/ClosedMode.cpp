@@ -16,6 +16,7 @@
 #include "report/OpenClosedReport.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -176,11 +177,11 @@ class ClosedMode final : public Mode {
         m.tables.push_back({"", loadSummaryTable(runs)});
         CsvTable pt = latencyPercentileTable(runs);
         PlotOptions pl;
-        pl.title = "closed vs open at the same rate: start lateness by percentile (x: nines)";
+        pl.title = "closed vs open at the same rate: start lateness by percentile";
         std::vector<std::string> ys;
         for (const LoadRunResult* r : runs)
             ys.push_back(r->method + " lateness us");
-        m.plots.push_back({"-latency", GnuplotScript::tablePlot(pt, "nines", ys, {}, pl)});
+        m.plots.push_back({"-latency", percentilePlot(pt, "percentile", ys, pl)});
         m.tables.push_back({"-latency", std::move(pt)});
         m.tables.push_back({"-timeseries", loadTimeSeries(closed)});
         m.files.push_back({"-closed.hgrm", hgrmText(closed.lateness)});

@@ -35,6 +35,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -213,8 +214,7 @@ class HeadroomMode final : public Mode {
             PlotOptions pc;
             pc.title =
                 fmt::format("headroom: k copies of a {}-job chain, one worker each", chainJobs);
-            r.plots.push_back({"-copies", GnuplotScript::tablePlot(ct, "copies", {"time_s"},
-                                                                   {"efficiency"}, pc)});
+            r.plots.push_back({"-copies", headroomCopiesPlot(ct, pc.title)});
         }
 
         // --- load steps
@@ -255,8 +255,9 @@ class HeadroomMode final : public Mode {
             PlotOptions pl;
             pl.title = fmt::format("scheduler ({} workers): lateness and throughput vs CPU load",
                                    exec_.workers);
-            r.plots.push_back({"-load", GnuplotScript::tablePlot(lt, "machine_cpu_percent", y,
-                                                                 {"achieved_rate_per_s"}, pl)});
+            pl.title = fmt::format("scheduler ({} workers): lateness and CPU over the offered load",
+                                   exec_.workers);
+            r.plots.push_back({"-load", headroomLoadPlot(lt, y, pl.title)});
         }
 
         nlohmann::json& j = r.result;

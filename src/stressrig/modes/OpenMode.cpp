@@ -13,6 +13,7 @@
 #include "report/OpenClosedReport.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -117,9 +118,8 @@ class OpenMode final : public Mode {
         m.tables.push_back({"", std::move(ts)});
         CsvTable pt = latencyPercentileTable({&r});
         PlotOptions pl;
-        pl.title = "open load: start lateness by percentile (x: nines)";
-        m.plots.push_back(
-            {"-latency", GnuplotScript::tablePlot(pt, "nines", {"open lateness us"}, {}, pl)});
+        pl.title = "open load: start lateness by percentile";
+        m.plots.push_back({"-latency", percentilePlot(pt, "percentile", {"open lateness us"}, pl)});
         m.tables.push_back({"-latency", std::move(pt)});
         m.tables.push_back({"-summary", loadSummaryTable({&r})});
         m.files.push_back({"-lateness.hgrm", hgrmText(r.lateness)});

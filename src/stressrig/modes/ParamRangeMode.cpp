@@ -206,7 +206,8 @@ class ParamRangeMode final : public Mode {
             po.xLabel = "load size (jobs)";
             po.yLabel = "result time (ms)";
             po.y2Label = "avg jobtime (us)";
-            r.plots.push_back({"", GnuplotScript::parameterSeries(table, *model, po)});
+            r.plots.push_back(
+                {"", GnuplotScript::parameterSeries(table, *model, po, {}, idealMsPerJob)});
         }
 
         // ---- text

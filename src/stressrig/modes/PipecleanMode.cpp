@@ -32,6 +32,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -307,14 +308,17 @@ class PipecleanMode final : public Mode {
         }
         r.tables.push_back({"", t});
 
-        CsvTable pt({"index", "max_job_us", "max_lateness_us"});
-        for (std::size_t i = 0; i < results.size(); ++i)
-            pt.addRow({static_cast<double>(i), results[i].maxJobUs, results[i].maxLatenessUs});
-        if (const auto y = columnsWithData(pt, {"max_job_us", "max_lateness_us"}); !y.empty()) {
-            PlotOptions po;
-            po.title = "pipeclean: max job time and lateness per pattern (index = preset order)";
-            po.style = "impulses lw 3";
-            r.plots.push_back({"", GnuplotScript::tablePlot(pt, "index", y, {}, po)});
+        if (!results.empty()) {
+            std::vector<std::string> names;
+            std::vector<double> jobUs, lateUs;
+            for (const PatternResult& pr : results) {
+                names.push_back(pr.pattern);
+                jobUs.push_back(pr.maxJobUs);
+                lateUs.push_back(pr.maxLatenessUs);
+            }
+            r.plots.push_back(
+                {"", pipecleanPlot(names, jobUs, lateUs,
+                                   "pipeclean: longest job and largest lateness per pattern")});
         }
 
         nlohmann::json& j = r.result;

@@ -24,7 +24,6 @@
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
-#include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
@@ -32,6 +31,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/RunPictures.hpp"
 #include "report/ScheduledRunTrace.hpp"
 #include "report/TraceDumpReport.hpp"
 #include "report/Units.hpp"
@@ -111,6 +111,9 @@ class RunMode final : public Mode {
         t.flag("trace-json", traceJson_,
                "write <name>-trace.json: every job of every rep with its state, one track per "
                "worker (ui.perfetto.dev, chrome://tracing)");
+        t.optionalCount("rep", timelineRep_, 1, 1000000,
+                        "the rep drawn in the timeline picture and marked in the DOT graph",
+                        "the median rep by run time");
         t.flag("trace-dump", traceDump_,
                "write <name>-trace-dump.txt: the scheduler's trace points (builds with "
                "-DPULLSCHED_TRACE=ON)");
@@ -129,6 +132,9 @@ class RunMode final : public Mode {
             throw UsageError(
                 "--trace-json and --trace-dump trace pullsched's workers: they need "
                 "--backends=pullsched");
+        if (timelineRep_ && *timelineRep_ > sched_.reps)
+            throw UsageError(
+                fmt::format("--rep={} is beyond --reps={}", *timelineRep_, sched_.reps));
         if (traceDump_ && !Scheduler::traceCompiledIn())
             throw UsageError(
                 "--trace-dump needs a build with trace points: configure with "
@@ -148,6 +154,7 @@ class RunMode final : public Mode {
     BackendOptions backends_;
     bool traceJson_ = false;
     bool traceDump_ = false;
+    std::optional<unsigned> timelineRep_;
 };
 
 ModeResult RunMode::run(RunContext& ctx) {
@@ -449,38 +456,18 @@ ModeResult RunMode::run(RunContext& ctx) {
     jobsFile.table.setComment("state",
                               "completed | failed | expired | cancelled (never ran: "
                               "times empty); unfinished = the rep timed out");
-    PlotOptions po;
-    po.title = fmt::format("{} ({} nodes), {} workers, load {}: schedule vs. actual",
-                           graph_.label(), N, W, Units::formatDuration(exec_.load, true));
-    po.xLabel = "node";
-    po.yLabel = "time since anchor (ms)";
-    po.y2Label = "lateness (us)";
-    po.style = "points";
-    if (lateness.count() > 0) {
-        res.plots.push_back({"", GnuplotScript::tablePlot(jobsFile.table, "node",
-                                                          {"scheduled ms", "start ms", "end ms"},
-                                                          {"lateness us"}, po)});
-    } else if (jobsFile.table.rowCount() > 0) {  // nothing ran: the plan is all to draw
-        po.title = fmt::format("{} ({} nodes): schedule (no job ran)", graph_.label(), N);
-        po.y2Label.clear();
-        res.plots.push_back(
-            {"", GnuplotScript::tablePlot(jobsFile.table, "node", {"scheduled ms"}, {}, po)});
-    }
+    if (auto picture = runTimeline(jobsFile.table, timelineRep_, graph_.label(), N, W, exec_.load))
+        res.plots.push_back({"", std::move(*picture)});
+    res.files.push_back({".dot",
+                         runGraphDot(graph, jobsFile.table, timelineRep_, graph_.label(), W),
+                         ResultFile::Kind::Dot});
     res.tables.push_back(std::move(jobsFile));
     res.tables.push_back({"-reps", std::move(reps)});
     if (timeline.rowCount() > 1) {
-        PlotOptions tc;
-        tc.title =
-            fmt::format("concurrency over time (last rep), avg {:.2f}", lastStat.avgConcurrency);
-        tc.style = "steps";
-        tc.yLabel = "active workers";
         res.plots.push_back(
-            {"-concurrency", GnuplotScript::timePlot(timeline, "time ms", {"concurrency"}, tc)});
+            {"-concurrency", runConcurrencyPlot(timeline, W, lastStat.avgConcurrency)});
         res.tables.push_back({"-concurrency", std::move(timeline)});
     }
-    std::ostringstream dot;
-    DotWriter::write(dot, graph);
-    res.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
     if (trace) {
         trace->setMetadata("graph hash", hash);
         trace->setMetadata("pattern", graph_.label());

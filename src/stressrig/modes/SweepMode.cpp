@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analysis/LoadClassifier.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
@@ -21,6 +22,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/Units.hpp"
+#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
@@ -251,25 +253,19 @@ class SweepMode final : public Mode {
         }
         r.tables.push_back({"", t});
 
-        // --- plots: one per worker count (rates on x)
-        for (const WorkerLevels& lv : levels) {
-            CsvTable sub({"offered_rate_per_s", "achieved_rate_per_s", "lateness_p99_us",
-                          "lateness_mean_us"});
+        // --- plot: every worker count in one picture
+        {
+            std::vector<SweepPoint> points;
             for (const SweepRow& row : rows)
-                if (row.workers == lv.workers && !row.interrupted)
-                    sub.addRow({row.step.m.offeredRate, row.step.m.achievedRate,
-                                percentileLatenessUs(row.step.lateness, 99),
-                                meanLatenessUs(row.step.lateness)});
-            const auto y = columnsWithData(sub, {"achieved_rate_per_s"});
-            if (y.empty()) continue;
-            PlotOptions po;
-            po.title = fmt::format("sweep, {} workers: achieved rate and lateness (p99 limit {})",
-                                   lv.workers, Units::formatDuration(limit_));
-            r.plots.push_back(
-                {fmt::format("-w{}", lv.workers),
-                 GnuplotScript::tablePlot(
-                     sub, "offered_rate_per_s", y,
-                     columnsWithData(sub, {"lateness_p99_us", "lateness_mean_us"}), po)});
+                points.push_back({row.workers, row.step.m.offeredRate, row.step.m.achievedRate,
+                                  percentileLatenessUs(row.step.lateness, 99), className(row)});
+            if (!points.empty())
+                r.plots.push_back(
+                    {"", sweepPlot(points, toUs(limits.latenessLimit),
+                                   fmt::format("sweep: jobs of {}, {} workers: achieved rate, p99 "
+                                               "lateness and class per offered rate",
+                                               Units::formatDuration(load_, true),
+                                               fmt::join(workers_, "/")))});
         }
 
         // --- JSON

@@ -71,6 +71,40 @@ std::string GnuplotScript::quoteGp(const std::string& s) {
     return q + "'";
 }
 
+std::string GnuplotScript::quoteGpLines(const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '\n') {
+            q += "\\n";
+            continue;
+        }
+        if (c == '"' || c == '\\') q += '\\';
+        q += c;
+    }
+    return q + "\"";
+}
+
+std::string GnuplotScript::titleGp(const std::string& title, const std::string& verdict,
+                                   std::size_t wrap) {
+    if (verdict.empty()) return quoteGp(title);
+    // wrap the verdict at spaces so that a long one stays inside the picture
+    std::string lines = title + "\n";
+    std::size_t col = 0;
+    std::istringstream words(verdict);
+    for (std::string w; words >> w;) {
+        if (col > 0 && col + 1 + w.size() > wrap) {
+            lines += "\n";
+            col = 0;
+        } else if (col > 0) {
+            lines += ' ';
+            ++col;
+        }
+        lines += w;
+        col += w.size();
+    }
+    return quoteGpLines(lines);
+}
+
 GnuplotScript GnuplotScript::parameterSeries(const CsvTable& data, PlotOptions options,
                                              SeriesColumns columns) {
     const LinearRegression model(data.numbers(columns.x), data.numbers(columns.result));
@@ -78,24 +112,36 @@ GnuplotScript GnuplotScript::parameterSeries(const CsvTable& data, PlotOptions o
 }
 
 GnuplotScript GnuplotScript::parameterSeries(const CsvTable& data, const LinearRegression& model,
-                                             PlotOptions o, SeriesColumns c) {
+                                             PlotOptions o, SeriesColumns c,
+                                             std::optional<double> idealGradient) {
     const std::size_t x = gpColumn(data, c.x), res = gpColumn(data, c.result),
                       conc = gpColumn(data, c.concurrency), job = gpColumn(data, c.jobtime);
     const std::string xLabel = o.xLabel.empty() ? c.x : o.xLabel;
     std::string s = common(o);
     s += "set offsets graph 0.03, graph 0.03, 0, 0\n";
-    s += fmt::format("set multiplot layout 2,1 title {}\n", quoteGp(o.title));
+    s += fmt::format("set multiplot layout 2,1 title {}\n", kTitle);
     s += "# top: results and the regression line\n";
     s += fmt::format("set xlabel {}\nset ylabel {}\n", quoteGp(xLabel),
                      quoteGp(o.yLabel.empty() ? c.result + " [ms]" : o.yLabel));
     s += fmt::format("Model(p) = {:.15g} * p + {:.15g}\n", model.gradient(), model.socket());
+    std::string ideal;
+    if (idealGradient) {
+        s += fmt::format("Ideal(p) = {:.15g} * p + {:.15g}\n", *idealGradient, model.socket());
+        ideal = fmt::format(
+            ", \\\n     Ideal(x) with lines lw 2 dt 2 lc rgb '#2e7d32' title {}",
+            quoteGp(fmt::format("ideal: {:.4g}·p + the same offset (the work spread over "
+                                "every core)",
+                                *idealGradient)));
+    }
     s += fmt::format(
         "plot $RunData using {}:{} with points pt 7 ps 1.2 title {}, \\\n"
-        "     Model(x) with lines lw 2 title {}\n",
-        x, res, quoteGp(c.result), quoteGp(model.formatModel()));
+        "     Model(x) with lines lw 2 title {}{}\n",
+        x, res, quoteGp(c.result), quoteGp(model.formatModel()), ideal);
     s += "# bottom: concurrency (impulses) and average job time (second axis)\n";
     s += fmt::format("set ylabel {}\nset y2label {}\n", quoteGp(c.concurrency),
                      quoteGp(o.y2Label.empty() ? c.jobtime + " [µs]" : o.y2Label));
+    // headroom above the tallest impulse, so that none ends on the frame
+    s += "set offsets graph 0.03, graph 0.03, graph 0.08, 0\n";
     s += "set yrange [0:*]\nset y2range [0:*]\nset ytics nomirror\nset y2tics\n";
     s += fmt::format(
         "plot $RunData using {}:{} with impulses lw 4 title {}, \\\n"
@@ -120,7 +166,7 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
     if (o.style.empty()) o.style = "linespoints pt 7";
     const std::size_t x = gpColumn(data, xColumn);
     std::string s = common(o);
-    s += fmt::format("set title {}\nset xlabel {}\n", quoteGp(o.title),
+    s += fmt::format("set title {}\nset xlabel {}\n", kTitle,
                      quoteGp(o.xLabel.empty() ? xColumn : o.xLabel));
     const std::string yLabel =
         !o.yLabel.empty() ? o.yLabel : (yColumns.size() == 1 ? yColumns.front() : "");
@@ -128,7 +174,9 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
     if (!y2Columns.empty()) {
         const std::string y2Label =
             !o.y2Label.empty() ? o.y2Label : (y2Columns.size() == 1 ? y2Columns.front() : "");
-        s += fmt::format("set y2label {}\nset ytics nomirror\nset y2tics\n", quoteGp(y2Label));
+        // from zero: a saturated series (e.g. a capped p99) must not be zoomed into noise
+        s += fmt::format("set y2label {}\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n",
+                         quoteGp(y2Label));
     }
     std::vector<std::string> parts;
     for (const auto& y : yColumns)
@@ -149,7 +197,7 @@ GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands,
     return GnuplotScript(data.toString(), std::move(commands), std::move(options));
 }
 
-std::string GnuplotScript::text(const fs::path& picture) const {
+std::string GnuplotScript::text(const fs::path& picture, const std::string& verdict) const {
     fs::path svg = picture;
     svg.replace_extension(".svg");
     const std::string size = fmt::format("size {},{}", options_.width, options_.height);
@@ -178,7 +226,13 @@ std::string GnuplotScript::text(const fs::path& picture) const {
     s += fmt::format("    set output {}\n", quoteGp(svg.string()));
     s += "} }\n\n";
     s += "set key autotitle columnheader\n";
-    s += commands_;
+    std::string commands = commands_;
+    const std::string title =
+        titleGp(options_.title, options_.verdict.empty() ? verdict : options_.verdict);
+    for (std::size_t at = commands.find(kTitle); at != std::string::npos;
+         at = commands.find(kTitle, at + title.size()))
+        commands.replace(at, std::string(kTitle).size(), title);
+    s += commands;
     s += "unset output\n";
     return s;
 }

@@ -3,6 +3,7 @@
 // them when gnuplot is installed.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct PlotOptions {
     std::string style{};
     bool logX = false;
     bool logY = false;
+    /// One line under the title saying what the picture shows (wrapped when long); the
+    /// Reporter fills in the mode's verdict where a layout left it empty.
+    std::string verdict{};
 };
 
 /// Column names the parameter-series layout reads (the published CSV header).
@@ -50,9 +54,11 @@ class GnuplotScript {
   public:
     /// Two-row multiplot. Top: scatter of `result` over `x` with the regression line
     /// and its `Model: a·p + b` legend. Bottom: `concurrency` as impulses (left axis)
-    /// and `jobtime` as points on the second y axis.
+    /// and `jobtime` as points on the second y axis. An `idealGradient` (result per x)
+    /// is drawn as a second line through the model's socket, so the slopes compare.
     static GnuplotScript parameterSeries(const CsvTable& data, const LinearRegression& model,
-                                         PlotOptions options = {}, SeriesColumns columns = {});
+                                         PlotOptions options = {}, SeriesColumns columns = {},
+                                         std::optional<double> idealGradient = {});
     /// Same, fitting the regression from the table's x and result columns.
     static GnuplotScript parameterSeries(const CsvTable& data, PlotOptions options = {},
                                          SeriesColumns columns = {});
@@ -67,12 +73,23 @@ class GnuplotScript {
                                    PlotOptions options = {});
 
     /// Any layout: `commands` plot `$RunData` (the table inlined) however they like.
-    /// For pictures the fixed layouts above do not cover (lanes, timelines).
+    /// For pictures the fixed layouts above do not cover (lanes, timelines). Where the
+    /// commands write kTitle (e.g. `set title @TITLE@`), text() puts the title and the
+    /// verdict line as a Gnuplot string.
     static GnuplotScript custom(const CsvTable& data, std::string commands,
                                 PlotOptions options = {});
 
+    /// Stands for the quoted title (+ verdict) in a layout's commands.
+    static constexpr const char* kTitle = "@TITLE@";
+
     /// The complete script writing to `picture` (an svg fallback replaces its extension).
-    std::string text(const std::filesystem::path& picture) const;
+    /// `verdict` is shown under the title unless the options carry their own.
+    std::string text(const std::filesystem::path& picture, const std::string& verdict = {}) const;
+    /// The title as a Gnuplot string: single-quoted without a verdict, else a
+    /// double-quoted "title\nverdict" with the verdict wrapped at `wrap` characters.
+    static std::string titleGp(const std::string& title, const std::string& verdict,
+                               std::size_t wrap = 150);
+    const PlotOptions& options() const noexcept { return options_; }
     /// Writes the script; picture defaults to `<gp stem>.png` next to it (written as a
     /// relative name, so the directory can be moved). Returns the picture path as
     /// written into the script. Throws std::runtime_error on I/O errors.
@@ -95,6 +112,8 @@ class GnuplotScript {
 
     /// Gnuplot single-quoted string literal ('' escapes a quote).
     static std::string quoteGp(const std::string& s);
+    /// Gnuplot double-quoted string literal; '\n' in `s` becomes a line break.
+    static std::string quoteGpLines(const std::string& s);
 
   private:
     GnuplotScript(std::string data, std::string commands, PlotOptions options)

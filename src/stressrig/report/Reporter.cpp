@@ -171,7 +171,7 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         for (const ResultPlot& p : r.plots) {
             const std::string gp = name + p.suffix + ".gp";
             const std::string png = name + p.suffix + ".png";
-            files.write(gp, p.script.text(png));
+            files.write(gp, p.script.text(png, r.verdict));
             if (output_.noRender) {
                 remarks.push_back(
                     fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",

@@ -177,7 +177,7 @@ GnuplotScript TraceDump::lanesPlot(const std::string& title) const {
     o.width = 1600;
     o.height = std::max(400, 160 * static_cast<int>(lanes_) + 200);
     std::string c;
-    c += fmt::format("set title {}\n", GnuplotScript::quoteGp(title));
+    c += fmt::format("set title {}\n", GnuplotScript::kTitle);
     c += "set xlabel 'time since the first event [µs]'\nset ylabel 'worker'\n";
     c += fmt::format("set yrange [-0.7:{}]\n", lanes_ > 0 ? lanes_ - 0.3 : 0.7);
     c += "set ytics (";

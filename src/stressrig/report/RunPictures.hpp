@@ -1,0 +1,40 @@
+#pragma once
+// The pictures of a run mode's result built from its per-job table: the timeline of one
+// rep and the graph with that rep's job states marked. Kept apart from the mode so that
+// the mode only says which rep and which graph.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pullsched/scheduler/Time.hpp"
+#include "pullsched/testchain/RunResult.hpp"
+#include "pullsched/testchain/TestChainGraph.hpp"
+#include "report/CsvTable.hpp"
+#include "report/GnuplotScript.hpp"
+#include "report/TimelinePlot.hpp"
+
+namespace pullsched::rig {
+
+/// Timeline of `rep` (the median rep when not given) of the run mode's jobs table;
+/// nullopt if the table has no job of that rep.
+std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<unsigned> rep,
+                                         const std::string& pattern, std::size_t nodes,
+                                         unsigned workers, Duration load);
+
+/// The jobs of one run for a timeline (times in ms since its anchor); workerOf(node) is
+/// the worker that ran the node (-1: unknown). A positive `lifeWindow` gives deadlines.
+std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
+                                        const std::function<int(std::size_t)>& workerOf,
+                                        Duration lifeWindow);
+
+/// Active workers over time (columns "time ms", "concurrency") of the last rep that ran
+/// jobs: integer ticks up to the worker count, the mean as a line.
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average);
+
+/// The graph as DOT with a title, a legend and the states of the same rep's jobs.
+std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
+                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers);
+
+}  // namespace pullsched::rig
