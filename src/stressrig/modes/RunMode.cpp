@@ -24,6 +24,7 @@
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
+#include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
