@@ -33,12 +33,7 @@ const std::string kTiny =
     "--max-size=4us --step=2 --reps=2 --backend-warmup=1 --workers=2 --no-render --quiet --out=.";
 
 json envelope(const Result& r) {
-    try {
-        return json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
-        return json::object();
-    }
+    return rigtest::stdoutEnvelope(r);
 }
 
 double number(const json& v) {
@@ -151,6 +146,42 @@ TEST(GranularityMode, GraphListNamesPresetsAndHandMadeShapes) {
     fs::remove_all(dir);
 }
 
+TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
+    const fs::path dir = rigtest::scratch("granularity", "sizes");
+    const Result r =
+        rig("--mode=granularity --graphs=chain:16 --backends=pullsched,pool "
+            "--sizes=4us,1us,2.5us,1us --overhead --reps=2 --backend-warmup=1 --no-render "
+            "--quiet --json --out=.",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json e = envelope(r);
+    EXPECT_EQ(e.at("configuration").at("sizes"), "4us,1us,2.5us,1us");
+    EXPECT_TRUE(e.at("configuration").at("overhead").get<bool>());
+    const json& res = e.at("result");
+    // sorted, duplicates dropped; every size measured (no early end at saturation)
+    EXPECT_EQ(res.at("sizes_us"), json({1.0, 2.5, 4.0}));
+    // 2 backends × (empty jobs + 3 sizes) × (1 warm-up + 2 reps), each verified
+    EXPECT_EQ(res.at("runs_total"), 24u);
+    EXPECT_EQ(res.at("runs_verified"), 24u);
+    const json& g = res.at("graphs")[0];
+    for (const char* b : {"pullsched", "pool"}) {
+        SCOPED_TRACE(b);
+        const json& s = g.at("backends").at(b);
+        ASSERT_EQ(s.at("points").size(), 3u);
+        EXPECT_EQ(s.at("points")[1].at("job_size_us"), 2.5);
+        EXPECT_EQ(s.at("stopped"), "max-size");
+        const double ns = s.at("empty_ns_per_job");
+        EXPECT_GT(ns, 0);
+        EXPECT_EQ(res.at("empty_ns_per_job").at("chain-16").at(b), ns);
+    }
+    const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
+    ASSERT_TRUE(metg.hasColumn("empty jobs (ns/job)"));
+    const double pullschedNs = g.at("backends").at("pullsched").at("empty_ns_per_job");
+    EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs (ns/job)")), pullschedNs,
+                1e-3 * pullschedNs);  // the CSV's significant digits
+    fs::remove_all(dir);
+}
+
 TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
     const fs::path dir = rigtest::scratch("granularity", "bad");
     const struct {
@@ -162,6 +193,8 @@ TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
         {"--graphs=chain:0", "is not a count"},
         {"--backends=nope", "--backends: unknown backend 'nope'"},
         {"--min-size=2us --max-size=1us", "the largest size is below the smallest"},
+        {"--sizes=1us,fast", "invalid --sizes entry 'fast'"},
+        {"--sizes=10ns", "a job size is 100ns..10s"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

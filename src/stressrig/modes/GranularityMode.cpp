@@ -143,6 +143,8 @@ struct Sweep {
     std::string stopped = "max-size";  ///< why the sweep ended
     bool done = false;
     Metg metg;
+    SampleStatistics emptyMakespanUs;  ///< --overhead: empty jobs, measured runs
+    double emptyNsPerJob = kMissing;   ///< median empty-job makespan / nodes
 };
 
 struct GraphResult {
@@ -170,6 +172,12 @@ class GranularityMode final : public Mode {
         t.duration("min-size", minSize_, 100ns, 10s, "smallest job size (time per unit weight)");
         t.duration("max-size", maxSize_, 100ns, 10s, "largest job size");
         t.choice("step", step_, {"sqrt2", "2"}, "factor between job sizes: √2 or 2");
+        t.text("sizes", sizesText_, "LIST",
+               "exactly these job sizes, comma-separated (e.g. 1us,10us,100us) instead of "
+               "--min-size/--max-size/--step; no early end at saturation");
+        t.flag("overhead", overhead_,
+               "also run every graph and backend with empty jobs: the dispatch overhead "
+               "(median makespan / nodes)");
         t.count("reps", reps_, 1, 1000, "measured runs per size (the median makespan counts)");
         t.percent("threshold", threshold_, 1, 100, "efficiency that defines METG");
         t.percent("saturation", saturation_, 0, 100,
@@ -181,6 +189,30 @@ class GranularityMode final : public Mode {
     void validate(const OptionTable&) override {
         graphList_ = parseGraphs(graphs_);
         backendList_ = backends_.names();
+        explicitSizes_.clear();
+        if (!sizesText_.empty()) {
+            std::size_t from = 0;
+            for (;;) {
+                const std::size_t comma = sizesText_.find(',', from);
+                const std::string item =
+                    sizesText_.substr(from, comma == std::string::npos ? comma : comma - from);
+                Duration d{0};
+                try {
+                    d = Units::parseDuration(item);
+                } catch (const std::invalid_argument& e) {
+                    throw UsageError(fmt::format("invalid --sizes entry '{}': {}", item, e.what()));
+                }
+                if (d < 100ns || d > 10s)
+                    throw UsageError(
+                        fmt::format("invalid --sizes entry '{}': a job size is 100ns..10s", item));
+                explicitSizes_.push_back(d);
+                if (comma == std::string::npos) break;
+                from = comma + 1;
+            }
+            std::sort(explicitSizes_.begin(), explicitSizes_.end());
+            explicitSizes_.erase(std::unique(explicitSizes_.begin(), explicitSizes_.end()),
+                                 explicitSizes_.end());
+        }
         if (maxSize_ < minSize_)
             throw UsageError(fmt::format(
                 "invalid --min-size={} --max-size={}: the largest size is below the smallest",
@@ -192,6 +224,7 @@ class GranularityMode final : public Mode {
   private:
     /// The job sizes of the sweep, from --min-size by --step up to --max-size (whole ns).
     std::vector<Duration> sizes() const {
+        if (!explicitSizes_.empty()) return explicitSizes_;
         const double factor = step_ == "2" ? 2.0 : std::sqrt(2.0);
         std::vector<Duration> out;
         for (int k = 0;; ++k) {
@@ -214,6 +247,9 @@ class GranularityMode final : public Mode {
     double threshold_ = 0.5;
     double saturation_ = 0.05;
     Duration maxRunTime_ = 1s;
+    std::string sizesText_;
+    std::vector<Duration> explicitSizes_;
+    bool overhead_ = false;
     std::vector<GraphChoice> graphList_;
     std::vector<std::string> backendList_;
 };
@@ -261,6 +297,61 @@ ModeResult GranularityMode::run(RunContext& ctx) {
             sweep.backend = b;
             gr.sweeps.push_back(std::move(sweep));
         }
+        // Runs of one backend: warm-up, then the measured ones; false after a correctness
+        // failure (recorded in r.failures, the backend replaced: a timed-out one is spent).
+        const auto measure = [&](std::size_t bi, const std::string& what,
+                                 std::vector<double>& makespans, SizePoint* p) {
+            Backend& backend = *backends[bi];
+            std::string failure;
+            for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
+                if (ctx.stop.requested()) {
+                    r.partial = true;
+                    break;
+                }
+                const BackendRun run = backend.run();
+                if (p) ++p->runs;
+                ++runsTotal;
+                if (run.ok()) {
+                    if (p) ++p->verified;
+                    ++runsVerified;
+                    if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
+                    continue;
+                }
+                failure = correctnessFailure(run.result);
+                if (failure.empty() && !run.exactlyOnce())
+                    failure = fmt::format("{} nodes never ran, {} ran more than once", run.missed,
+                                          run.repeated);
+                if (failure.empty())
+                    failure = fmt::format("run incomplete: {} of {} jobs completed",
+                                          run.result.completedJobs, run.result.nodes);
+                break;
+            }
+            if (failure.empty()) return true;
+            Sweep& sweep = gr.sweeps[bi];
+            r.systemFailure = true;
+            r.failures.push_back(
+                fmt::format("{} on {}, {}: {}", sweep.backend, choice.label, what, failure));
+            sweep.done = true;
+            sweep.stopped = "failure";
+            backends[bi] = BackendRegistry::make(sweep.backend);
+            return false;
+        };
+        // Empty jobs first: what a job costs the backend itself.
+        for (std::size_t bi = 0; overhead_ && bi < backends.size() && !r.partial; ++bi) {
+            BackendSetup setup;
+            setup.workers = workers_;
+            setup.policy = policy;
+            setup.parallelism = P;
+            backends[bi]->prepare(graph, setup);  // untimed; no load: empty jobs
+            std::vector<double> makespans;
+            measure(bi, "empty jobs", makespans, nullptr);
+            Sweep& sweep = gr.sweeps[bi];
+            sweep.emptyMakespanUs = SampleStatistics::of(makespans);
+            sweep.emptyNsPerJob = sweep.emptyMakespanUs.median * 1e3 / double(graph.size());
+            ctx.progress.progress(step, totalSteps,
+                                  fmt::format("{} {} empty jobs: {:.0f} ns per job", choice.label,
+                                              sweep.backend, sweep.emptyNsPerJob));
+        }
         // Sizes outermost and backends interleaved, so that a change in the machine's
         // load hits every backend alike.
         for (const Duration size : sizeList) {
@@ -291,39 +382,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 p.jobSizeUs = sizeUs;
                 p.lowerBoundUs = idealUs;
                 std::vector<double> makespans;
-                std::string failure;
-                for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
-                    if (ctx.stop.requested()) {
-                        r.partial = true;
-                        break;
-                    }
-                    const BackendRun run = backend.run();
-                    ++p.runs;
-                    ++runsTotal;
-                    if (run.ok()) {
-                        ++p.verified;
-                        ++runsVerified;
-                        if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
-                        continue;
-                    }
-                    failure = correctnessFailure(run.result);
-                    if (failure.empty() && !run.exactlyOnce())
-                        failure = fmt::format("{} nodes never ran, {} ran more than once",
-                                              run.missed, run.repeated);
-                    if (failure.empty())
-                        failure = fmt::format("run incomplete: {} of {} jobs completed",
-                                              run.result.completedJobs, run.result.nodes);
-                    break;
-                }
-                if (!failure.empty()) {
-                    r.systemFailure = true;
-                    r.failures.push_back(fmt::format("{} on {}, jobs of {}: {}", sweep.backend,
-                                                     choice.label, usText(sizeUs), failure));
-                    sweep.done = true;
-                    sweep.stopped = "failure";
-                    backends[bi] =
-                        BackendRegistry::make(sweep.backend);  // a timed-out one is spent
-                }
+                measure(bi, "jobs of " + usText(sizeUs), makespans, &p);
                 p.makespanUs = SampleStatistics::of(makespans);
                 p.efficiency = runEfficiency(gr.workUnits * sizeUs, gr.criticalPathUnits * sizeUs,
                                              P, p.makespanUs.median);
@@ -335,7 +394,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 std::vector<EfficiencyPoint> curve;
                 for (const SizePoint& q : sweep.points)
                     curve.push_back({q.jobSizeUs, q.efficiency});
-                if (!sweep.done &&
+                if (!sweep.done && explicitSizes_.empty() &&
                     EfficiencyCurve(curve).saturated(threshold_, kSaturationWindow, saturation_)) {
                     sweep.done = true;
                     sweep.stopped = "saturated";
@@ -399,6 +458,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     metgTable.addColumn("non-monotonic");
     metgTable.addColumn("sizes measured");
     metgTable.addColumn("stopped", CsvTable::Kind::Text);
+    metgTable.addColumn("empty jobs (ns/job)");
     for (const GraphResult& g : results)
         for (const Sweep& s : g.sweeps) {
             for (const SizePoint& p : s.points)
@@ -408,7 +468,8 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                                p.efficiency});
             metgTable.addRow({g.choice.label, s.backend, s.metg.valueUs, s.metg.kindName(),
                               s.metg.boundUs, s.metg.firstReachedUs,
-                              s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped});
+                              s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped,
+                              s.emptyNsPerJob});
         }
     const std::string definition = fmt::format(
         "efficiency = max(work / {}, critical path) / median makespan; work and critical path = "
@@ -418,7 +479,9 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     curves.setComment("units",
                       "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
     curves.setComment("efficiency", definition);
-    metgTable.setComment("units", "metg, bound, first reached: us per unit weight");
+    metgTable.setComment("units",
+                         "metg, bound, first reached: us per unit weight; empty jobs: "
+                         "ns per job (median makespan of empty jobs / nodes, --overhead)");
     metgTable.setComment("metg", definition);
     metgTable.setComment("metg kind",
                          "interpolated; at_or_below_smallest (METG <= bound); above_largest "
@@ -486,12 +549,18 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     }
 
     // ---- text
+    std::vector<std::string> sizeTexts;
+    for (const Duration d : explicitSizes_)
+        sizeTexts.push_back(usText(toUs(d)));
+    const std::string sizesDescription =
+        explicitSizes_.empty() ? fmt::format("job sizes {}..{} in {} steps", usText(toUs(minSize_)),
+                                             usText(toUs(maxSize_)), step_ == "2" ? "2×" : "√2")
+                               : fmt::format("job sizes {}", fmt::join(sizeTexts, ", "));
     r.text.push_back(fmt::format(
-        "Granularity: METG at {} efficiency, {} on {} workers ({} cores), job sizes {}..{} in "
-        "{} steps, {} runs per size after {} warm-up (median makespan), as fast as possible",
+        "Granularity: METG at {} efficiency, {} on {} workers ({} cores), {}, {} runs per size "
+        "after {} warm-up (median makespan), as fast as possible",
         thresholdText, fmt::join(backendList_, ", "), workers_, ctx.environment.cores,
-        usText(toUs(minSize_)), usText(toUs(maxSize_)), step_ == "2" ? "2×" : "√2", reps_,
-        backends_.warmup));
+        sizesDescription, reps_, backends_.warmup));
     r.text.push_back("  " + definition);
     std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
     for (const std::string& b : backendList_)
@@ -508,6 +577,15 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         r.text.push_back(
             fmt::format("  {}: {} nodes, {} edges, work {:g} weight units, critical path {:g}",
                         g.choice.label, g.choice.nodes, g.edges, g.workUnits, g.criticalPathUnits));
+        if (overhead_) {
+            std::vector<std::string> each;
+            for (const Sweep& s : g.sweeps)
+                each.push_back(fmt::format(
+                    "{} {}", s.backend,
+                    textOr(s.emptyNsPerJob, [](double v) { return fmt::format("{:.0f} ns", v); })));
+            r.text.push_back(fmt::format("    empty jobs (dispatch overhead per job): {}",
+                                         fmt::join(each, ", ")));
+        }
         std::string h = fmt::format("    {:>10}", "job size");
         for (const Sweep& s : g.sweeps)
             h += fmt::format(" {:>12} {:>10}", s.backend, "makespan");
@@ -579,12 +657,19 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     j["step"] = step_;
     j["min_size_us"] = toUs(minSize_);
     j["max_size_us"] = toUs(maxSize_);
+    if (!explicitSizes_.empty()) {
+        nlohmann::json sz = nlohmann::json::array();
+        for (const Duration d : explicitSizes_)
+            sz.push_back(toUs(d));
+        j["sizes_us"] = sz;
+    }
     j["reps"] = reps_;
     j["warmup"] = backends_.warmup;
     j["runs_total"] = runsTotal;
     j["runs_verified"] = runsVerified;
     j["definition"] = definition;
     nlohmann::json metgByGraph = nlohmann::json::object();
+    nlohmann::json emptyByGraph = nlohmann::json::object();
     nlohmann::json byBackend = nlohmann::json::object();
     for (const std::string& b : backendList_)
         byBackend[b] = {{"start_times", startTimes[b]}, {"metg_us", nlohmann::json::object()}};
@@ -615,6 +700,10 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                              {"non_monotonic", s.metg.nonMonotonic},
                              {"stopped", s.stopped},
                              {"points", pts}};
+            if (overhead_) {
+                bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
+                emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
+            }
             metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
             byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
         }
@@ -622,6 +711,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         graphs.push_back(gj);
     }
     j["metg_us"] = metgByGraph;
+    if (overhead_) j["empty_ns_per_job"] = emptyByGraph;
     j["backends"] = byBackend;
     j["graphs"] = graphs;
     return r;
