@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= out
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build test unit regression stress demo trace report reference bench format clean
+.PHONY: all setup configure build test unit regression stress demo trace report reference peers bench format clean
 
 all: build
 
@@ -61,6 +61,13 @@ report: build
 reference: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
 	@bash tools/plot/reference-series.sh --build=$(BUILD_DIR) --out=$(OUT)/reference
+
+# pullsched beside oneTBB, OpenMP, Boost.Asio and a plain pool on the same graphs: dispatch
+# overhead, efficiency at 1/10/100 µs, METG, load-peak concurrency; OUT/peers/compared-with.md
+# (tools/bench/peers.sh; PEERS_QUICK=1 for a quick check of the pipeline).
+peers: setup $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
+	STRESSRIG=$(BUILD_DIR)/bin/stressrig bash tools/bench/peers.sh $(OUT)/peers
 
 bench: build
 	$(BUILD_DIR)/bin/scheduler_bench

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The "Compared with" table: pullsched beside oneTBB, OpenMP, Boost.Asio and a plain pool on
+# the same graphs, job bodies and worker count, measured in one go on this machine.
+#
+#   tools/bench/peers.sh [OUT]          (make peers; OUT defaults to out/peers)
+#   PEERS_QUICK=1 tools/bench/peers.sh  (small graphs, one rep: checks the pipeline only)
+#
+# Three rig runs, every run of every backend verified by graph hash and exactly-once counts:
+#   1. granularity --overhead --sizes=1us,10us,100us   dispatch overhead (empty jobs) and
+#                                                       efficiency at 1 / 10 / 100 µs
+#   2. granularity (√2 sweep)                           METG(50 %) per graph
+#   3. param-range, isolated jobs at 200 µs and 2 ms    mean concurrency of a load peak
+# then tools/bench/peers_table.py writes OUT/compared-with.md (machine and load average
+# included) and prints it. Exit 2 on bad arguments, non-zero if a rig run failed.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${1:-out/peers}"
+rig="${STRESSRIG:-$root/build/bin/stressrig}"
+if [ $# -gt 1 ]; then
+  echo "usage: tools/bench/peers.sh [OUT]" >&2
+  exit 2
+fi
+if [ ! -x "$rig" ]; then
+  echo "peers: $rig not built (make build)" >&2
+  exit 2
+fi
+mkdir -p "$out"
+
+graphs="burst:1024,stationary:256,chains:1024,isolated:10000,chain:10000,grid:100x100"
+reps=3
+points=10
+to=100
+if [ "${PEERS_QUICK:-0}" != 0 ]; then
+  graphs="burst:64,chain:200,grid:10x10"
+  reps=1
+  points=3
+  to=12
+fi
+
+# Each run's text report goes to OUT/NAME.txt; its verdict line is echoed.
+run() {
+  local name="$1"
+  shift
+  echo "peers: $name: stressrig $* --backends=all" >&2
+  "$rig" "$@" --backends=all --quiet --out="$out/$name" >"$out/$name.txt"
+  grep -m1 '^Verdict' "$out/$name.txt" >&2 || true
+}
+
+run efficiency --mode=granularity --graphs="$graphs" --overhead --sizes=1us,10us,100us \
+  --reps="$reps"
+run metg --mode=granularity --graphs="$graphs" --reps="$reps"
+run concurrency-200us --mode=param-range --pattern=isolated --load=200us --from=10 \
+  --to="$to" --points="$points"
+run concurrency-2ms --mode=param-range --pattern=isolated --load=2ms --from=10 \
+  --to="$to" --points="$points"
+
+python3 "$here/peers_table.py" "$out" | tee "$out/compared-with.md"

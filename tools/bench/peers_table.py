@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Markdown "Compared with" table from the rig results tools/bench/peers.sh wrote.
+
+  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*)
+
+Reads the JSON envelopes only (their `result` and `environment`), prints one table per
+figure with a column per backend, the best value of each row in bold, and the machine
+with its load average per run. A figure that is missing prints as "n/a", never as 0.
+Python 3 standard library only.
+"""
+
+import glob
+import json
+import math
+import os
+import sys
+
+
+def envelope(folder):
+    """The manifest of the one result in `folder` (None if the folder is missing)."""
+    files = sorted(glob.glob(os.path.join(folder, "*.json")))
+    for f in files:
+        try:
+            with open(f) as fh:
+                e = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        if isinstance(e, dict) and "mode" in e and "result" in e:
+            return e
+    return None
+
+
+def num(v):
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+
+def fmt_us(v):
+    if v is None:
+        return "n/a"
+    return f"{v * 1e3:.0f} ns" if v < 1 else f"{v:.3g} µs"
+
+
+def fmt_row(label, values, text, best):
+    """`values` per backend (None = missing); `best` picks the best of the present ones."""
+    present = [v for v in values if v is not None]
+    top = best(present) if present else None
+    cells = []
+    for v in values:
+        t = text(v)
+        cells.append(f"**{t}**" if v is not None and v == top and len(present) > 1 else t)
+    return f"| {label} | " + " | ".join(cells) + " |"
+
+
+def metg_text(entry):
+    """METG of one graph and backend from the granularity result's per-backend record."""
+    kind = entry.get("metg_kind")
+    bound = num(entry.get("metg_bound_us"))
+    if kind == "interpolated":
+        return fmt_us(num(entry.get("metg_us")))
+    if kind == "at_or_below_smallest":
+        return "≤ " + fmt_us(bound)
+    if kind == "above_largest":
+        return "> " + fmt_us(bound)
+    return "n/a"
+
+
+def metg_order(entry):
+    """Sort key of a METG record (smaller is better; ≤ bound before > bound)."""
+    kind = entry.get("metg_kind")
+    bound = num(entry.get("metg_bound_us")) or 0.0
+    if kind == "interpolated":
+        return num(entry.get("metg_us"))
+    if kind == "at_or_below_smallest":
+        return bound * 0.999
+    if kind == "above_largest":
+        return bound * 1e6
+    return None
+
+
+def environment_line(name, e):
+    env = e.get("environment", {})
+    return (
+        f"- {name}: load average {env.get('load_average_start', float('nan')):.2f} → "
+        f"{env.get('load_average_end', float('nan')):.2f} ({env.get('date', '?')})"
+    )
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: tools/bench/peers_table.py OUT", file=sys.stderr)
+        return 2
+    out = sys.argv[1]
+    runs = {
+        name: envelope(os.path.join(out, name))
+        for name in ("efficiency", "metg", "concurrency-200us", "concurrency-2ms")
+    }
+    first = next((e for e in runs.values() if e), None)
+    if first is None:
+        print(f"peers_table: no rig results under {out}", file=sys.stderr)
+        return 2
+    env = first.get("environment", {})
+    lines = []
+    eff = runs["efficiency"]
+    # the registry's order (JSON objects come back sorted by name)
+    order = ["pullsched", "tbb", "openmp", "asio", "pool"]
+    found = list((eff or first)["result"].get("backends", {}).keys())
+    backends = [b for b in order if b in found] + [b for b in found if b not in order]
+    head = "| | " + " | ".join(backends) + " |"
+    rule = "|---|" + "---:|" * len(backends)
+    lines.append(
+        f"Measured {env.get('date', '?')} on {env.get('machine', '?')}, {env.get('cpu', '?')}, "
+        f"{env.get('cores', '?')} cores, {env.get('compiler', '?')}, "
+        f"{env.get('build_type', '?')}, pullsched {env.get('version', '?')} "
+        f"({env.get('commit', '?')}); {(eff or first)['result'].get('workers', '?')} workers "
+        f"for every backend. Best of each row in bold."
+    )
+    lines.append("")
+
+    if eff:
+        graphs = eff["result"]["graphs"]
+        lines.append("**Dispatch overhead** (empty jobs, median makespan / nodes, ns per job):")
+        lines.append("")
+        lines += [head, rule]
+        for g in graphs:
+            vals = [num(g["backends"].get(b, {}).get("empty_ns_per_job")) for b in backends]
+            lines.append(
+                fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
+            )
+        lines.append("")
+        lines.append("**Efficiency** at job sizes of 1 / 10 / 100 µs (max(work / P, critical "
+                     "path) / median makespan):")
+        lines.append("")
+        lines += [head, rule]
+        for size in eff["result"].get("sizes_us", []):
+            for g in graphs:
+                vals = []
+                for b in backends:
+                    pts = g["backends"].get(b, {}).get("points", [])
+                    v = next((num(p.get("efficiency")) for p in pts if p["job_size_us"] == size),
+                             None)
+                    vals.append(v)
+                lines.append(fmt_row(f"{g['graph']} at {size:g} µs", vals,
+                                     lambda v: "n/a" if v is None else f"{100 * v:.0f} %", max))
+        lines.append("")
+
+    metg = runs["metg"]
+    if metg:
+        lines.append("**METG(50 %)**: the smallest job size from which on every larger size "
+                     "reaches 50 % efficiency (smaller is better):")
+        lines.append("")
+        lines += [head, rule]
+        for g in metg["result"]["graphs"]:
+            entries = [g["backends"].get(b, {}) for b in backends]
+            keys = [metg_order(x) for x in entries]
+            present = [k for k in keys if k is not None]
+            top = min(present) if present else None
+            cells = []
+            for x, k in zip(entries, keys):
+                t = metg_text(x)
+                cells.append(f"**{t}**" if k is not None and k == top and len(present) > 1 else t)
+            lines.append(f"| {g['graph']} | " + " | ".join(cells) + " |")
+        lines.append("")
+
+    conc = [(n, runs[n]) for n in ("concurrency-200us", "concurrency-2ms") if runs[n]]
+    if conc:
+        lines.append("**Mean concurrency** of load peaks (10..N isolated jobs due at once; "
+                     "workers busy on average, higher is better):")
+        lines.append("")
+        lines += [head, rule]
+        for name, e in conc:
+            res = e["result"]
+            by = res.get("backends", {})
+            vals = [num(by.get(b, {}).get("mean_concurrency")) for b in backends]
+            label = f"jobs of {name.split('-', 1)[1]}"
+            lines.append(fmt_row(label, vals, lambda v: "n/a" if v is None else f"{v:.2f}", max))
+        lines.append("")
+
+    lines.append("Load average during each run (2 cores; above ~1 the figures include "
+                 "competition for the CPU):")
+    lines.append("")
+    for name, e in runs.items():
+        if e:
+            lines.append(environment_line(name, e))
+    verified = []
+    for name, e in runs.items():
+        if e and "runs_verified" in e["result"]:
+            verified.append(f"{name}: {e['result']['runs_verified']} of "
+                            f"{e['result']['runs_total']} runs verified")
+    if verified:
+        lines.append("- " + "; ".join(verified) +
+                     " (completed, graph hash right, every node exactly once)")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
