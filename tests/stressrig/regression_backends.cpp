@@ -96,3 +96,47 @@ TEST(StressrigBackends, UnknownBackendAndModesWithoutTheOptionAreUsageErrors) {
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     fs::remove_all(dir);
 }
+
+TEST(StressrigBackends, ParamRangeDrawsEveryBackend) {
+    const fs::path dir = rigtest::scratch("backends", "param-range");
+    const Result r =
+        rig("--no-render --quiet --mode=param-range --pattern=burst --from=8 --to=32 --points=3 "
+            "--load=20us --workers=2 --backends=pullsched,pool,asio --json --out=res",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = stdoutJson(r);
+    const json& b = j.at("result").at("backends");
+    ASSERT_EQ(b.size(), 3u) << b.dump();
+    for (const char* name : {"pullsched", "pool", "asio"}) {
+        ASSERT_TRUE(b.contains(name)) << name;
+        EXPECT_EQ(b.at(name).at("points").size(), 3u) << name;
+        for (const json& p : b.at(name).at("points"))
+            EXPECT_TRUE(p.at("result_time_ms").is_number()) << name;
+    }
+    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst.csv");
+    EXPECT_EQ(t.rowCount(), 3u);
+    for (const char* name : {"pullsched", "pool", "asio"})
+        EXPECT_TRUE(t.hasColumn(std::string(name) + " result time")) << name;
+    fs::remove_all(dir);
+}
+
+TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
+    const fs::path dir = rigtest::scratch("backends", "breaking-point");
+    const Result r =
+        rig("--no-render --quiet --mode=breaking-point --pattern=burst --nodes=16 --load=20us "
+            "--workers=2 --reps=2 --backends=tbb,pool --json --out=res",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = stdoutJson(r);
+    const json& b = j.at("result").at("backends");
+    ASSERT_EQ(b.size(), 2u) << b.dump();
+    for (const char* name : {"tbb", "pool"}) {
+        ASSERT_TRUE(b.contains(name)) << name;
+        EXPECT_GT(b.at(name).at("probes").get<int>(), 0) << name;
+        EXPECT_EQ(b.at(name).at("probe_list").size(), b.at(name).at("probes")) << name;
+        EXPECT_EQ(b.at(name).at("start_times"), "wait-in-job") << name;
+    }
+    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16.csv");
+    EXPECT_EQ(t.rowCount(), 2u);
+    fs::remove_all(dir);
+}
