@@ -3,6 +3,7 @@
 // usage errors. No timing is asserted (shared cores).
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "RigBinary.hpp"
 
@@ -28,6 +29,17 @@ json stdoutJson(const Result& r) {
     }
 }
 
+/// The backends a run may use in this build. libgomp is not built with TSan, which then
+/// reports races between tasks that the depend clauses do order (and ends the rig with
+/// exit status 66): a TSan build leaves openmp out (every other build runs all five).
+#if defined(__SANITIZE_THREAD__)
+const std::vector<std::string> kBackends{"pullsched", "tbb", "asio", "pool"};
+const std::string kBackendsOption = "--backends=pullsched,tbb,asio,pool";
+#else
+const std::vector<std::string> kBackends{"pullsched", "tbb", "openmp", "asio", "pool"};
+const std::string kBackendsOption = "--backends=all";
+#endif
+
 }  // namespace
 
 TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
@@ -38,10 +50,13 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json j = stdoutJson(r);
-    EXPECT_EQ(j.at("configuration").at("backends"), "pullsched,tbb,openmp,asio,pool");
+    std::string joined;
+    for (const std::string& n : kBackends)
+        joined += (joined.empty() ? "" : ",") + n;
+    EXPECT_EQ(j.at("configuration").at("backends"), joined);
     const json& b = j.at("result").at("backends");
-    ASSERT_EQ(b.size(), 5u) << b.dump();
-    for (const char* name : {"pullsched", "tbb", "openmp", "asio", "pool"}) {
+    ASSERT_EQ(b.size(), kBackends.size()) << b.dump();
+    for (const std::string& name : kBackends) {
         ASSERT_TRUE(b.contains(name)) << name;
         const json& e = b.at(name);
         EXPECT_EQ(e.at("runs"), 2) << name;
@@ -56,19 +71,19 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     }
     EXPECT_EQ(b.at("pullsched").at("start_times"), "native");
     EXPECT_EQ(b.at("asio").at("start_times"), "native");
-    for (const char* name : {"tbb", "openmp", "pool"})
+    for (const char* name : {"tbb", "pool"})
         EXPECT_EQ(b.at(name).at("start_times"), "wait-in-job") << name;
 
     // one row per backend; one column group per backend in the per-node table
     const fs::path out = dir / "res";
     const CsvTable summary = CsvTable::readFile(out / "run-burst-32-backends.csv");
-    ASSERT_EQ(summary.rowCount(), 5u);
-    for (std::size_t i = 0; i < 5; ++i)
+    ASSERT_EQ(summary.rowCount(), kBackends.size());
+    for (std::size_t i = 0; i < kBackends.size(); ++i)
         EXPECT_EQ(summary.number(i, "exactly once runs"), 2.0);
     const CsvTable jobs = CsvTable::readFile(out / "run-burst-32.csv");
     EXPECT_EQ(jobs.rowCount(), 32u);
-    for (const char* name : {"pullsched", "tbb", "openmp", "asio", "pool"})
-        EXPECT_TRUE(jobs.hasColumn(std::string(name) + " start ms")) << name;
+    for (const std::string& name : kBackends)
+        EXPECT_TRUE(jobs.hasColumn(name + " start ms")) << name;
     fs::remove_all(dir);
 }
 
