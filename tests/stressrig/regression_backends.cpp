@@ -49,7 +49,8 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     const fs::path dir = rigtest::scratch("backends", "all");
     const Result r =
         rig("--no-render --quiet --mode=run --pattern=burst --nodes=32 --load=20us --workers=2 "
-            "--reps=2 --backends=all --json --out=res",
+            "--reps=2 --json --out=res " +
+                kBackendsOption,
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json j = stdoutJson(r);
