@@ -4,12 +4,13 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake make                      # toolchain
-  libboost-dev                        # Boost.Lockfree: the scheduler's entrance and ready queues
+  g++ cmake make                      # toolchain; g++ brings libgomp (the rig's openmp backend)
+  libboost-dev                        # Boost.Lockfree: the scheduler's entrance and ready queues;
+                                      # Boost.Asio: the rig's asio backend
   libboost-program-options-dev        # stressrig command line
   libgtest-dev libgmock-dev           # unit and regression tests
   libbenchmark-dev                    # bench/scheduler_bench
-  libtbb-dev                          # oneTBB flow graph, the comparison in scheduler_bench
+  libtbb-dev                          # oneTBB flow graph: scheduler_bench and the rig's tbb backend
   libfmt-dev                          # formatting of tables, CSV and reports
   nlohmann-json3-dev                  # --json output, Chrome trace export
   graphviz                            # renders the .dot graphs (optional at run time)

@@ -46,7 +46,8 @@ class OpenMpBackend final : public Backend {
     BackendRun run() override {
         jobs_.beginRun();  // throws if not prepared
         const int n = static_cast<int>(jobs_.size());
-        char* dep = dependency_.get();
+        // GCC 12 does not count the use inside depend(iterator(...)) and warns.
+        [[maybe_unused]] char* dep = dependency_.get();
         const std::uint32_t* preds = predecessors_.data();
         const std::size_t* from = predecessorsFrom_.data();
         GraphJobs* jobs = &jobs_;

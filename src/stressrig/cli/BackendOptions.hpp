@@ -22,7 +22,7 @@ struct BackendOptions {
             "schedulers that run the same graph with the same job bodies and workers, "
             "comma-separated, or all:";
         for (const BackendInfo& b : BackendRegistry::all()) {
-            help += " ";
+            help += b.name == BackendRegistry::all().front().name ? " " : ", ";
             help += b.name;
             help += " (";
             help += toString(BackendRegistry::make(b.name)->startTimes());

@@ -11,6 +11,8 @@
 #include "analysis/BreakingPointProbe.hpp"
 #include "analysis/BreakingPointSearch.hpp"
 #include "analysis/FailFractionFit.hpp"
+#include "backends/BackendComparison.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/ScheduleOptions.hpp"
@@ -100,6 +102,7 @@ class BreakingPointMode final : public Mode {
         graph_.declare(t);
         exec_.declare(t);
         sched_.declare(t, false);  // the search chooses the stress
+        backends_.declare(t);
         t.group("Breaking point");
         t.choice("thresholds", thresholds_, {"scaled", "reference"},
                  "scaled: the reference's durations x load / 500us; reference: as set for "
@@ -158,6 +161,9 @@ class BreakingPointMode final : public Mode {
         r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
         const JobBody body(exec_.loadKind, &ctx.progress);
         r.calibration = body.json();
+        if (backends_.comparing())
+            return runBackends(ctx, std::move(r), body, graph, policy, C, th, limitStress,
+                               lowerBound);
         // the instrument only tells which worker ran a job, for the timeline picture
         RunInstrument instrument(W, graph.size());
         Scheduler scheduler(schedulerConfig(W, &instrument, graph.size() + 64));
@@ -460,13 +466,152 @@ class BreakingPointMode final : public Mode {
     }
 
   private:
+    /// --backends other than pullsched alone: one search per backend, the same thresholds,
+    /// no deadlines (only pullsched could expire a job), so a run fails by ending late.
+    ModeResult runBackends(RunContext& ctx, ModeResult r, const JobBody& body,
+                           const TestChainGraph& graph, WeightPolicy policy, unsigned C,
+                           const BreakThresholds& th, double limitStress, Duration lowerBound);
+
     GraphOptions graph_;
     ExecutionOptions exec_;
     ScheduleOptions sched_;
+    BackendOptions backends_;
     std::string thresholds_ = "scaled";
     std::optional<Duration> failDelta_, sdevLimit_, deltaLimit_;
     double breakFail_ = 0.99, fail_ = 0.55;
 };
+
+ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const JobBody& body,
+                                          const TestChainGraph& graph, WeightPolicy policy,
+                                          unsigned C, const BreakThresholds& th, double limitStress,
+                                          Duration lowerBound) {
+    const std::vector<std::string> names = backends_.names();
+    const unsigned W = exec_.workers;
+    BackendSetup setup;
+    setup.workers = W;
+    setup.timeBase = exec_.load;
+    setup.load = body.load();
+    setup.policy = policy;
+    setup.parallelism = C;
+
+    CsvTable summary;
+    summary.addColumn("backend #");
+    summary.addColumn("backend", CsvTable::Kind::Text);
+    for (const char* c :
+         {"breaking stress", "bracket low", "bracket high", "theoretical limit", "probes", "runs"})
+        summary.addColumn(c);
+    CsvTable probesTable;
+    probesTable.addColumn("backend", CsvTable::Kind::Text);
+    for (const char* c : {"stress", "runs", "failed runs", "fail fraction", "mean runtime ms",
+                          "expected ms", "mean delta ms", "sdev ms", "broken"})
+        probesTable.addColumn(c);
+    nlohmann::json byBackend = nlohmann::json::object();
+    r.text.push_back(fmt::format(
+        "Breaking point per backend: pattern {} ({} nodes), {} workers, planned concurrency {}, "
+        "load {}, {} runs per probe; no deadlines: a run fails if it ends more than {} late; "
+        "theoretical limit: stress {}",
+        graph_.label(), graph.size(), W, C, Units::formatDuration(exec_.load), sched_.reps,
+        dur(th.failDeltaMs), stressText(limitStress)));
+    for (std::size_t b = 0; b < names.size() && !r.systemFailure; ++b) {
+        BreakingPointSearch search;
+        std::size_t runs = 0;
+        std::string startTimes;
+        nlohmann::json list = nlohmann::json::array();
+        while (const std::optional<double> s = search.next()) {
+            if (ctx.stop.requested()) {
+                r.partial = true;
+                break;
+            }
+            LevelSchedule schedule(graph, policy);
+            schedule.adapt(*s, C, exec_.load);
+            if (schedule.expectedEnd() > sched_.maxSchedule) break;
+            setup.schedule = schedule;
+            const std::vector<BackendSeries> series =
+                compareBackends({names[b]}, graph, setup, sched_.reps, backends_.warmup, ctx.stop);
+            const BackendSeries& bs = series.front();
+            startTimes = std::string(toString(bs.startTimes));
+            if (!bs.failure.empty()) {
+                r.systemFailure = true;
+                r.failures.push_back(
+                    fmt::format("{}, stress {}: {}", names[b], stressText(*s), bs.failure));
+                break;
+            }
+            if (bs.runs.empty()) {
+                r.partial = true;
+                break;
+            }
+            std::vector<ProbeRun> outcomes;
+            for (const BackendRun& run : bs.runs)
+                outcomes.push_back({run.result.completed ? toMs(run.result.runTime) : kMissing,
+                                    toMs(run.result.expectedEnd), false});
+            runs += outcomes.size();
+            const ProbeStatistics p = ProbeStatistics::of(*s, outcomes, th);
+            probesTable.addRow({names[b], p.stress, double(p.runs), double(p.failed),
+                                p.failFraction, p.meanRuntimeMs, p.expectedMs, p.meanDeltaMs,
+                                p.sdevMs, p.broken ? 1.0 : 0.0});
+            list.push_back(probeJson(p));
+            ctx.progress.note(fmt::format("{} probe {}: {}", names[b], list.size(), probeLine(p)));
+            if (bs.interrupted) {
+                r.partial = true;
+                break;
+            }
+            search.record(p.broken);
+        }
+        const double breaking = search.converged() ? search.estimate() : kMissing;
+        summary.addRow({double(b + 1), names[b], breaking, search.low(), search.high(), limitStress,
+                        double(search.probes()), double(runs)});
+        byBackend[names[b]] = {{"start_times", startTimes},
+                               {"found", search.bracketed()},
+                               {"converged", search.converged()},
+                               {"breaking_stress", jsonNumber(breaking)},
+                               {"bracket_low", search.low()},
+                               {"bracket_high", jsonNumber(search.high())},
+                               {"breaking_to_limit", jsonNumber(breaking / limitStress)},
+                               {"probes", search.probes()},
+                               {"runs", runs},
+                               {"probe_list", list}};
+        r.text.push_back(fmt::format(
+            "  {:<10} breaking stress {}   bracket [{}, {}] ({} probes, {} runs){}", names[b],
+            search.converged() ? stressText(breaking) : std::string("n/a"),
+            stressText(search.low()), search.bracketed() ? stressText(search.high()) : "n/a",
+            search.probes(), runs,
+            search.converged() && limitStress > 0
+                ? fmt::format(", {:.0f} % of the limit", 100 * breaking / limitStress)
+                : std::string()));
+    }
+    if (r.systemFailure)
+        r.verdict = "FAILED: " + r.failures.front();
+    else
+        r.verdict = fmt::format("breaking stress of {} backends beside the theoretical limit {}",
+                                names.size(), stressText(limitStress));
+
+    PlotOptions po;
+    po.title = fmt::format(
+        "{} ({} nodes), {} workers: breaking stress per backend (x: backend # "
+        "in the table)",
+        graph_.label(), graph.size(), W);
+    po.xLabel = "backend #";
+    po.yLabel = "stress";
+    po.style = "linespoints";
+    r.plots.push_back(
+        {"", GnuplotScript::tablePlot(summary, "backend #",
+                                      {"breaking stress", "theoretical limit"}, {}, po)});
+    r.tables.push_back({"", std::move(summary)});
+    r.tables.push_back({"-probes", std::move(probesTable)});
+
+    nlohmann::json& j = r.result;
+    j["pattern"] = graph_.label();
+    j["nodes"] = graph.size();
+    j["workers"] = W;
+    j["concurrency"] = C;
+    j["load_us"] = toUs(exec_.load);
+    j["reps_per_probe"] = sched_.reps;
+    j["limit_stress"] = jsonNumber(limitStress);
+    j["lower_bound_ms"] = toMs(lowerBound);
+    j["deadlines"] = false;
+    j["backends"] = byBackend;
+    return r;
+}
 
 }  // namespace
 

@@ -12,6 +12,8 @@
 #include "analysis/LinearRegression.hpp"
 #include "analysis/SampleStatistics.hpp"
 #include "analysis/SeriesModel.hpp"
+#include "backends/BackendComparison.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/StopRequest.hpp"
@@ -67,6 +69,7 @@ class ParamRangeMode final : public Mode {
         t.count("points", points_, 2, 100'000,
                 "measured points: both ends, the rest drawn between them");
         t.u64("sample-seed", sampleSeed_, "seed of the drawn points");
+        backends_.declare(t);
     }
     void validate(const OptionTable&) override {
         graph_.validate();
@@ -94,6 +97,8 @@ class ParamRangeMode final : public Mode {
         std::vector<std::size_t> sizes{from_, to_};
         while (sizes.size() < points_)
             sizes.push_back(from_ + rng() % (to_ - from_ + 1));
+
+        if (backends_.comparing()) return runBackends(ctx, sizes, policy, P);
 
         ModeResult r;
         r.name = fmt::format("param-range-{}", graph_.label());
@@ -279,12 +284,201 @@ class ParamRangeMode final : public Mode {
     }
 
   private:
+    /// --backends other than pullsched alone: each point runs on every backend; the figures
+    /// come from the jobs' own start and end times (the same way for every backend).
+    ModeResult runBackends(RunContext& ctx, const std::vector<std::size_t>& sizes,
+                           WeightPolicy policy, unsigned P);
+
     GraphOptions graph_;
     ExecutionOptions exec_;
+    BackendOptions backends_;
     std::size_t from_ = 10, to_ = 100;
     unsigned points_ = 20;
     std::uint64_t sampleSeed_ = 42;
 };
+
+/// Result time (first job start to last job end), concurrency (busy time / result time)
+/// and mean job time of one run, from the jobs' own times.
+Point pointOf(const BackendRun& run, std::size_t jobs) {
+    Point p;
+    p.jobs = jobs;
+    p.graphHash = run.result.actualHash;
+    Duration first = Duration::max(), last = Duration::min(), busy{0};
+    std::size_t ran = 0;
+    for (const JobTiming& j : run.result.jobs) {
+        if (!j.ran()) continue;
+        first = std::min(first, j.actualStart);
+        last = std::max(last, j.end);
+        busy += j.runTime();
+        ++ran;
+    }
+    if (ran == 0 || last <= first) {
+        p.missingWhy = "no job was seen running";
+        return p;
+    }
+    p.timeMs = toMs(last - first);
+    p.concurrency = toMs(busy) / p.timeMs;
+    p.jobtimeUs = toUs(busy) / double(ran);
+    return p;
+}
+
+ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::size_t>& sizes,
+                                       WeightPolicy policy, unsigned P) {
+    const std::vector<std::string> names = backends_.names();
+    const unsigned W = exec_.workers;
+    ModeResult r;
+    r.name = fmt::format("param-range-{}", graph_.label());
+    const JobBody body(exec_.loadKind, &ctx.progress);
+    r.calibration = body.json();
+    BackendSetup setup;
+    setup.workers = W;
+    setup.timeBase = exec_.load;
+    setup.load = body.load();
+    setup.policy = policy;
+    setup.parallelism = P;  // no schedule: every job due at once, a load peak
+
+    std::vector<std::vector<Point>> points(names.size());  // [backend][point]
+    std::vector<std::string> startTimes(names.size());
+    for (std::size_t i = 0; i < sizes.size() && !r.systemFailure; ++i) {
+        if (ctx.stop.requested()) {
+            r.partial = true;
+            break;
+        }
+        const std::size_t n = sizes[i];
+        const TestChainGraph graph = graph_.graph(n);
+        const std::vector<BackendSeries> series =
+            compareBackends(names, graph, setup, 1, backends_.warmup, ctx.stop);
+        for (std::size_t b = 0; b < series.size(); ++b) {
+            const BackendSeries& s = series[b];
+            startTimes[b] = std::string(toString(s.startTimes));
+            if (s.runs.empty()) {  // stopped before it ran: the point stays, empty
+                r.partial = true;
+                Point p;
+                p.jobs = n;
+                p.missingWhy = "interrupted";
+                points[b].push_back(p);
+                continue;
+            }
+            Point p = pointOf(s.runs.front(), n);
+            if (!s.failure.empty()) {
+                r.systemFailure = true;
+                r.failures.push_back(fmt::format("{}, {} jobs: {}", s.name, n, s.failure));
+                p = Point{};
+                p.jobs = n;
+                p.missingWhy = s.failure;
+            }
+            points[b].push_back(p);
+        }
+        ctx.progress.progress(i + 1, sizes.size(), fmt::format("{} jobs", n));
+    }
+
+    const GraphStatistics largest(graph_.graph(to_), policy);
+    const double idealMsPerJob = toMs(largest.work(exec_.load)) / double(to_) / double(P);
+
+    // One column group per backend, one row per load size (points in drawing order).
+    CsvTable table;
+    table.addColumn("load size");
+    for (const std::string& n : names)
+        for (const char* c : {"result time", "concurrency", "avg jobtime", "model"})
+            table.addColumn(fmt::format("{} {}", n, c));
+    std::vector<SeriesModel> models;
+    nlohmann::json backendsJsonObj = nlohmann::json::object();
+    for (std::size_t b = 0; b < names.size(); ++b) {
+        std::vector<SeriesPoint> sp;
+        for (const Point& p : points[b])
+            sp.push_back({double(p.jobs), p.timeMs, p.concurrency});
+        models.push_back(SeriesModel::fit(sp));
+        const std::optional<LinearRegression>& m = models.back().line;
+        nlohmann::json list = nlohmann::json::array();
+        for (const Point& p : points[b])
+            list.push_back({{"load_size_jobs", p.jobs},
+                            {"result_time_ms", jsonNumber(p.timeMs)},
+                            {"concurrency", jsonNumber(p.concurrency)},
+                            {"avg_jobtime_us", jsonNumber(p.jobtimeUs)}});
+        backendsJsonObj[names[b]] = {
+            {"start_times", startTimes[b]},
+            {"gradient_ms_per_job", jsonNumber(m ? m->gradient() : kMissing)},
+            {"socket_ms", jsonNumber(m ? m->socket() : kMissing)},
+            {"correlation", jsonNumber(m ? m->correlation() : kMissing)},
+            {"model", m ? nlohmann::json(m->format()) : nlohmann::json(nullptr)},
+            {"mean_concurrency", jsonNumber(models.back().meanConcurrency)},
+            {"points_incomplete", models.back().missing},
+            {"points", list}};
+    }
+    const std::size_t rows = points.empty() ? 0 : points.front().size();
+    std::vector<std::size_t> order(rows);
+    for (std::size_t k = 0; k < rows; ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return points.front()[a].jobs < points.front()[b].jobs;
+    });
+    for (std::size_t k : order) {
+        std::vector<CsvTable::Cell> row{double(points.front()[k].jobs)};
+        for (std::size_t b = 0; b < names.size(); ++b) {
+            const bool has = k < points[b].size();
+            const Point p = has ? points[b][k] : Point{};
+            const std::optional<LinearRegression>& m = models[b].line;
+            row.push_back(p.timeMs);
+            row.push_back(p.concurrency);
+            row.push_back(p.jobtimeUs);
+            row.push_back(m ? m->socket() + m->gradient() * double(points.front()[k].jobs)
+                            : kMissing);
+        }
+        table.addRow(std::move(row));
+    }
+    table.setComment("units",
+                     "load size: jobs; result time: ms (first job start to last job end); "
+                     "concurrency: busy time / result time; avg jobtime: us; model: the fitted "
+                     "line in ms");
+    table.setComment("ideal gradient", fmt::format("{:.6g} ms per job", idealMsPerJob));
+    std::vector<std::string> yColumns;
+    for (const std::string& n : names) {
+        yColumns.push_back(n + " result time");
+        yColumns.push_back(n + " model");
+    }
+    PlotOptions po;
+    po.title = fmt::format(
+        "load peak: {} jobs of {}, {} workers, per backend (points: measured, "
+        "lines: fitted)",
+        graph_.label(), Units::formatDuration(exec_.load, true), W);
+    po.xLabel = "load size (jobs)";
+    po.yLabel = "result time (ms)";
+    po.style = "linespoints";
+    r.plots.push_back({"", GnuplotScript::tablePlot(table, "load size", yColumns, {}, po)});
+    r.tables.push_back({"", std::move(table)});
+
+    r.text.push_back(fmt::format(
+        "Parameter series: pattern {}, {}..{} jobs of {}, {} workers, {} points, every job due "
+        "at once; ideal gradient {} per job",
+        graph_.label(), from_, to_, Units::formatDuration(exec_.load), W, rows,
+        dur(idealMsPerJob, 1e6)));
+    for (std::size_t b = 0; b < names.size(); ++b) {
+        const std::optional<LinearRegression>& m = models[b].line;
+        r.text.push_back(fmt::format(
+            "  {:<10} {} ∅concurrency: {}", names[b],
+            m ? m->format() : "Model: n/a (" + models[b].why + ")",
+            textOr(models[b].meanConcurrency, [](double c) { return fmt::format("{:.2f}", c); })));
+    }
+    if (r.systemFailure)
+        r.verdict = "FAILED: " + r.failures.front();
+    else
+        r.verdict = fmt::format(
+            "{} backends measured on {} points; every run hash ok and exactly "
+            "once",
+            names.size(), rows);
+
+    nlohmann::json& j = r.result;
+    j["pattern"] = graph_.label();
+    j["workers"] = W;
+    j["parallelism"] = P;
+    j["load_us"] = toUs(exec_.load);
+    j["sample_seed"] = sampleSeed_;
+    j["points_planned"] = points_;
+    j["points_measured"] = rows;
+    j["ideal_gradient_ms_per_job"] = idealMsPerJob;
+    j["backends"] = backendsJsonObj;
+    return r;
+}
 
 }  // namespace
 
