@@ -8,12 +8,20 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "ScriptTestSupport.hpp"
 #include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;
 namespace fs = std::filesystem;
 
 namespace {
+
+using scripttest::datablockOf;
+
+/// A fresh directory per test, removed at the end.
+struct TempDir : scripttest::TempDir {
+    TempDir() : scripttest::TempDir("gp") {}
+};
 
 CsvTable seriesTable() {
     CsvTable t({"load size", "result time", "concurrency", "avg jobtime"});
@@ -23,27 +31,6 @@ CsvTable seriesTable() {
     for (int i = 0; i < 5; ++i)
         t.addRow({i + 1.0, results[i], 3.0 + 0.1 * i, 2000.0 + i});
     return t;
-}
-
-/// Fresh directory per test, removed at the end.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               (std::string("pullsched_gp_") + info->name() + "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-
-std::string datablockOf(const std::string& script) {
-    const std::string open = "$RunData << _End_of_Data_\n";
-    const auto a = script.find(open);
-    const auto b = script.find("\n_End_of_Data_\n");
-    if (a == std::string::npos || b == std::string::npos || b < a) return "<no datablock>";
-    return script.substr(a + open.size(), b + 1 - a - open.size());
 }
 
 bool isPng(const fs::path& p) {

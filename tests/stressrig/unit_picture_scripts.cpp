@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "ScriptTestSupport.hpp"
 #include "report/DotLegend.hpp"
 #include "report/GnuplotScript.hpp"
 #include "report/RunPictures.hpp"
@@ -23,27 +24,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const double kNaN = std::nan("");
+using scripttest::datablockOf;
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               (std::string("pullsched_pic_") + info->name() + "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
+/// A fresh directory per test, removed at the end.
+struct TempDir : scripttest::TempDir {
+    TempDir() : scripttest::TempDir("pic") {}
 };
 
-std::string datablockOf(const std::string& script) {
-    const std::string open = "$RunData << _End_of_Data_\n";
-    const auto a = script.find(open);
-    const auto b = script.find("\n_End_of_Data_\n");
-    if (a == std::string::npos || b == std::string::npos || b < a) return "<no datablock>";
-    return script.substr(a + open.size(), b + 1 - a - open.size());
-}
+const double kNaN = std::nan("");
 
 /// Data rows of the datablock (no header, no comments).
 std::size_t dataRows(const std::string& script) {

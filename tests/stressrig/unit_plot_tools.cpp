@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ScriptTestSupport.hpp"
 #include "measure/Environment.hpp"
 #include "report/CsvTable.hpp"
 #include "report/GnuplotScript.hpp"
@@ -20,19 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kTools = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot";
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               (std::string("pullsched_tools_") + info->name() + "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
+/// A fresh directory per test, removed at the end.
+struct TempDir : scripttest::TempDir {
+    TempDir() : scripttest::TempDir("tools") {}
 };
+
+const fs::path kTools = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot";
 
 struct Run {
     int status = -1;
