@@ -21,12 +21,7 @@ using rigtest::rig;
 namespace {
 
 json stdoutJson(const Result& r) {
-    try {
-        return json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out << r.err;
-        return json::object();
-    }
+    return rigtest::stdoutEnvelope(r);
 }
 
 /// The backends a run may use in this build. libgomp and Debian's libtbb are not built
