@@ -107,7 +107,7 @@ class SchedulerCore {
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
-    JobRecord* takeUntimed(Worker& w);
+    [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     [[gnu::noinline]] JobRecord* steal(Worker& w);
     bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
