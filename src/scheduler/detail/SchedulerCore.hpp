@@ -105,7 +105,7 @@ class SchedulerCore {
     GroomResult groom(Worker& w);
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
-    void release(JobRecord* job, Worker* w);
+    [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     [[gnu::noinline]] JobRecord* steal(Worker& w);
