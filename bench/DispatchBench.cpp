@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <span>
@@ -545,29 +546,42 @@ void BM_Tbb_Exec(benchmark::State& state, GraphId id) {
 // process (16 benchmarks of one library) takes about 20-40 s on 2 busy cores.
 constexpr double kMinTime = 0.5;
 
+/// Run length: kMinTime, or exactly PULLSCHED_BENCH_ITERATIONS iterations if that is set
+/// (for instruction counts under callgrind, where a time-based run length would make the
+/// counts depend on valgrind's speed; this Google Benchmark has no `--benchmark_min_time=Nx`).
+void runLength(benchmark::internal::Benchmark* b) {
+    const char* env = std::getenv("PULLSCHED_BENCH_ITERATIONS");
+    const long n = env ? std::strtol(env, nullptr, 10) : 0;
+    if (n > 0) {
+        b->Iterations(n);
+    } else {
+        b->MinTime(kMinTime);
+    }
+}
+
 #define PULLSCHED_DISPATCH_BENCH(graph)                     \
     BENCHMARK_CAPTURE(BM_Sched_Post, graph, GraphId::graph) \
         ->Name("BM_Sched_Post_" #graph)                     \
         ->UseRealTime()                                     \
         ->MeasureProcessCPUTime()                           \
         ->Unit(benchmark::kMicrosecond)                     \
-        ->MinTime(kMinTime);                                \
+        ->Apply(runLength);                                 \
     BENCHMARK_CAPTURE(BM_Tbb_Post, graph, GraphId::graph)   \
         ->Name("BM_Tbb_Post_" #graph)                       \
         ->UseRealTime()                                     \
         ->MeasureProcessCPUTime()                           \
         ->Unit(benchmark::kMicrosecond)                     \
-        ->MinTime(kMinTime);                                \
+        ->Apply(runLength);                                 \
     BENCHMARK_CAPTURE(BM_Sched_Exec, graph, GraphId::graph) \
         ->Name("BM_Sched_Exec_" #graph)                     \
         ->UseManualTime()                                   \
         ->Unit(benchmark::kMicrosecond)                     \
-        ->MinTime(kMinTime);                                \
+        ->Apply(runLength);                                 \
     BENCHMARK_CAPTURE(BM_Tbb_Exec, graph, GraphId::graph)   \
         ->Name("BM_Tbb_Exec_" #graph)                       \
         ->UseManualTime()                                   \
         ->Unit(benchmark::kMicrosecond)                     \
-        ->MinTime(kMinTime)
+        ->Apply(runLength)
 
 #define PULLSCHED_TIMED_BENCH(graph)                         \
     BENCHMARK_CAPTURE(BM_Sched_Timed, graph, GraphId::graph) \

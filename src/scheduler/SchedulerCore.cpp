@@ -1,6 +1,7 @@
 #include "detail/SchedulerCore.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -28,6 +29,9 @@ constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
 
 /// Every this many takes a worker looks at the shared ready queue before its own.
 constexpr std::uint32_t kFairnessPeriod = 64;
+
+/// At most this many jobs move in one steal (half of the victim's queue, at least one).
+constexpr std::size_t kStealBatch = 32;
 
 /// The scheduler whose worker loop runs on this thread, if any: lets drain() and
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
@@ -58,8 +62,8 @@ void validate(const SchedulerConfig& cfg) {
 SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
                               TokenAwareLock::Witness witness)
     : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
-      own(cfg.initialJobCapacity, witness),
-      index(idx)
+      index(idx),
+      own(cfg.initialJobCapacity, witness)
 #if PULLSCHED_TRACE
       ,
       trace(static_cast<std::uint16_t>(idx), cfg.traceEventsPerWorker)
@@ -167,21 +171,22 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
 /// sequence) order. Untimed ones released by a worker run next on it (the continuation)
 /// or go to its own queue, where other workers steal them; untimed ones released
 /// elsewhere (a post from another thread) take the shared FIFO.
+///
+/// A push onto the worker's own queue does not wake anybody yet: it sets `wakePending`,
+/// and finalize() does one wake check for all the successors it released (see there).
+/// Own queues are not counted in queued_ (a shared counter): queueDepth() adds their sizes.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
-    if (job->start == kAsap) {
-        if (w && !w->local) {
-            w->local = job;  // run it next on this worker: no queue round-trip
-            w->localIsContinuation = true;
-        } else if (w) {
-            queued_.fetch_add(1, std::memory_order_relaxed);
-            w->own.push(job);  // uncontended unless somebody steals right now
-            wakeForDueWork(w);
-        } else {
-            pushReady(job, w);
-        }
-    } else {
+    if (job->start != kAsap) {
         pushTimed(job, w);
+    } else if (!w) {
+        pushReady(job, w);
+    } else if (!w->local) {
+        w->local = job;  // run it next on this worker: no queue round-trip
+        w->localIsContinuation = true;
+    } else {
+        w->own.push(job);  // uncontended unless somebody steals right now
+        w->wakePending = true;
     }
 }
 
@@ -322,18 +327,30 @@ void SchedulerCore::workerLoop(Worker& w) {
 JobRecord* SchedulerCore::takeUntimed(Worker& w) {
     JobRecord* job = nullptr;
     const bool sharedFirst = (++w.takes % kFairnessPeriod) == 0;
-    if ((sharedFirst && ready_.pop(job)) || w.own.pop(job) || (!sharedFirst && ready_.pop(job))) {
+    if (!sharedFirst && w.own.pop(job)) return job;  // the common case, kept small
+    if (ready_.pop(job)) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         return job;
     }
+    if (sharedFirst && w.own.pop(job)) return job;
+    return steal(w);
+}
+
+/// Steal from another worker's own queue, trying each once: the oldest half of its jobs
+/// (at most kStealBatch) in one lock. The first runs now, the rest go onto this worker's
+/// own queue (empty: only its owner pushes there), so a worker that lives on steals pays
+/// one steal scan per batch instead of one per job. The batch is copied out before this
+/// worker's own lock is taken, so two workers stealing from each other cannot deadlock.
+JobRecord* SchedulerCore::steal(Worker& w) {
+    std::array<JobRecord*, kStealBatch> batch;
     const std::size_t n = workers_.size();
     for (std::size_t i = 1; i < n; ++i) {
         Worker& victim = *workers_[(w.index + i) % n];
-        if (victim.own.pop(job)) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
-            WorkerCounters::bump(w.counters.steals);
-            return job;
-        }
+        const std::size_t got = victim.own.popHalf(batch.data(), batch.size());
+        if (got == 0) continue;
+        if (got > 1) w.own.pushAll(batch.data() + 1, got - 1);
+        WorkerCounters::bump(w.counters.steals, got);
+        return batch[0];
     }
     return nullptr;
 }
@@ -507,6 +524,10 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             }
             releaseRef(s);  // the successor-list reference
         });
+        // One wake check for everything this job released onto the own queue (a fence
+        // and three loads, or a futex wake): per batch, not per successor. The jobs are
+        // already visible to thieves and spinners; the check follows the last push.
+        if (w && std::exchange(w->wakePending, false)) wakeForDueWork(w);
         JobRecord* done = job;
         job = nullptr;
         if (cascade) {
@@ -724,17 +745,18 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
         finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
     }
-    auto cancelAll = [&](auto& queue) {
+    auto cancelAll = [&](auto& queue, bool counted) {
         while (queue.pop(rec)) {
-            queued_.fetch_sub(1, std::memory_order_relaxed);
+            if (counted) queued_.fetch_sub(1, std::memory_order_relaxed);
             finalize(rec, JobState::Cancelled, nullptr);
         }
     };
     // Cancelling cascades into ready_ only (no worker is left), so the own queues first.
+    // Own queues are not counted in queued_ (see release()).
     for (const auto& w : workers_)
-        cancelAll(w->own);
-    cancelAll(due_);
-    cancelAll(ready_);
+        cancelAll(w->own, false);
+    cancelAll(due_, true);
+    cancelAll(ready_, true);
     shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
     return *shutdownReport_;
 }
@@ -751,8 +773,7 @@ void SchedulerCore::bump(Worker* w, WorkerCounters::Counter WorkerCounters::*c,
 }
 
 void SchedulerCore::noteQueueDepth() noexcept {
-    const auto depth = static_cast<std::uint64_t>(
-        std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+    const std::uint64_t depth = queueDepth();
     std::uint64_t seen = maxQueueDepth_.load(std::memory_order_relaxed);
     while (depth > seen &&
            !maxQueueDepth_.compare_exchange_weak(seen, depth, std::memory_order_relaxed)) {
@@ -760,8 +781,11 @@ void SchedulerCore::noteQueueDepth() noexcept {
 }
 
 std::uint64_t SchedulerCore::queueDepth() const noexcept {
-    return static_cast<std::uint64_t>(
+    auto depth = static_cast<std::uint64_t>(
         std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+    for (const auto& w : workers_)
+        depth += w->own.size();
+    return depth;
 }
 
 Statistics SchedulerCore::stats() const {

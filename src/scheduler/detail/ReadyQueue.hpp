@@ -5,6 +5,7 @@
 // makes FIFO order and exactly-once hand-out obvious. The element count is kept in an
 // atomic so that "is there work?" never takes the lock.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <mutex>
@@ -41,6 +42,32 @@ class ReadyQueue {
         --count_;
         size_.store(count_, std::memory_order_release);
         return true;
+    }
+
+    /// Take the oldest jobs, up to half of those queued (at least one) and at most
+    /// `max`, into `out` in FIFO order, under one lock. Returns how many.
+    std::size_t popHalf(JobRecord** out, std::size_t max) {
+        if (size_.load(std::memory_order_acquire) == 0) return 0;
+        std::lock_guard lock(lock_);
+        const std::size_t n = std::min(max, (count_ + 1) / 2);
+        for (std::size_t i = 0; i < n; ++i) {
+            out[i] = ring_[head_];
+            head_ = (head_ + 1) & (ring_.size() - 1);
+        }
+        count_ -= n;
+        size_.store(count_, std::memory_order_release);
+        return n;
+    }
+
+    /// Append `n` jobs in order, under one lock.
+    void pushAll(JobRecord* const* jobs, std::size_t n) {
+        std::lock_guard lock(lock_);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (count_ == ring_.size()) grow();
+            ring_[(head_ + count_) & (ring_.size() - 1)] = jobs[i];
+            ++count_;
+        }
+        size_.store(count_, std::memory_order_release);
     }
 
     bool empty() const noexcept { return size_.load(std::memory_order_acquire) == 0; }

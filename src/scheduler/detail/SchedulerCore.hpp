@@ -67,9 +67,8 @@ class SchedulerCore {
         Backoff backoff;
         JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
         bool localIsContinuation = false;
-        /// Untimed jobs this worker released beyond its continuation, FIFO. The owner pushes
-        /// and pops without contention; idle workers steal from it (see takeUntimed).
-        ReadyQueue own;
+        /// Jobs went onto `own` since the last wake check (finalize checks once per batch).
+        bool wakePending = false;
         /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
         std::uint32_t takes = 0;
         /// The last park ended by the safety net, not a notification: park again at once
@@ -83,6 +82,11 @@ class SchedulerCore {
         /// Its tend-next sleep ran out: it is about to spin towards the head it tended.
         bool tendSleepEnded = false;
         unsigned index;
+        /// Untimed jobs this worker released beyond its continuation, FIFO. The owner pushes
+        /// and pops without contention; idle workers steal from it (see takeUntimed). On
+        /// cache lines of its own: idle workers poll its size, and the fields above are
+        /// written on every job (sharing a line, each job would cost the owner a miss).
+        alignas(64) ReadyQueue own;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
 #endif
@@ -101,9 +105,10 @@ class SchedulerCore {
     GroomResult groom(Worker& w);
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
-    void release(JobRecord* job, Worker* w);
+    [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
-    JobRecord* takeUntimed(Worker& w);
+    [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
+    [[gnu::noinline]] JobRecord* steal(Worker& w);
     bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
@@ -174,11 +179,14 @@ class SchedulerCore {
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;   ///< threads in drain()
 
-    std::atomic<std::uint64_t> seq_{0};        ///< = submitted
-    std::atomic<std::int64_t> unfinished_{0};  ///< posted, not final
-    std::atomic<std::int64_t> queued_{0};      ///< in entrance/time/ready queues
+    // Written per post or per finished job, each on its own line (the workers read
+    // stopping_ on every loop: sharing a line with unfinished_ cost them a miss per job).
+    alignas(64) std::atomic<std::uint64_t> seq_{0};        ///< = submitted
+    alignas(64) std::atomic<std::int64_t> unfinished_{0};  ///< posted, not final
+    /// In entrance/time/due/ready queues; the workers' own queues count themselves.
+    alignas(64) std::atomic<std::int64_t> queued_{0};
     std::atomic<std::uint64_t> maxQueueDepth_{0};
-    std::atomic<bool> stopping_{false};  ///< workers halt
+    alignas(64) std::atomic<bool> stopping_{false};  ///< workers halt
     /// shutdown() began: posts from other threads than the workers are refused.
     alignas(64) std::atomic<bool> closed_{false};  // own line: every outside post touches it
     /// Posts from outside the workers between acquire() and the end of submit()/abandon().
