@@ -75,6 +75,10 @@ void GraphJobs::beginRun() {
     anchor_ = SteadyClock::now();
 }
 
+void GraphJobs::restartClock() noexcept {
+    anchor_ = SteadyClock::now();
+}
+
 void GraphJobs::runNode(std::uint32_t i) noexcept {
     Duration waited{0};
     if (waitInJob_ && start_[i] > Duration{0}) {

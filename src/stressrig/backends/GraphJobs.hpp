@@ -29,6 +29,9 @@ class GraphJobs {
     /// Starts a run: clears hashes and records, anchor = now. Throws std::logic_error if
     /// not prepared.
     void beginRun();
+    /// Moves the anchor to now: for an adapter that posts its graph behind a gate after
+    /// beginRun(), called by the gate, before any node job can run.
+    void restartClock() noexcept;
     /// The node job: (wait for the start,) load, calculate, record. Thread-safe for
     /// distinct nodes; a node's predecessors must have ended (happens-before) first.
     void runNode(std::uint32_t node) noexcept;

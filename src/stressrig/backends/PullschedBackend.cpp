@@ -1,10 +1,17 @@
-// pullsched: this project's scheduler, driven by the ScheduleRunner exactly as the rig's
-// own modes drive it. Start times are native (a job's start time in the scheduler).
+// pullsched: this project's scheduler. With a schedule it is driven by the ScheduleRunner
+// exactly as the rig's own modes drive it, start times native (a job's start time in the
+// scheduler). As fast as possible, it runs the graph the way the other backends do: every
+// node posted untimed with its predecessors, behind a gate, so that building the graph is
+// not timed (the others build theirs in prepare()); the run's clock starts at the gate.
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/GraphJobs.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -71,13 +78,16 @@ class PullschedBackend final : public Backend {
     StartTimes startTimes() const noexcept override { return StartTimes::Native; }
     std::string_view startTimesText() const noexcept override {
         return "native: every node job is posted with its start time and released by its "
-               "last predecessor, not before it";
+               "last predecessor, not before it; as fast as possible: posted untimed behind "
+               "a gate, the posting not timed";
     }
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         if (setup.workers == 0) throw std::invalid_argument("pullsched backend: 0 workers");
         runner_.reset();  // before the scheduler it uses
+        handles_.clear();
         scheduler_.reset();
+        broken_ = false;
         const std::size_t n = graph.size();
         counter_.reset(n, setup.observer);
         scheduler_ =
@@ -92,17 +102,40 @@ class PullschedBackend final : public Backend {
             rc.deadlines = setup.deadlines;
             runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
         } else {
-            // As fast as possible: every start at the anchor, and no pre-roll, so the
-            // anchor is the moment run() begins and planning counts in the makespan.
-            rc.deadlines = false;
-            rc.planningStep = Duration{0};
-            LevelSchedule asap(graph, setup.policy);
-            asap.useDefault(Duration{0});
-            runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, asap, rc);
+            jobs_.prepare(graph, setup, /*waitInJob=*/false);
+            handles_.assign(n, JobHandle{});
         }
     }
 
+    /// As fast as possible: the graph posted untimed behind a timed gate job; the gate
+    /// starts the run's clock. The gate's start leaves room for the posting (a run whose
+    /// posting overran it would only have part of its posting timed).
+    BackendRun runGated() {
+        if (broken_) throw std::logic_error("pullsched backend: an earlier run timed out");
+        jobs_.beginRun();
+        const std::size_t n = jobs_.size();
+        const auto budget = std::chrono::microseconds{2 * n + 2000};
+        const JobHandle gate = scheduler_->post([this] { jobs_.restartClock(); },
+                                                {.start = scheduler_->now() + budget});
+        std::vector<JobHandle> preds;
+        for (std::size_t i = 0; i < n; ++i) {
+            preds.clear();
+            for (const std::uint32_t p : jobs_.graph().node(i).predecessors())
+                preds.push_back(handles_[p]);
+            if (preds.empty()) preds.push_back(gate);
+            const auto node = static_cast<std::uint32_t>(i);
+            handles_[i] =
+                scheduler_->post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
+        }
+        const bool done = jobs_.waitAll();
+        if (!done) broken_ = true;
+        BackendRun out = jobs_.finish(!done);
+        if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});
+        return out;
+    }
+
     BackendRun run() override {
+        if (!runner_ && jobs_.prepared()) return runGated();
         if (!runner_) throw std::logic_error("pullsched backend: run() before prepare()");
         counter_.clear();
         BackendRun out;
@@ -118,17 +151,22 @@ class PullschedBackend final : public Backend {
     }
 
     std::uint64_t expectedHash() const override {
+        if (!runner_ && jobs_.prepared()) return jobs_.expectedHash();
         if (!runner_) throw std::logic_error("pullsched backend: not prepared");
         return runner_->expectedHash();
     }
 
     ~PullschedBackend() override {
         runner_.reset();
-        scheduler_.reset();  // joins the workers before the counter goes
+        handles_.clear();
+        scheduler_.reset();  // joins the workers before the counter and the jobs go
     }
 
   private:
     ExecutionCounter counter_;  // outlives the scheduler that calls it
+    GraphJobs jobs_;            // as fast as possible: the graph, its bodies, the run's records
+    std::vector<JobHandle> handles_;
+    bool broken_ = false;
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<ScheduleRunner> runner_;
 };
