@@ -1,8 +1,16 @@
 // --mode=open --backends end to end: every backend plays the same timetable and measures
 // exactly the arrivals after the warm-up; one CSV row and one percentile column per
 // backend; pullsched alone keeps the single-backend result. Counts only (shared cores).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "RigBinary.hpp"
@@ -94,5 +102,52 @@ TEST(StressrigOpenBackends, AnUnknownBackendIsAUsageError) {
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "open.json"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
+    using namespace std::chrono_literals;
+    const fs::path dir = rigtest::scratch("open-backends", "sigint");
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path errFile = dir / "stderr.txt";
+    std::vector<std::string> args{"stressrig",   "--mode=open",  "--duration=1min",
+                                  "--rate=1k",   "--load=100us", "--backends=pool,asio",
+                                  "--no-render", "--name=r"};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(out, 1);
+        ::dup2(err, 2);
+        ::execv(bin.c_str(), argv.data());
+        ::_exit(127);
+    }
+    // Bounded only so that a broken binary cannot hang the test.
+    bool started = false;
+    for (int i = 0; i < 1200 && !started; ++i) {
+        std::this_thread::sleep_for(50ms);
+        started = rigtest::slurp(errFile).find("open load on pool") != std::string::npos;
+    }
+    std::this_thread::sleep_for(300ms);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(started) << rigtest::slurp(errFile);
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130);
+    ASSERT_TRUE(fs::exists(dir / "out" / "r.json")) << rigtest::slurp(errFile);
+    const json j = rigtest::fileEnvelope(dir / "out" / "r.json");
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_EQ(j.at("result").at("interrupted"), true);
+    const json& b = j.at("result").at("backends");
+    ASSERT_TRUE(b.contains("pool")) << b.dump();
+    EXPECT_FALSE(b.contains("asio")) << "a backend after the stop was still played";
+    EXPECT_LT(b.at("pool").at("posted").get<int>(), 60'000);  // stopped early
+    EXPECT_EQ(b.at("pool").at("repeated_jobs"), 0);
+    EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
     fs::remove_all(dir);
 }

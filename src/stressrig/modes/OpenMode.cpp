@@ -250,13 +250,16 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     if (m.systemFailure) {
         m.verdict = "FAILED: " + m.failures.front();
     } else {
-        m.verdict =
-            fmt::format("{}{} backends ran every job exactly once at {}{}",
-                        interrupted ? "interrupted: partial result; " : "", runs.size(),
-                        Units::formatRate(open_.rate),
-                        best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
-                                           dur(Duration{best->load.lateness.percentile(99)}))
-                             : std::string("; too few samples for a p99"));
+        const std::string best99 =
+            best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
+                               dur(Duration{best->load.lateness.percentile(99)}))
+                 : std::string("; too few samples for a p99");
+        m.verdict = interrupted ? fmt::format(
+                                      "interrupted: partial result; {} of {} backends played "
+                                      "before the stop, no job ran twice{}",
+                                      runs.size(), names.size(), best99)
+                                : fmt::format("{} backends ran every job exactly once at {}{}",
+                                              runs.size(), Units::formatRate(open_.rate), best99);
         if (ctx.environment.busy())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
