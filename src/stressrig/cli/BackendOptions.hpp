@@ -31,6 +31,14 @@ struct BackendOptions {
         help +=
             ". wait-in-job: the job sleeps, then spins until its start, holding its thread; "
             "that wait is reported as start wait";
+        declareList(t, std::move(help));
+        t.count("backend-warmup", warmup, 0, 100,
+                "runs per backend before its measured ones, not counted (only when comparing "
+                "backends)");
+    }
+
+    /// --backends alone, with a mode's own help (a mode that has no warm-up runs).
+    void declareList(OptionTable& t, std::string help) {
         t.text("backends", backends, "LIST", std::move(help), [](const std::string& v) {
             try {
                 std::string joined;
@@ -41,9 +49,6 @@ struct BackendOptions {
                 throw UsageError(std::string("--backends: ") + e.what());
             }
         });
-        t.count("backend-warmup", warmup, 0, 100,
-                "runs per backend before its measured ones, not counted (only when comparing "
-                "backends)");
     }
 
     std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }

@@ -3,10 +3,15 @@
 #include <fmt/format.h>
 
 #include "analysis/LatenessMisses.hpp"
+#include "backends/StreamBackends.hpp"
+#include "backends/StreamComparison.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
 #include "load/JobBody.hpp"
 #include "load/LoadRuns.hpp"
+#include "load/StreamOpenLoad.hpp"
+#include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
@@ -39,6 +44,19 @@ class OpenMode final : public Mode {
         exec_.declare(t, "busy time of each job");
         span_.declare(t, 5s, "arrivals in this first part are run but not measured");
         open_.declare(t, "arrivals per second");
+        t.group("Backends");
+        std::string help =
+            "schedulers that play the same timetable with the same job body and workers, "
+            "comma-separated, or all:";
+        for (const std::string& n : BackendRegistry::names()) {
+            const auto b = makeStreamBackend(n);
+            help += fmt::format("{} {} ({})", n == BackendRegistry::kDefault ? "" : ",", n,
+                                b->arrivalTimesText());
+        }
+        help +=
+            ". Lateness always counts from the intended start; with more than one backend no "
+            "deadlines apply (only pullsched could drop a job)";
+        backends_.declareList(t, std::move(help));
     }
     void validate(const OptionTable& t) override {
         open_.resolve(t);
@@ -50,6 +68,7 @@ class OpenMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
+        if (backends_.comparing()) return runBackends(ctx, body);
         ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
                                       Units::formatRate(open_.rate), dur(span_.duration),
                                       exec_.workers, dur(exec_.load)));
@@ -127,6 +146,8 @@ class OpenMode final : public Mode {
     }
 
   private:
+    ModeResult runBackends(RunContext& ctx, const JobBody& body) const;
+
     std::string verdict(const LoadRunResult& r, std::uint64_t late) const {
         const std::string rate = Units::formatRate(open_.rate);
         std::string p99 = "n/a (too few samples)";
@@ -154,7 +175,117 @@ class OpenMode final : public Mode {
     ExecutionOptions exec_;
     LoadSpanOptions span_;
     OpenLoadOptions open_;
+    BackendOptions backends_;
 };
+
+ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
+    const std::vector<std::string> names = backends_.names();
+    StreamRunConfig cfg;
+    cfg.arrivals = open_.arrivals();
+    cfg.workers = exec_.workers;
+    cfg.jobLoad = exec_.load;
+    cfg.duration = span_.duration;
+    cfg.warmup = span_.warmup;
+    // A backlog left after the timetable may take as long as the run to clear.
+    cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
+
+    std::vector<StreamRunResult> runs;
+    std::vector<std::string> arrivalTexts;
+    bool interrupted = false;
+    for (const std::string& n : names) {
+        if (ctx.stop.requested()) {
+            interrupted = true;
+            break;
+        }
+        ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
+                                      Units::formatRate(open_.rate), dur(span_.duration),
+                                      exec_.workers, dur(exec_.load)));
+        const auto backend = makeStreamBackend(n);
+        arrivalTexts.emplace_back(backend->arrivalTimesText());
+        runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
+        if (runs.back().load.interrupted) interrupted = true;
+    }
+
+    std::string nameList;
+    for (const std::string& n : names)
+        nameList += (nameList.empty() ? "" : ", ") + n;
+    ModeResult m;
+    m.name = "open";
+    m.calibration = body.json();
+    m.partial = interrupted;
+    m.text.push_back(
+        fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
+                    Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
+                    span_.warmupText(), exec_.workers, dur(exec_.load), nameList));
+    m.text.push_back(
+        "Every backend plays the same timetable, one after the other; no deadlines (only "
+        "pullsched could drop a job). Lateness = actual start - intended start, taken by the "
+        "rig at the start of each job.");
+    m.text.push_back(
+        "Arrival times: native = the backend holds the job until its intended start; "
+        "generator-posts = the generator thread hands the job over at its arrival time.");
+    for (std::string& l : streamBackendsText(runs))
+        m.text.push_back(std::move(l));
+
+    nlohmann::json backendsJson = streamBackendsJson(runs, arrivalTexts);
+    const StreamRunResult* best = nullptr;
+    for (const StreamRunResult& s : runs) {
+        const std::uint64_t late = latenessMisses(s.load.lateness, open_.limit.count());
+        backendsJson[s.backend]["late_starts"] = late;
+        m.text.push_back(fmt::format("  {}: late starts (later than --limit={}): {} of {} ({})",
+                                     s.backend, dur(open_.limit), late, s.load.lateness.count(),
+                                     percent(late, s.load.lateness.count())));
+        if (s.missed || s.repeated)
+            m.failures.push_back(fmt::format("{}: {} of {} jobs never ran, {} ran more than once",
+                                             s.backend, s.missed, s.load.posted, s.repeated));
+        if (!s.load.drained)
+            m.warnings.push_back(
+                fmt::format("{}: the backlog did not drain after the run: {} jobs skipped",
+                            s.backend, s.load.cancelled));
+        if (s.load.lateness.count() && percentileSupported(99, s.load.lateness.count()) &&
+            (!best || s.load.lateness.percentile(99) < best->load.lateness.percentile(99)))
+            best = &s;
+    }
+    m.systemFailure = !m.failures.empty();
+    if (m.systemFailure) {
+        m.verdict = "FAILED: " + m.failures.front();
+    } else {
+        const std::string best99 =
+            best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
+                               dur(Duration{best->load.lateness.percentile(99)}))
+                 : std::string("; too few samples for a p99");
+        m.verdict = interrupted ? fmt::format(
+                                      "interrupted: partial result; {} of {} backends played "
+                                      "before the stop, no job ran twice{}",
+                                      runs.size(), names.size(), best99)
+                                : fmt::format("{} backends ran every job exactly once at {}{}",
+                                              runs.size(), Units::formatRate(open_.rate), best99);
+        if (ctx.environment.busy())
+            m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
+    }
+
+    nlohmann::json& j = m.result;
+    j["method"] = "open";
+    j["offered_rate_per_s"] = open_.rate;
+    j["workers"] = exec_.workers;
+    j["arrival"] = open_.arrival;
+    j["deadline_window_us"] = nullptr;  // no deadlines when comparing backends
+    j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
+    j["interrupted"] = interrupted;
+    j["backends"] = std::move(backendsJson);
+
+    CsvTable pt = streamPercentileTable(runs);
+    std::vector<std::string> series;
+    for (const StreamRunResult& s : runs)
+        series.push_back(s.backend + " lateness us");
+    PlotOptions pl;
+    pl.title = fmt::format("open load {}: start lateness by percentile, per backend",
+                           Units::formatRate(open_.rate));
+    m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
+    m.tables.push_back({"-latency", std::move(pt)});
+    m.tables.push_back({"-backends", streamBackendsTable(runs)});
+    return m;
+}
 
 }  // namespace
 

@@ -1,0 +1,120 @@
+#include "backends/StreamComparison.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/SampleStatistics.hpp"
+#include "report/LatencyReport.hpp"
+#include "report/Missing.hpp"
+#include "report/OpenClosedReport.hpp"
+#include "report/Units.hpp"
+
+namespace pullsched::rig {
+
+namespace {
+
+constexpr double kPercentiles[] = {0, 50, 75, 90, 95, 99, 99.9, 99.99, 100};
+constexpr double kRowPercentiles[] = {50, 90, 99, 99.9};
+
+/// A lateness percentile in µs (100 = max), missing when the count does not support it.
+double percentileUs(const LatencyHistogram& h, double p) {
+    if (h.count() == 0) return kMissing;
+    if (p > 0 && p < 100 && !percentileSupported(p, h.count())) return kMissing;
+    return static_cast<double>(h.percentile(p)) / 1e3;
+}
+
+std::string usText(double us) {
+    return textOr(us,
+                  [](double v) { return Units::formatDuration(Duration{std::llround(v * 1e3)}); });
+}
+
+}  // namespace
+
+std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& runs) {
+    std::vector<std::string> t;
+    t.push_back(fmt::format("  {:<10} {:<16} {:>12} {:>9}  {:>9} {:>9} {:>9} {:>9} {:>9}",
+                            "backend", "arrival times", "achieved", "measured", "p50", "p90", "p99",
+                            "p99.9", "max"));
+    for (const StreamRunResult& s : runs) {
+        const LatencyHistogram& h = s.load.lateness;
+        std::string line = fmt::format(
+            "  {:<10} {:<16} {:>12} {:>9}  {:>9} {:>9} {:>9} {:>9} {:>9}", s.backend,
+            toString(s.arrivalTimes),
+            textOr(s.load.achievedRate, [](double v) { return Units::formatRate(v); }), h.count(),
+            usText(percentileUs(h, 50)), usText(percentileUs(h, 90)), usText(percentileUs(h, 99)),
+            usText(percentileUs(h, 99.9)), usText(percentileUs(h, 100)));
+        if (s.missed) line += fmt::format("  MISSED {}", s.missed);
+        if (s.repeated) line += fmt::format("  RAN TWICE {}", s.repeated);
+        if (!s.load.drained) line += fmt::format("  not drained ({} skipped)", s.load.cancelled);
+        if (s.load.interrupted) line += "  (interrupted)";
+        t.push_back(std::move(line));
+    }
+    return t;
+}
+
+CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
+    CsvTable t;
+    t.addColumn("backend", CsvTable::Kind::Text);
+    t.addColumn("arrival times", CsvTable::Kind::Text);
+    for (const char* c :
+         {"offered rate per s", "achieved rate per s", "jobs", "jobs measured", "completed",
+          "missed", "repeated", "p50 lateness us", "p90 lateness us", "p99 lateness us",
+          "p99.9 lateness us", "max lateness us", "cpu %", "generator cpu %"})
+        t.addColumn(c);
+    for (const StreamRunResult& s : runs) {
+        const LoadRunResult& r = s.load;
+        std::vector<CsvTable::Cell> row{s.backend,
+                                        std::string(toString(s.arrivalTimes)),
+                                        r.offeredRate,
+                                        r.achievedRate,
+                                        static_cast<double>(r.posted),
+                                        static_cast<double>(r.lateness.count()),
+                                        static_cast<double>(r.completed),
+                                        static_cast<double>(s.missed),
+                                        static_cast<double>(s.repeated)};
+        for (double p : kRowPercentiles)
+            row.emplace_back(percentileUs(r.lateness, p));
+        row.emplace_back(percentileUs(r.lateness, 100));
+        row.emplace_back(r.cpuPercent);
+        row.emplace_back(r.generatorCpuPercent);
+        t.addRow(std::move(row));
+    }
+    return t;
+}
+
+nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
+                                  const std::vector<std::string>& arrivalTexts) {
+    nlohmann::json j = nlohmann::json::object();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const StreamRunResult& s = runs[i];
+        nlohmann::json e = loadRunJson(s.load);
+        e["arrival_times"] = toString(s.arrivalTimes);
+        e["arrival_times_text"] = i < arrivalTexts.size() ? arrivalTexts[i] : std::string();
+        e["jobs_measured"] = s.load.lateness.count();
+        e["missed_jobs"] = s.missed;
+        e["repeated_jobs"] = s.repeated;
+        // No sampler runs beside a stream backend: backlog and RSS are not measured.
+        e["max_backlog"] = nullptr;
+        e["rss_max_mib"] = nullptr;
+        j[s.backend] = std::move(e);
+    }
+    return j;
+}
+
+CsvTable streamPercentileTable(const std::vector<StreamRunResult>& runs) {
+    CsvTable t;
+    t.addColumn("percentile");
+    t.addColumn("nines");
+    for (const StreamRunResult& s : runs)
+        t.addColumn(s.backend + " lateness us");
+    for (double p : kPercentiles) {
+        std::vector<CsvTable::Cell> row{p, p >= 100 ? 5.0 : -std::log10(1 - p / 100)};
+        for (const StreamRunResult& s : runs)
+            row.emplace_back(percentileUs(s.load.lateness, p));
+        t.addRow(std::move(row));
+    }
+    return t;
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,153 @@
+// --mode=open --backends end to end: every backend plays the same timetable and measures
+// exactly the arrivals after the warm-up; one CSV row and one percentile column per
+// backend; pullsched alone keeps the single-backend result. Counts only (shared cores).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "RigBinary.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "report/CsvTable.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pullsched::rig::CsvTable;
+
+namespace {
+
+/// libgomp and Debian's libtbb are not instrumented for TSan (see regression_backends):
+/// a TSan build leaves openmp and tbb out.
+#if defined(__SANITIZE_THREAD__)
+const std::vector<std::string> kBackends{"pullsched", "asio", "pool"};
+const std::string kBackendsOption = "--backends=pullsched,asio,pool";
+#else
+const std::vector<std::string> kBackends{"pullsched", "tbb", "openmp", "asio", "pool"};
+const std::string kBackendsOption = "--backends=all";
+#endif
+
+}  // namespace
+
+TEST(StressrigOpenBackends, EveryBackendMeasuresTheArrivalsAfterTheWarmup) {
+    const fs::path dir = rigtest::scratch("open-backends", "all");
+    const rigtest::JsonRun run = rigtest::rigJson(
+        "--mode=open --rate=500 --duration=200ms --warmup=50ms --load=50us --workers=2 "
+        "--out=res " +
+            kBackendsOption,
+        dir);
+    ASSERT_EQ(run.r.code, 0) << run.r.err;
+    // Constant 500/s for 200 ms: arrivals every 2 ms at 0, 2, ..., 198 ms; the warm-up
+    // takes those before 50 ms (0 ... 48 ms), which leaves 75 measured.
+    constexpr std::uint64_t kArrivals = 100, kMeasured = 75;
+    const json& b = run.j.at("result").at("backends");
+    ASSERT_EQ(b.size(), kBackends.size()) << b.dump();
+    for (const std::string& name : kBackends) {
+        ASSERT_TRUE(b.contains(name)) << name;
+        const json& e = b.at(name);
+        EXPECT_EQ(e.at("posted"), kArrivals) << name;
+        EXPECT_EQ(e.at("measured"), kMeasured) << name;
+        EXPECT_EQ(e.at("jobs_measured"), kMeasured) << name;
+        EXPECT_EQ(e.at("completed"), kArrivals) << name;
+        EXPECT_EQ(e.at("missed_jobs"), 0) << name;
+        EXPECT_EQ(e.at("repeated_jobs"), 0) << name;
+        EXPECT_EQ(e.at("lateness").at("count"), kMeasured) << name;
+        EXPECT_FALSE(e.at("arrival_times_text").get<std::string>().empty()) << name;
+    }
+    EXPECT_EQ(b.at("pullsched").at("arrival_times"), "native");
+    EXPECT_EQ(b.at("asio").at("arrival_times"), "native");
+    EXPECT_EQ(b.at("pool").at("arrival_times"), "generator-posts");
+
+    const CsvTable rows = CsvTable::readFile(dir / "res" / "open-backends.csv");
+    ASSERT_EQ(rows.rowCount(), kBackends.size());
+    for (std::size_t i = 0; i < kBackends.size(); ++i) {
+        EXPECT_EQ(rows.number(i, "jobs measured"), double(kMeasured));
+        // 75 samples support p50 and p90, not p99 or p99.9: those cells are empty.
+        EXPECT_FALSE(std::isnan(rows.number(i, "p90 lateness us")));
+        EXPECT_TRUE(std::isnan(rows.number(i, "p99 lateness us")));
+        EXPECT_TRUE(std::isnan(rows.number(i, "p99.9 lateness us")));
+    }
+    const CsvTable pct = CsvTable::readFile(dir / "res" / "open-latency.csv");
+    for (const std::string& name : kBackends)
+        EXPECT_TRUE(pct.hasColumn(name + " lateness us")) << name;
+    EXPECT_TRUE(fs::exists(dir / "res" / "open-latency.gp"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigOpenBackends, PullschedAloneKeepsTheSingleBackendResult) {
+    const fs::path dir = rigtest::scratch("open-backends", "default");
+    const rigtest::JsonRun run = rigtest::rigJson(
+        "--mode=open --rate=500 --duration=100ms --warmup=20ms --load=50us --out=res", dir);
+    ASSERT_EQ(run.r.code, 0) << run.r.err;
+    EXPECT_FALSE(run.j.at("result").contains("backends"));
+    EXPECT_TRUE(run.j.at("result").contains("deadline_drops"));
+    EXPECT_FALSE(fs::exists(dir / "res" / "open-backends.csv"));
+    EXPECT_TRUE(fs::exists(dir / "res" / "open-summary.csv"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigOpenBackends, AnUnknownBackendIsAUsageError) {
+    const fs::path dir = rigtest::scratch("open-backends", "usage");
+    const rigtest::Result r =
+        rigtest::rig("--no-render --quiet --mode=open --backends=pool,nope", dir);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "open.json"));
+    fs::remove_all(dir);
+}
+
+TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
+    using namespace std::chrono_literals;
+    const fs::path dir = rigtest::scratch("open-backends", "sigint");
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path errFile = dir / "stderr.txt";
+    std::vector<std::string> args{"stressrig",   "--mode=open",  "--duration=1min",
+                                  "--rate=1k",   "--load=100us", "--backends=pool,asio",
+                                  "--no-render", "--name=r"};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(out, 1);
+        ::dup2(err, 2);
+        ::execv(bin.c_str(), argv.data());
+        ::_exit(127);
+    }
+    // Bounded only so that a broken binary cannot hang the test.
+    bool started = false;
+    for (int i = 0; i < 1200 && !started; ++i) {
+        std::this_thread::sleep_for(50ms);
+        started = rigtest::slurp(errFile).find("open load on pool") != std::string::npos;
+    }
+    std::this_thread::sleep_for(300ms);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(started) << rigtest::slurp(errFile);
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130);
+    ASSERT_TRUE(fs::exists(dir / "out" / "r.json")) << rigtest::slurp(errFile);
+    const json j = rigtest::fileEnvelope(dir / "out" / "r.json");
+    EXPECT_EQ(j.at("partial"), true);
+    EXPECT_EQ(j.at("result").at("interrupted"), true);
+    const json& b = j.at("result").at("backends");
+    ASSERT_TRUE(b.contains("pool")) << b.dump();
+    EXPECT_FALSE(b.contains("asio")) << "a backend after the stop was still played";
+    EXPECT_LT(b.at("pool").at("posted").get<int>(), 60'000);  // stopped early
+    EXPECT_EQ(b.at("pool").at("repeated_jobs"), 0);
+    EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
+    fs::remove_all(dir);
+}
