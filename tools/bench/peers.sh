@@ -50,7 +50,10 @@ run() {
 
 run efficiency --mode=granularity --graphs="$graphs" --overhead --sizes=1us,10us,100us \
   --reps="$reps"
-run metg --mode=granularity --graphs="$graphs" --reps="$reps"
+# Sweeps end at 64 µs or when a size's run exceeds 250 ms: on a loaded machine the
+# efficiency may never saturate, and the largest graphs would run for many minutes.
+run metg --mode=granularity --graphs="$graphs" --reps="$reps" --max-size=64us \
+  --max-run-time=250ms
 run concurrency-200us --mode=param-range --pattern=isolated --load=200us --from=10 \
   --to="$to" --points="$points"
 run concurrency-2ms --mode=param-range --pattern=isolated --load=2ms --from=10 \
