@@ -47,7 +47,8 @@ def fmt_row(label, values, text, best):
     cells = []
     for v in values:
         t = text(v)
-        cells.append(f"**{t}**" if v is not None and v == top and len(present) > 1 else t)
+        unique = sum(1 for w in present if w == top) < len(present)
+        cells.append(f"**{t}**" if v is not None and v == top and unique else t)
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
@@ -152,12 +153,15 @@ def main():
         for g in metg["result"]["graphs"]:
             entries = [g["backends"].get(b, {}) for b in backends]
             keys = [metg_order(x) for x in entries]
-            present = [k for k in keys if k is not None]
-            top = min(present) if present else None
+            # only a METG that was reached can be best ("> bound" says nothing of the order)
+            reached = [k for x, k in zip(entries, keys)
+                       if k is not None and x.get("metg_kind") != "above_largest"]
+            top = min(reached) if reached else None
             cells = []
             for x, k in zip(entries, keys):
                 t = metg_text(x)
-                cells.append(f"**{t}**" if k is not None and k == top and len(present) > 1 else t)
+                best = k is not None and k == top and len(entries) > 1
+                cells.append(f"**{t}**" if best else t)
             lines.append(f"| {g['graph']} | " + " | ".join(cells) + " |")
         lines.append("")
 
