@@ -1,0 +1,128 @@
+// tools/bench/peers_table.py, the "Compared with" table, on hand-made result envelopes:
+// backends in the registry's order, the best of a row in bold, a missing figure as
+// "n/a" (never 0), METG "> bound" never bold, the load average of each run listed.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ScriptTestSupport.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kScript = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "bench" / "peers_table.py";
+
+struct TempDir : scripttest::TempDir {
+    TempDir() : scripttest::TempDir("peers") {}
+};
+
+struct ScriptRun {
+    int status = -1;
+    std::string output;
+};
+
+ScriptRun run(const std::string& cmd) {
+    ScriptRun r;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p))
+        r.output += buf;
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+bool havePython() {
+    return std::system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+json environment(double load) {
+    return {{"date", "2026-11-23T18:00:00Z"},
+            {"machine", "vm"},
+            {"cpu", "test cpu"},
+            {"cores", 2},
+            {"compiler", "gcc"},
+            {"build_type", "Release"},
+            {"version", "0.1.0"},
+            {"commit", "abc"},
+            {"load_average_start", load},
+            {"load_average_end", load}};
+}
+
+void write(const fs::path& dir, const json& envelope) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "granularity.json") << envelope.dump();
+}
+
+/// One graph, three backends (JSON objects come sorted, so "asio" first on purpose).
+json efficiency() {
+    json b;
+    b["asio"] = {{"empty_ns_per_job", 150.0},
+                 {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.5}}}}};
+    b["pullsched"] = {{"empty_ns_per_job", 120.0},
+                      {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.75}}}}};
+    b["tbb"] = {{"empty_ns_per_job", nullptr},
+                {"points", {{{"job_size_us", 1.0}, {"efficiency", nullptr}}}}};
+    return {{"mode", "granularity"},
+            {"environment", environment(0.25)},
+            {"result",
+             {{"workers", 2},
+              {"sizes_us", {1.0}},
+              {"runs_total", 9},
+              {"runs_verified", 9},
+              {"backends",
+               {{"asio", json::object()}, {"pullsched", json::object()}, {"tbb", json::object()}}},
+              {"graphs", {{{"graph", "chain-100"}, {"backends", b}}}}}}};
+}
+
+json metg() {
+    json b;
+    b["asio"] = {{"metg_kind", "above_largest"}, {"metg_us", nullptr}, {"metg_bound_us", 64.0}};
+    b["pullsched"] = {{"metg_kind", "interpolated"}, {"metg_us", 2.5}, {"metg_bound_us", nullptr}};
+    b["tbb"] = {{"metg_kind", "interpolated"}, {"metg_us", 3.5}, {"metg_bound_us", nullptr}};
+    return {{"mode", "granularity"},
+            {"environment", environment(1.5)},
+            {"result",
+             {{"runs_total", 4},
+              {"runs_verified", 4},
+              {"graphs", {{{"graph", "chain-100"}, {"backends", b}}}}}}};
+}
+
+}  // namespace
+
+TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
+    if (!havePython()) GTEST_SKIP() << "python3 not installed";
+    TempDir dir;
+    write(dir.path / "efficiency", efficiency());
+    write(dir.path / "metg", metg());
+    const ScriptRun r = run("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string& o = r.output;
+    // the registry's order, not the JSON's
+    EXPECT_NE(o.find("| | pullsched | tbb | asio |"), std::string::npos) << o;
+    EXPECT_NE(o.find("| chain-100 | **120** | n/a | 150 |"), std::string::npos) << o;
+    EXPECT_NE(o.find("| chain-100 at 1 µs | **75 %** | n/a | 50 % |"), std::string::npos) << o;
+    // "> 64 µs" is not an order: the best reached METG is bold
+    EXPECT_NE(o.find("| chain-100 | **2.5 µs** | 3.5 µs | > 64 µs |"), std::string::npos) << o;
+    EXPECT_NE(o.find("- efficiency: load average 0.25 → 0.25"), std::string::npos) << o;
+    EXPECT_NE(o.find("- metg: load average 1.50 → 1.50"), std::string::npos) << o;
+    EXPECT_NE(o.find("efficiency: 9 of 9 runs verified; metg: 4 of 4 runs verified"),
+              std::string::npos)
+        << o;
+    EXPECT_EQ(o.find(" 0 |"), std::string::npos) << "a missing value printed as 0:\n" << o;
+}
+
+TEST(PeersTable, NoResultsIsAnError) {
+    if (!havePython()) GTEST_SKIP() << "python3 not installed";
+    TempDir dir;
+    const ScriptRun r = run("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("no rig results under"), std::string::npos) << r.output;
+}
