@@ -70,6 +70,10 @@ json efficiency() {
                       {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.75}}}}};
     b["tbb"] = {{"empty_ns_per_job", nullptr},
                 {"points", {{{"job_size_us", 1.0}, {"efficiency", nullptr}}}}};
+    json tie;  // every backend alike: nothing is best
+    for (const char* name : {"asio", "pullsched", "tbb"})
+        tie[name] = {{"empty_ns_per_job", 100.0},
+                     {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.5}}}}};
     return {{"mode", "granularity"},
             {"environment", environment(0.25)},
             {"result",
@@ -79,7 +83,9 @@ json efficiency() {
               {"runs_verified", 9},
               {"backends",
                {{"asio", json::object()}, {"pullsched", json::object()}, {"tbb", json::object()}}},
-              {"graphs", {{{"graph", "chain-100"}, {"backends", b}}}}}}};
+              {"graphs",
+               {{{"graph", "chain-100"}, {"backends", b}},
+                {{"graph", "grid-4x4"}, {"backends", tie}}}}}}};
 }
 
 json metg() {
@@ -87,12 +93,18 @@ json metg() {
     b["asio"] = {{"metg_kind", "above_largest"}, {"metg_us", nullptr}, {"metg_bound_us", 64.0}};
     b["pullsched"] = {{"metg_kind", "interpolated"}, {"metg_us", 2.5}, {"metg_bound_us", nullptr}};
     b["tbb"] = {{"metg_kind", "interpolated"}, {"metg_us", 3.5}, {"metg_bound_us", nullptr}};
+    json none;  // no backend reached the threshold: nothing is best
+    for (const char* name : {"asio", "pullsched", "tbb"})
+        none[name] = {
+            {"metg_kind", "above_largest"}, {"metg_us", nullptr}, {"metg_bound_us", 64.0}};
     return {{"mode", "granularity"},
             {"environment", environment(1.5)},
             {"result",
              {{"runs_total", 4},
               {"runs_verified", 4},
-              {"graphs", {{{"graph", "chain-100"}, {"backends", b}}}}}}};
+              {"graphs",
+               {{{"graph", "chain-100"}, {"backends", b}},
+                {{"graph", "grid-4x4"}, {"backends", none}}}}}}};
 }
 
 }  // namespace
@@ -111,6 +123,9 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     EXPECT_NE(o.find("| chain-100 at 1 µs | **75 %** | n/a | 50 % |"), std::string::npos) << o;
     // "> 64 µs" is not an order: the best reached METG is bold
     EXPECT_NE(o.find("| chain-100 | **2.5 µs** | 3.5 µs | > 64 µs |"), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 | > 64 µs | > 64 µs | > 64 µs |"), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 | 100 | 100 | 100 |"), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 at 1 µs | 50 % | 50 % | 50 % |"), std::string::npos) << o;
     EXPECT_NE(o.find("- efficiency: load average 0.25 → 0.25"), std::string::npos) << o;
     EXPECT_NE(o.find("- metg: load average 1.50 → 1.50"), std::string::npos) << o;
     EXPECT_NE(o.find("efficiency: 9 of 9 runs verified; metg: 4 of 4 runs verified"),
