@@ -2,7 +2,10 @@
 // Test helpers for the tests of generated scripts: a fresh directory per test, and the
 // inlined data block of a Gnuplot script.
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include <filesystem>
 #include <string>
@@ -33,6 +36,24 @@ inline std::string datablockOf(const std::string& script) {
     const auto b = script.find("\n_End_of_Data_\n");
     if (a == std::string::npos || b == std::string::npos || b < a) return "<no datablock>";
     return script.substr(a + open.size(), b + 1 - a - open.size());
+}
+
+/// Exit status and combined stdout/stderr of a shell command.
+struct CommandRun {
+    int status = -1;
+    std::string output;
+};
+
+inline CommandRun runCommand(const std::string& cmd) {
+    CommandRun r;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p))
+        r.output += buf;
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
 }
 
 }  // namespace scripttest

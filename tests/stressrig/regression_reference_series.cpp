@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "RigBinary.hpp"
+#include "ScriptTestSupport.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,23 +23,11 @@ namespace {
 const fs::path kScript = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot" / "reference-series.sh";
 const fs::path kRig = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
 
-struct ScriptRun {
-    int status = -1;
-    std::string output;
-};
+using ScriptRun = scripttest::CommandRun;
 
 ScriptRun script(const std::string& args) {
-    ScriptRun r;
-    const std::string cmd =
-        "bash '" + kScript.string() + "' --rig='" + kRig.string() + "' " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p))
-        r.output += buf;
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return scripttest::runCommand("bash '" + kScript.string() + "' --rig='" + kRig.string() + "' " +
+                                  args);
 }
 
 bool haveGnuplot() {

@@ -22,21 +22,10 @@ struct TempDir : scripttest::TempDir {
     TempDir() : scripttest::TempDir("peers") {}
 };
 
-struct ScriptRun {
-    int status = -1;
-    std::string output;
-};
+using ScriptRun = scripttest::CommandRun;
 
 ScriptRun run(const std::string& cmd) {
-    ScriptRun r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p))
-        r.output += buf;
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return scripttest::runCommand(cmd);
 }
 
 bool havePython() {

@@ -28,21 +28,10 @@ struct TempDir : scripttest::TempDir {
 
 const fs::path kTools = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot";
 
-struct Run {
-    int status = -1;
-    std::string output;
-};
+using Run = scripttest::CommandRun;
 
 Run run(const std::string& cmd) {
-    Run r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p))
-        r.output += buf;
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return scripttest::runCommand(cmd);
 }
 
 bool haveTool(const char* name) {
