@@ -1,10 +1,62 @@
 #include "detail/JobPool.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 namespace pullsched::detail {
 
-JobPool::JobPool(std::size_t initialCapacity) : free_(1) {
+namespace {
+/// The cache of the worker running on this thread (see RecordCache::bind).
+thread_local RecordCache* tlCache = nullptr;
+}  // namespace
+
+// ---------------------------------------------------------------- RecordCache
+
+RecordCache::~RecordCache() {
+    flush();
+}
+
+void RecordCache::bind(RecordCache* cache) noexcept {
+    tlCache = cache;
+}
+
+JobRecord* RecordCache::take() {
+    if (!head_) head_ = pool_->takeBatch(kBatch, count_);
+    JobRecord* rec = head_;
+    head_ = rec->link;
+    rec->link = nullptr;
+    --count_;
+    return rec;
+}
+
+void RecordCache::give(JobRecord* rec) noexcept {
+    rec->link = head_;
+    head_ = rec;
+    if (++count_ <= 2 * kBatch) return;
+    // Keep the newest kBatch (warm in this core's cache), return the rest.
+    JobRecord* last = head_;
+    for (std::size_t i = 1; i < kBatch; ++i)
+        last = last->link;
+    JobRecord* spill = last->link;
+    last->link = nullptr;
+    JobRecord* tail = spill;
+    while (tail->link)
+        tail = tail->link;
+    pool_->giveBatch(spill, tail, count_ - kBatch);
+    count_ = kBatch;
+}
+
+void RecordCache::flush() noexcept {
+    if (!head_) return;
+    JobRecord* tail = head_;
+    while (tail->link)
+        tail = tail->link;
+    pool_->giveBatch(std::exchange(head_, nullptr), tail, std::exchange(count_, 0));
+}
+
+// ---------------------------------------------------------------- JobPool
+
+JobPool::JobPool(std::size_t initialCapacity) {
     grow(std::max<std::size_t>(initialCapacity, 64));
 }
 
@@ -15,51 +67,86 @@ void returnToPool(JobRecord* rec) noexcept {
 }
 
 JobRecord* JobPool::acquire() {
-    JobRecord* rec = nullptr;
-    while (!free_.pop(rec)) {
-        std::lock_guard lock(growMutex_);
-        if (free_.pop(rec)) break;
-        grow(std::max<std::size_t>(capacity_ / 2, 256));  // amortised: the pool only grows
-    }
-    inUse_.fetch_add(1, std::memory_order_relaxed);
-    lifeRefs_.fetch_add(1, std::memory_order_relaxed);
-    return rec;
+    if (tlCache && tlCache->pool() == this) return tlCache->take();
+    std::size_t got = 0;
+    return takeBatch(1, got);
 }
 
 void JobPool::release(JobRecord* rec) noexcept {
     rec->recycle();
-    inUse_.fetch_sub(1, std::memory_order_relaxed);
-    free_.push(rec);  // reserve() in grow() keeps this from allocating
-    unref();
+    if (tlCache && tlCache->pool() == this) {
+        tlCache->give(rec);
+        return;
+    }
+    giveBatch(rec, rec, 1);
+}
+
+JobRecord* JobPool::takeBatch(std::size_t max, std::size_t& got) {
+    std::lock_guard lock(lock_);
+    if (!free_) grow(std::max<std::size_t>(capacity_ / 2, 256));  // amortised: only grows
+    JobRecord* head = free_;
+    JobRecord* last = head;
+    got = 1;
+    while (got < max && last->link) {
+        last = last->link;
+        ++got;
+    }
+    free_ = last->link;
+    last->link = nullptr;
+    outside_ += got;
+    return head;
+}
+
+void JobPool::giveBatch(JobRecord* head, JobRecord* tail, std::size_t n) noexcept {
+    bool done = false;
+    {
+        std::lock_guard lock(lock_);
+        tail->link = free_;
+        free_ = head;
+        outside_ -= n;
+        done = retired_ && outside_ == 0;
+    }
+    deleteIfDone(done);
 }
 
 void JobPool::retire() noexcept {
-    unref();
+    bool done = false;
+    {
+        std::lock_guard lock(lock_);
+        retired_ = true;
+        done = outside_ == 0;
+    }
+    deleteIfDone(done);
 }
 
-void JobPool::unref() noexcept {
-    if (lifeRefs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+void JobPool::deleteIfDone(bool done) noexcept {
+    // Once retired and nothing is outside, nobody else can reach the pool: no owner to
+    // post, no record to return.
+    if (done) delete this;
 }
 
 std::size_t JobPool::capacity() const {
-    std::lock_guard lock(growMutex_);
+    std::lock_guard lock(lock_);
     return capacity_;
+}
+
+std::size_t JobPool::outside() const {
+    std::lock_guard lock(lock_);
+    return outside_;
 }
 
 void JobPool::grow(std::size_t count) {
     auto block = std::make_unique<JobRecord[]>(count);
-    free_.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
         block[i].pool = this;
-        free_.push(&block[i]);
+        block[i].link = free_;
+        free_ = &block[i];
     }
     blocks_.push_back(std::move(block));
     capacity_ += count;
 }
 
-}  // namespace pullsched::detail
-
-namespace pullsched::detail {
+// ---------------------------------------------------------------- successor blocks
 
 SuccessorBlock* JobPool::acquireBlock() {
     std::lock_guard lock(blockLock_);

@@ -60,9 +60,10 @@ void validate(const SchedulerConfig& cfg) {
 }  // namespace
 
 SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
-                              TokenAwareLock::Witness witness)
+                              TokenAwareLock::Witness witness, JobPool* pool)
     : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
       index(idx),
+      cache(pool),
       own(cfg.initialJobCapacity, witness)
 #if PULLSCHED_TRACE
       ,
@@ -86,7 +87,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
-            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}));
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_));
     workForce_.start(cfg_.workers, cfg_.lowTimerSlack,
                      [this](unsigned i) { workerLoop(*workers_[i]); });
 }
@@ -145,7 +146,6 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
         ~EndPost() { core->endOutsidePost(); }
     } endPost{this};
     rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
-    unfinished_.fetch_add(1, std::memory_order_relaxed);
     for (const JobHandle& handle : preds) {
         JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);
@@ -253,6 +253,14 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
 
 void SchedulerCore::workerLoop(Worker& w) {
     tlWorkerOf = this;
+    RecordCache::bind(&w.cache);
+    struct Unbind {  // the cache goes back to the pool with the thread, however it ends
+        Worker& w;
+        ~Unbind() {
+            RecordCache::bind(nullptr);
+            w.cache.flush();
+        }
+    } unbind{w};
     while (true) {
         if (stopping_.load(std::memory_order_relaxed)) {
             if (w.local) {  // handed back, so that shutdown cancels it
@@ -277,6 +285,7 @@ void SchedulerCore::workerLoop(Worker& w) {
             w.backoff.onSuccess();
             continue;
         }
+        if (std::exchange(w.finishedSinceCheck, false)) notifyDrainIfDone();
 
         const GroomResult g = groom(w);
         if (g.contended) {
@@ -495,16 +504,6 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     JobRecord* cascade = nullptr;
     while (job) {
         job->task.reset();  // release captured resources now, not when the record is reused
-        WorkerCounters& c = countersOf(w);
-        auto* counter = outcome == JobState::Completed ? &c.completed
-                        : outcome == JobState::Failed  ? &c.failed
-                        : outcome == JobState::Expired ? &c.expired
-                                                       : &c.cancelled;
-        if (w) {
-            WorkerCounters::bump(*counter);
-        } else {
-            WorkerCounters::add(*counter);
-        }
         {
             std::lock_guard lock(job->succLock);
             job->state.store(outcome, std::memory_order_release);
@@ -528,6 +527,19 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         // and three loads, or a futex wake): per batch, not per successor. The jobs are
         // already visible to thieves and spinners; the check follows the last push.
         if (w && std::exchange(w->wakePending, false)) wakeForDueWork(w);
+        // Counted last, with release: drain() takes "every posted job counted" to mean that
+        // every final state is stored and every successor released (see allFinished).
+        WorkerCounters& c = countersOf(w);
+        auto* counter = outcome == JobState::Completed ? &c.completed
+                        : outcome == JobState::Failed  ? &c.failed
+                        : outcome == JobState::Expired ? &c.expired
+                                                       : &c.cancelled;
+        if (w) {
+            WorkerCounters::publish(*counter);
+            w->finishedSinceCheck = true;
+        } else {
+            WorkerCounters::add(*counter, 1, std::memory_order_release);
+        }
         JobRecord* done = job;
         job = nullptr;
         if (cascade) {
@@ -536,8 +548,40 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             outcome = JobState::Cancelled;
         }
         releaseRef(done);  // the scheduler's reference
-        if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1) drainSignal_.notifyAll();
     }
+    if (!w) notifyDrainIfDone();  // a worker checks when it runs out of work
+}
+
+/// Jobs counted final, over every worker and the outside threads (acquire: their final
+/// states and releases are visible).
+std::uint64_t SchedulerCore::finishedCount() const noexcept {
+    std::uint64_t n = 0;
+    auto add = [&n](const WorkerCounters& c) {
+        n += c.completed.load(std::memory_order_acquire) +
+             c.failed.load(std::memory_order_acquire) + c.expired.load(std::memory_order_acquire) +
+             c.cancelled.load(std::memory_order_acquire);
+    };
+    for (const auto& w : workers_)
+        add(w->counters);
+    add(external_);
+    return n;
+}
+
+/// Every job posted so far is final. The finished count is read first: a job is posted
+/// (seq_) before it can finish, so a later read of seq_ is never smaller, and equality
+/// means none of the jobs posted up to that read is still open.
+bool SchedulerCore::allFinished() const noexcept {
+    const std::uint64_t finished = finishedCount();
+    return finished == seq_.load(std::memory_order_acquire);
+}
+
+/// Wake drain() if it waits and nothing is left. Called by a worker that finished jobs
+/// when it runs out of work, and after a finalisation on another thread: a per-job shared
+/// counter of open jobs would cost the poster and every worker a contended atomic per job.
+/// drain() announces itself before it counts, this runs after the counting stores (both
+/// sequentially consistent), so either drain() sees the last job final or we see drain().
+void SchedulerCore::notifyDrainIfDone() noexcept {
+    if (drainSignal_.hasWaiters() && allFinished()) drainSignal_.notifyAll();
 }
 
 // ---------------------------------------------------------------- waiting
@@ -693,7 +737,7 @@ void SchedulerCore::drain() {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
-        if (unfinished_.load(std::memory_order_acquire) == 0) {
+        if (allFinished()) {
             drainSignal_.cancelWait();
             return;
         }
@@ -705,7 +749,7 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     while (true) {
         const WakeSignal::Key key = drainSignal_.prepareWait();
-        if (unfinished_.load(std::memory_order_acquire) == 0) {
+        if (allFinished()) {
             drainSignal_.cancelWait();
             return true;
         }
@@ -791,7 +835,7 @@ std::uint64_t SchedulerCore::queueDepth() const noexcept {
 Statistics SchedulerCore::stats() const {
     Statistics s;
     auto add = [&s](const WorkerCounters& c) {
-        auto v = [](const WorkerCounters::Counter& x) { return x.load(std::memory_order_relaxed); };
+        auto v = [](const WorkerCounters::Counter& x) { return x.load(std::memory_order_acquire); };
         s.completed += v(c.completed);
         s.failed += v(c.failed);
         s.expired += v(c.expired);
@@ -807,14 +851,13 @@ Statistics SchedulerCore::stats() const {
         s.steals += v(c.steals);
         s.observerExceptions += v(c.observerExceptions);
     };
-    // Pending first: a job finishing meanwhile then shows as both pending and done
-    // rather than as neither, so a live reading never undercounts.
-    s.pending = static_cast<std::uint64_t>(
-        std::max<std::int64_t>(0, unfinished_.load(std::memory_order_acquire)));
+    // Outcomes first, then submitted (see allFinished): pending = submitted - outcomes is
+    // never negative, and a job finishing meanwhile shows as pending, never as neither.
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
     s.submitted = seq_.load(std::memory_order_acquire);
+    s.pending = s.submitted - (s.completed + s.failed + s.expired + s.cancelled);
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);

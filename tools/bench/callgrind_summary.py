@@ -16,7 +16,8 @@ from pathlib import Path
 
 NODES = {'Chain10k': 10000, 'Grid100x100': 10000, 'Isolated10k': 10000, 'Fan1000': 1002,
          'Burst1024': 1024, 'Burst64': 64}
-FUNC = re.compile(r'\s*([\d,]+) \([^)]*\)\s+\S*(?:SchedulerCore|JobPool)\.cpp:'
+# With -g the function is prefixed by its file, without it by ???.
+FUNC = re.compile(r'\s*([\d,]+) \([^)]*\)\s+(?:\S*(?:SchedulerCore|JobPool)\.cpp|\?\?\?):'
                   r'pullsched::detail::(?:SchedulerCore::)?(\w+)\(.*\[')
 
 

@@ -62,7 +62,8 @@ class SchedulerCore {
 
   private:
     struct Worker {
-        Worker(unsigned idx, const SchedulerConfig& cfg, TokenAwareLock::Witness witness);
+        Worker(unsigned idx, const SchedulerConfig& cfg, TokenAwareLock::Witness witness,
+               JobPool* pool);
         WorkerCounters counters;
         Backoff backoff;
         JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
@@ -74,6 +75,8 @@ class SchedulerCore {
         /// The last park ended by the safety net, not a notification: park again at once
         /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
+        /// Finished a job since it last ran out of work (see notifyDrainIfDone).
+        bool finishedSinceCheck = false;
         /// Groomed since it last looked for work (see takeDue).
         bool groomed = false;
         /// Just came out of a park that may have consumed the wake in flight: if it finds
@@ -82,6 +85,8 @@ class SchedulerCore {
         /// Its tend-next sleep ran out: it is about to spin towards the head it tended.
         bool tendSleepEnded = false;
         unsigned index;
+        /// Free records: what this worker finishes and posts, without touching the pool.
+        RecordCache cache;
         /// Untimed jobs this worker released beyond its continuation, FIFO. The owner pushes
         /// and pops without contention; idle workers steal from it (see takeUntimed). On
         /// cache lines of its own: idle workers poll its size, and the fields above are
@@ -113,6 +118,9 @@ class SchedulerCore {
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
     void passWakeOn(Worker& w);
+    std::uint64_t finishedCount() const noexcept;
+    bool allFinished() const noexcept;
+    void notifyDrainIfDone() noexcept;
     void backoff(Worker& w);
     void spinUntil(TimePoint until, Worker& w);
     void tendNext(TimePoint head, TimePoint until, Worker& w);
@@ -179,10 +187,9 @@ class SchedulerCore {
     WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;   ///< threads in drain()
 
-    // Written per post or per finished job, each on its own line (the workers read
-    // stopping_ on every loop: sharing a line with unfinished_ cost them a miss per job).
-    alignas(64) std::atomic<std::uint64_t> seq_{0};        ///< = submitted
-    alignas(64) std::atomic<std::int64_t> unfinished_{0};  ///< posted, not final
+    // Written per post, each on its own line (the workers read stopping_ on every loop:
+    // sharing a line with a per-job counter cost them a miss per job).
+    alignas(64) std::atomic<std::uint64_t> seq_{0};  ///< = submitted; open = seq_ - finished
     /// In entrance/time/due/ready queues; the workers' own queues count themselves.
     alignas(64) std::atomic<std::int64_t> queued_{0};
     std::atomic<std::uint64_t> maxQueueDepth_{0};

@@ -21,9 +21,14 @@ struct alignas(64) WorkerCounters {
     static void bump(Counter& c, std::uint64_t by = 1) noexcept {
         c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
     }
+    /// bump() that publishes what the thread wrote before (a job's final state).
+    static void publish(Counter& c) noexcept {
+        c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
     /// For blocks shared by several threads (posts and shutdown outside the workers).
-    static void add(Counter& c, std::uint64_t by = 1) noexcept {
-        c.fetch_add(by, std::memory_order_relaxed);
+    static void add(Counter& c, std::uint64_t by = 1,
+                    std::memory_order order = std::memory_order_relaxed) noexcept {
+        c.fetch_add(by, order);
     }
 };
 
