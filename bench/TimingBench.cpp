@@ -255,10 +255,14 @@ void idleWindow(benchmark::State& state, std::chrono::milliseconds window,
 }
 
 /// Idle pullsched, with no job (far_job 0) or with one job an hour ahead (far_job 1),
-/// which keeps one worker tending the far head.
+/// which keeps one worker tending the far head. rest_ms: idle time before the window. Right
+/// after activity (0) the window holds the parked workers' first safety-net checks (2 s);
+/// after 6.1 s it shows a scheduler that has been idle a while (the next checks come at
+/// 14 s: each quiet check doubles the period).
 void BM_Sched_IdleCpu(benchmark::State& state) {
     const auto window = std::chrono::milliseconds(state.range(0));
     const bool farJob = state.range(1) != 0;
+    const auto rest = std::chrono::milliseconds(state.range(2));
     const std::vector<int> before = taskIds();
     Scheduler sched(benchConfig());
     std::vector<int> workers;
@@ -268,13 +272,16 @@ void BM_Sched_IdleCpu(benchmark::State& state) {
         sched.postDetached([] {}, {.start = sched.now() + std::chrono::hours(1)});
         std::this_thread::sleep_for(10ms);  // the post woke a worker; let it settle
     }
+    std::this_thread::sleep_for(rest);
     for (auto _ : state)
         idleWindow(state, window, workers, &sched);
 }
 BENCHMARK(BM_Sched_IdleCpu)
-    ->ArgNames({"window_ms", "far_job"})
-    ->Args({2000, 0})
-    ->Args({2000, 1})
+    ->ArgNames({"window_ms", "far_job", "rest_ms"})
+    ->Args({2000, 0, 0})
+    ->Args({2000, 1, 0})
+    ->Args({2000, 0, 6100})
+    ->Args({2000, 1, 6100})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

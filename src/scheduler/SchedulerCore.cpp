@@ -17,11 +17,6 @@ std::int64_t ticks(TimePoint t) noexcept {
     return t.time_since_epoch().count();
 }
 
-/// Parked workers re-check this often even if nobody wakes them: a safety net against
-/// a lost wake-up. A worker woken by it parks again without spinning, so it costs a few
-/// microseconds of CPU per period per worker.
-constexpr Duration kParkSafetyNet = std::chrono::seconds(2);
-
 /// Idle spin: pause rounds first (~2 us), then yields. A yield that returns later than
 /// this ran another thread meanwhile (a yield with nobody else runnable takes ~1 us).
 constexpr unsigned kPauseRounds = 64;
@@ -700,7 +695,8 @@ void SchedulerCore::park(Worker& w) {
     WorkerCounters::bump(w.counters.parks);
     observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
-    w.quiet = !idleSignal_.wait(key, SteadyClock::now() + kParkSafetyNet);
+    const Duration net = w.safetyNet.next(w.quiet);
+    w.quiet = !idleSignal_.wait(key, SteadyClock::now() + net);
     endWait(w);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
     observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
@@ -734,15 +730,7 @@ namespace {
 }  // namespace
 
 void SchedulerCore::drain() {
-    if (onOwnWorker()) throwWaitsForItself("drain()");
-    while (true) {
-        const WakeSignal::Key key = drainSignal_.prepareWait();
-        if (allFinished()) {
-            drainSignal_.cancelWait();
-            return;
-        }
-        drainSignal_.wait(key);
-    }
+    drainUntil(kNoDeadline);
 }
 
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {

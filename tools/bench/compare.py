@@ -169,16 +169,24 @@ def summarize(out_dir):
     timing = [("pullsched", "BM_Sched_PendingLateness", ["p50_us", "p99_us", "max_us",
                                                          "wakeups_per_job", "parks_per_job"]),
               ("tbb", "BM_Ctl_SleepSpinLateness", ["p50_us", "p99_us", "max_us"]),
-              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0",
+              # rest_ms:0 (or no rest_ms, runs before it existed): right after activity;
+              # rest_ms:6100: idle for a while (see TimingBench.cpp)
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0/rest_ms:0/",
                ["cpu_ms_per_s", "parks_per_s"]),
-              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1",
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1/rest_ms:0/",
+               ["cpu_ms_per_s", "parks_per_s"]),
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0/rest_ms:6100/",
+               ["cpu_ms_per_s", "parks_per_s"]),
+              ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1/rest_ms:6100/",
                ["cpu_ms_per_s", "parks_per_s"]),
               ("tbb", "BM_Tbb_IdleCpu", ["cpu_ms_per_s"])]
     if has_before:
         timing += [("before", p, k) for (l, p, k) in timing if l == "pullsched"]
     for lib, prefix, keys in timing:
         for k in keys:
-            med, sp = spread(collect(runs, lib, lambda n: n.startswith(prefix), k), "{:.2f}")
+            old = prefix.replace("/rest_ms:0/", "/iterations")
+            med, sp = spread(collect(runs, lib, lambda n: n.startswith((prefix, old)), k),
+                             "{:.2f}")
             label = f"{prefix} (before)" if lib == "before" else prefix
             lines.append(f"| {label} | {k} | {med} | {sp} |")
     lines.append("")

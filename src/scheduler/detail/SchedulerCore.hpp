@@ -18,6 +18,7 @@
 #include "detail/GroomingToken.hpp"
 #include "detail/JobPool.hpp"
 #include "detail/LoadController.hpp"
+#include "detail/ParkSafetyNet.hpp"
 #include "detail/ReadyQueue.hpp"
 #include "detail/TimeQueue.hpp"
 #include "detail/Trace.hpp"
@@ -75,6 +76,7 @@ class SchedulerCore {
         /// The last park ended by the safety net, not a notification: park again at once
         /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
+        ParkSafetyNet safetyNet;
         /// Finished a job since it last ran out of work (see notifyDrainIfDone).
         bool finishedSinceCheck = false;
         /// Groomed since it last looked for work (see takeDue).
