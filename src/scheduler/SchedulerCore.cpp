@@ -145,7 +145,8 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
         JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);
         if (!p->closed) {
-            addRef(rec);  // held by p's successor list until p notifies
+            // No reference for p's list: rec cannot end (nor be recycled) before p notified
+            // it, since until then its gate stays above zero and the scheduler holds it.
             rec->gate.fetch_add(1, std::memory_order_relaxed);
             p->addSuccessor(rec);
         } else if (p->state.load(std::memory_order_acquire) != JobState::Completed) {
@@ -499,6 +500,18 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     JobRecord* cascade = nullptr;
     while (job) {
         job->task.reset();  // release captured resources now, not when the record is reused
+        // Counted before the final state is stored: whoever sees the state final (a
+        // handle) also sees the job counted in stats().
+        WorkerCounters& c = countersOf(w);
+        auto* counter = outcome == JobState::Completed ? &c.completed
+                        : outcome == JobState::Failed  ? &c.failed
+                        : outcome == JobState::Expired ? &c.expired
+                                                       : &c.cancelled;
+        if (w) {
+            WorkerCounters::bump(*counter);
+        } else {
+            WorkerCounters::add(*counter);
+        }
         {
             std::lock_guard lock(job->succLock);
             job->state.store(outcome, std::memory_order_release);
@@ -511,29 +524,25 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             if (w) PULLSCHED_TRACE_POINT(w->trace, now(), GateNotify, left);
             if (left == 0) {
                 if (s->doomed.load(std::memory_order_relaxed)) {
-                    s->link = std::exchange(cascade, s);  // our list keeps s alive: its
-                } else {                                  // scheduler reference is held
+                    s->link = std::exchange(cascade, s);  // alive: the scheduler's reference
+                } else {
                     release(s, w);
                 }
             }
-            releaseRef(s);  // the successor-list reference
+            // s is not touched past this point: once its gate opened elsewhere, it may run
+            // and end at any moment.
         });
         // One wake check for everything this job released onto the own queue (a fence
         // and three loads, or a futex wake): per batch, not per successor. The jobs are
         // already visible to thieves and spinners; the check follows the last push.
         if (w && std::exchange(w->wakePending, false)) wakeForDueWork(w);
-        // Counted last, with release: drain() takes "every posted job counted" to mean that
+        // Ended last, with release: drain() takes "every posted job ended" to mean that
         // every final state is stored and every successor released (see allFinished).
-        WorkerCounters& c = countersOf(w);
-        auto* counter = outcome == JobState::Completed ? &c.completed
-                        : outcome == JobState::Failed  ? &c.failed
-                        : outcome == JobState::Expired ? &c.expired
-                                                       : &c.cancelled;
         if (w) {
-            WorkerCounters::publish(*counter);
+            WorkerCounters::publish(c.ended);
             w->finishedSinceCheck = true;
         } else {
-            WorkerCounters::add(*counter, 1, std::memory_order_release);
+            WorkerCounters::add(c.ended, 1, std::memory_order_release);
         }
         JobRecord* done = job;
         job = nullptr;
@@ -547,15 +556,11 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     if (!w) notifyDrainIfDone();  // a worker checks when it runs out of work
 }
 
-/// Jobs counted final, over every worker and the outside threads (acquire: their final
-/// states and releases are visible).
+/// Jobs whose finalisation ended, over every worker and the outside threads (acquire:
+/// their final states and releases are visible).
 std::uint64_t SchedulerCore::finishedCount() const noexcept {
     std::uint64_t n = 0;
-    auto add = [&n](const WorkerCounters& c) {
-        n += c.completed.load(std::memory_order_acquire) +
-             c.failed.load(std::memory_order_acquire) + c.expired.load(std::memory_order_acquire) +
-             c.cancelled.load(std::memory_order_acquire);
-    };
+    auto add = [&n](const WorkerCounters& c) { n += c.ended.load(std::memory_order_acquire); };
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
@@ -839,13 +844,15 @@ Statistics SchedulerCore::stats() const {
         s.steals += v(c.steals);
         s.observerExceptions += v(c.observerExceptions);
     };
-    // Outcomes first, then submitted (see allFinished): pending = submitted - outcomes is
-    // never negative, and a job finishing meanwhile shows as pending, never as neither.
+    // Ended first, then outcomes, then submitted (see allFinished): a job is counted in its
+    // outcome before it ends, so pending = submitted - ended never undercounts, and a job
+    // finishing meanwhile shows as both pending and done rather than as neither.
+    const std::uint64_t ended = finishedCount();
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
     s.submitted = seq_.load(std::memory_order_acquire);
-    s.pending = s.submitted - (s.completed + s.failed + s.expired + s.cancelled);
+    s.pending = s.submitted - ended;
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);

@@ -16,6 +16,9 @@ struct alignas(64) WorkerCounters {
     Counter backoffSleeps{0}, backoffSleepNs{0};
     Counter parks{0}, wakeups{0}, steals{0};
     Counter observerExceptions{0};
+    /// Jobs whose finalisation is complete (state stored, successors released): drain()
+    /// compares their sum with the jobs posted.
+    Counter ended{0};
 
     /// Single-writer increment: a load and a store, no locked instruction.
     static void bump(Counter& c, std::uint64_t by = 1) noexcept {
