@@ -120,6 +120,7 @@ class SchedulerCore {
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
     void passWakeOn(Worker& w);
+    void notifyTender(Worker* w);
     std::uint64_t finishedCount() const noexcept;
     bool allFinished() const noexcept;
     void notifyDrainIfDone() noexcept;
@@ -182,6 +183,8 @@ class SchedulerCore {
     /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
     /// a burst of releases costs one futex wake, not one per job.
     alignas(64) std::atomic<bool> wakeInFlight_{false};
+    /// The tend-next worker was notified and has not looked for work yet (see notifyTender).
+    std::atomic<bool> tenderWakeInFlight_{false};
     /// Workers in their idle spin, and how many may be at once (see idleSpin).
     alignas(64) std::atomic<unsigned> spinners_{0};
     const unsigned maxSpinners_;
