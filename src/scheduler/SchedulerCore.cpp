@@ -714,8 +714,11 @@ void SchedulerCore::park(Worker& w) {
     WorkerCounters::bump(w.counters.parks);
     observe(w, [&](Observer& o) { o.onWorkerIdle(w.index); });
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
-    const Duration net = w.safetyNet.next(w.quiet);
-    w.quiet = !idleSignal_.wait(key, SteadyClock::now() + net);
+    // Quiet: the safety net ran out. Judged by the clock, not by wait()'s answer: the
+    // epoch also moves when another worker is notified, and that is no activity here.
+    const TimePoint netEnd = SteadyClock::now() + w.safetyNet.next(w.quiet);
+    idleSignal_.wait(key, netEnd);
+    w.quiet = SteadyClock::now() >= netEnd;
     endWait(w);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
     observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });

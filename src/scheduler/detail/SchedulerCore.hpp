@@ -73,8 +73,9 @@ class SchedulerCore {
         bool wakePending = false;
         /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
         std::uint32_t takes = 0;
-        /// The last park ended by the safety net, not a notification: park again at once
-        /// instead of spinning first (keeps an idle scheduler at ~0 CPU).
+        /// The last park ended by the safety net, not a notification, and no job ran since:
+        /// park again at once instead of spinning first, with a longer net (keeps an idle
+        /// scheduler at ~0 CPU).
         bool quiet = false;
         ParkSafetyNet safetyNet;
         /// Finished a job since it last ran out of work (see notifyDrainIfDone).
