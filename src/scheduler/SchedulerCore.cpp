@@ -738,9 +738,12 @@ TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
     return SteadyClock::now() + d;
 }
 
+/// The (injected) clock moved: whoever watches the time queue must look again, which is
+/// the tender or, if none sleeps, one parked worker (it grooms, and wakes others for what
+/// came due). Waking every sleeper cost the caller a FUTEX_WAKE per signal.
 void SchedulerCore::wake() {
-    tenderSignal_.notifyAll();
-    idleSignal_.notifyAll();
+    if (tenderSignal_.notifyAll()) return;
+    idleSignal_.notifyOne();
 }
 
 namespace {
