@@ -83,7 +83,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
             i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_));
-    workForce_.start(cfg_.workers, cfg_.lowTimerSlack,
+    workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
                      [this](unsigned i) { workerLoop(*workers_[i]); });
 }
 
@@ -168,8 +168,10 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
 /// or go to its own queue, where other workers steal them; untimed ones released
 /// elsewhere (a post from another thread) take the shared FIFO.
 ///
-/// A push onto the worker's own queue does not wake anybody yet: it sets `wakePending`,
-/// and finalize() does one wake check for all the successors it released (see there).
+/// The first push onto the worker's own queue in a finalisation checks for a sleeper to
+/// wake at once, so that a wide fan-out is shared while it is still being released (10 000
+/// releases take about a millisecond); later pushes only count, and finalize() checks once
+/// more after the last of them (see there).
 /// Own queues are not counted in queued_ (a shared counter): queueDepth() adds their sizes.
 void SchedulerCore::release(JobRecord* job, Worker* w) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
@@ -182,7 +184,7 @@ void SchedulerCore::release(JobRecord* job, Worker* w) {
         w->localIsContinuation = true;
     } else {
         w->own.push(job);  // uncontended unless somebody steals right now
-        w->wakePending = true;
+        if (w->ownPushes++ == 0) wakeForDueWork(w);
     }
 }
 
@@ -545,10 +547,11 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             // s is not touched past this point: once its gate opened elsewhere, it may run
             // and end at any moment.
         });
-        // One wake check for everything this job released onto the own queue (a fence
-        // and three loads, or a futex wake): per batch, not per successor. The jobs are
-        // already visible to thieves and spinners; the check follows the last push.
-        if (w && std::exchange(w->wakePending, false)) wakeForDueWork(w);
+        // One more wake check for what this job released onto the own queue after the
+        // first push (a fence and three loads, or a futex wake): per batch, not per
+        // successor. The jobs are already visible to thieves and spinners; this check
+        // follows the last push, so a worker that parked meanwhile is not left asleep.
+        if (w && std::exchange(w->ownPushes, 0) > 1) wakeForDueWork(w);
         // Ended last, with release: drain() takes "every posted job ended" to mean that
         // every final state is stored and every successor released (see allFinished).
         if (w) {

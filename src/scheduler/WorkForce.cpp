@@ -1,24 +1,53 @@
 #include "detail/WorkForce.hpp"
 
 #include <string>
+#include <vector>
 
 #if defined(__linux__)
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #endif
 
 namespace pullsched::detail {
 
-void WorkForce::start(unsigned count, bool lowTimerSlack, std::function<void(unsigned)> body) {
+namespace {
+/// The CPUs this process may run on, in order (empty where unknown).
+std::vector<int> allowedCpus() {
+    std::vector<int> cpus;
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }
+#endif
+    return cpus;
+}
+}  // namespace
+
+void WorkForce::start(unsigned count, bool lowTimerSlack, bool pin,
+                      std::function<void(unsigned)> body) {
+    std::vector<int> cpus = pin ? allowedCpus() : std::vector<int>{};
+    if (cpus.size() < count) cpus.clear();  // more workers than CPUs: let the OS place them
     threads_.reserve(count);
     for (unsigned i = 0; i < count; ++i) {
-        threads_.emplace_back([i, lowTimerSlack, body] {
+        const int cpu = cpus.empty() ? -1 : cpus[i];
+        threads_.emplace_back([i, lowTimerSlack, cpu, body] {
 #if defined(__linux__)
             if (lowTimerSlack) prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+            if (cpu >= 0) {
+                cpu_set_t one;
+                CPU_ZERO(&one);
+                CPU_SET(cpu, &one);
+                pthread_setaffinity_np(pthread_self(), sizeof one, &one);  // best effort
+            }
             const std::string name = "pullsched-w" + std::to_string(i);
             pthread_setname_np(pthread_self(), name.c_str());
 #else
             (void)lowTimerSlack;
+            (void)cpu;
 #endif
             body(i);
         });

@@ -69,8 +69,8 @@ class SchedulerCore {
         Backoff backoff;
         JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
         bool localIsContinuation = false;
-        /// Jobs went onto `own` since the last wake check (finalize checks once per batch).
-        bool wakePending = false;
+        /// Jobs pushed onto `own` by the finalisation under way (see release()).
+        std::uint32_t ownPushes = 0;
         /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
         std::uint32_t takes = 0;
         /// The last park ended by the safety net, not a notification, and no job ran since:

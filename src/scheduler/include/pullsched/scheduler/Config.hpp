@@ -57,6 +57,13 @@ struct SchedulerConfig {
     std::size_t initialJobCapacity = 4096;
     /// Lower the worker threads' timer slack to 1 us (Linux), for precise sleeps.
     bool lowTimerSlack = true;
+    /// Pin worker i to the i-th CPU this process may run on (Linux), if there are no more
+    /// workers than such CPUs; otherwise ignored. Off by default: schedulers sharing a
+    /// process would all pin to the first CPUs. Measured on a 2-vCPU VM: a worker woken by
+    /// a busy worker was queued behind it on the waker's CPU for up to a scheduler tick
+    /// (4 ms) while the other CPU idled, so 10 000 short jobs ran on one worker in most
+    /// runs; pinned, every run split them evenly (docs/design.md, "Where a woken worker runs").
+    bool pinWorkers = false;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
 };
