@@ -82,7 +82,7 @@ struct JobRecord {
 
     void resetFields() noexcept {
         task.reset();
-        error = nullptr;
+        if (error) error = nullptr;  // the common case skips exception_ptr's release call
         start = kAsap;
         deadline = kNoDeadline;
         tag = seq = 0;
