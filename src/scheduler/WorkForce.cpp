@@ -27,10 +27,12 @@ std::vector<int> allowedCpus() {
 }
 }  // namespace
 
-void WorkForce::start(unsigned count, bool lowTimerSlack, bool pin,
+void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
                       std::function<void(unsigned)> body) {
-    std::vector<int> cpus = pin ? allowedCpus() : std::vector<int>{};
-    if (cpus.size() < count) cpus.clear();  // more workers than CPUs: let the OS place them
+    std::vector<int> cpus = pinning == WorkerPinning::None ? std::vector<int>{} : allowedCpus();
+    const bool fits =
+        pinning == WorkerPinning::OnePerCpu ? cpus.size() == count : cpus.size() >= count;
+    if (!fits) cpus.clear();  // let the OS place them
     threads_.reserve(count);
     for (unsigned i = 0; i < count; ++i) {
         const int cpu = cpus.empty() ? -1 : cpus[i];

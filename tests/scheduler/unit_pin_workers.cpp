@@ -1,5 +1,6 @@
-// SchedulerConfig::pinWorkers: worker i runs on the i-th CPU the process may use, when the
-// workers fit; otherwise (or when off) the workers keep the process's CPU set.
+// SchedulerConfig::pinWorkers: worker i runs on the i-th CPU the process may use when the
+// policy allows for the worker count (OnePerCpu: exactly as many workers as CPUs;
+// FirstCpus: when they fit); otherwise, or with None, the workers keep the process's set.
 #include "pullsched/scheduler/Scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -32,7 +33,7 @@ std::vector<int> processCpus() {
 
 /// The CPU sets the workers' threads have, as seen from jobs (enough jobs that each
 /// worker runs some: a job that waits for all to have started).
-std::set<std::vector<int>> workerCpuSets(unsigned workers, bool pin) {
+std::set<std::vector<int>> workerCpuSets(unsigned workers, WorkerPinning pin) {
     SchedulerConfig cfg;
     cfg.workers = workers;
     cfg.pinWorkers = pin;
@@ -60,10 +61,9 @@ std::set<std::vector<int>> workerCpuSets(unsigned workers, bool pin) {
 }
 }  // namespace
 
-TEST(PinWorkers, EachWorkerGetsItsOwnCpuWhenTheyFit) {
-    const std::vector<int> cpus = processCpus();
-    const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(cpus.size(), 2));
-    const auto seen = workerCpuSets(workers, true);
+/// Every worker on a CPU of its own, the first `workers` CPUs of the process, in order.
+void expectPinned(const std::set<std::vector<int>>& seen, unsigned workers,
+                  const std::vector<int>& cpus) {
     ASSERT_EQ(seen.size(), workers) << "every worker on a CPU set of its own";
     std::set<int> used;
     for (const auto& s : seen) {
@@ -74,10 +74,29 @@ TEST(PinWorkers, EachWorkerGetsItsOwnCpuWhenTheyFit) {
         EXPECT_TRUE(used.count(cpus[i])) << "the first CPUs the process may use, in order";
 }
 
-TEST(PinWorkers, OffOrTooManyWorkersLeaveTheProcessCpuSet) {
+TEST(PinWorkers, FirstCpusPinsWhenTheWorkersFit) {
     const std::vector<int> cpus = processCpus();
-    EXPECT_EQ(workerCpuSets(2, false), std::set<std::vector<int>>{cpus});
+    const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(cpus.size(), 2));
+    expectPinned(workerCpuSets(workers, WorkerPinning::FirstCpus), workers, cpus);
     const auto tooMany = static_cast<unsigned>(cpus.size() + 1);
-    EXPECT_EQ(workerCpuSets(tooMany, true), std::set<std::vector<int>>{cpus});
+    EXPECT_EQ(workerCpuSets(tooMany, WorkerPinning::FirstCpus), std::set<std::vector<int>>{cpus});
+}
+
+TEST(PinWorkers, OnePerCpuPinsOnlyWhenTheCountsMatch) {
+    const std::vector<int> cpus = processCpus();
+    const auto all = static_cast<unsigned>(cpus.size());
+    EXPECT_EQ(SchedulerConfig{}.pinWorkers, WorkerPinning::OnePerCpu) << "the default";
+    expectPinned(workerCpuSets(all, WorkerPinning::OnePerCpu), all, cpus);
+    EXPECT_EQ(workerCpuSets(all + 1, WorkerPinning::OnePerCpu), std::set<std::vector<int>>{cpus});
+    if (all > 1) {
+        EXPECT_EQ(workerCpuSets(all - 1, WorkerPinning::OnePerCpu),
+                  std::set<std::vector<int>>{cpus});
+    }
+}
+
+TEST(PinWorkers, NoneLeavesTheProcessCpuSet) {
+    const std::vector<int> cpus = processCpus();
+    EXPECT_EQ(workerCpuSets(static_cast<unsigned>(cpus.size()), WorkerPinning::None),
+              std::set<std::vector<int>>{cpus});
 }
 #endif

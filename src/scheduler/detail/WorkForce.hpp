@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "pullsched/scheduler/Config.hpp"
+
 namespace pullsched::detail {
 
 class WorkForce {
@@ -17,9 +19,10 @@ class WorkForce {
 
     /// Start `count` threads running body(index). With lowTimerSlack, each thread asks the
     /// OS for 1 us timer slack (Linux), since the default 50 us makes every sleep late.
-    /// With pin, thread i is bound to the i-th CPU the process may use, if count does not
-    /// exceed their number (see SchedulerConfig::pinWorkers).
-    void start(unsigned count, bool lowTimerSlack, bool pin, std::function<void(unsigned)> body);
+    /// Pinning binds thread i to the i-th CPU the process may use, when the policy allows
+    /// for this count (see WorkerPinning).
+    void start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
+               std::function<void(unsigned)> body);
     void join();
     unsigned size() const noexcept { return static_cast<unsigned>(threads_.size()); }
 

@@ -34,6 +34,22 @@ struct BackoffConfig {
     unsigned maxLevel = 12;
 };
 
+/// Binding worker threads to CPUs (Linux; ignored elsewhere). Measured on a 2-vCPU VM: a
+/// worker woken by a busy worker was queued behind it on the waker's CPU for up to a
+/// scheduler tick (4 ms) while the other CPU idled, so 10 000 short jobs ran on one worker
+/// in most runs; pinned, every run split them evenly (docs/design.md, "Where a woken
+/// worker runs").
+enum class WorkerPinning {
+    None,  ///< the OS places and moves the workers
+    /// Worker i on the i-th CPU the process may use, only when there are exactly as many
+    /// workers as such CPUs. Schedulers of that size in one process then still spread like
+    /// unpinned ones (one worker of each per CPU); any other size is left to the OS.
+    OnePerCpu,
+    /// Worker i on the i-th such CPU whenever the workers fit. Several schedulers in one
+    /// process then all crowd the first CPUs: for a scheduler that has the machine alone.
+    FirstCpus,
+};
+
 struct SchedulerConfig {
     unsigned workers = 2;
     LoadHorizons horizons{};
@@ -57,13 +73,8 @@ struct SchedulerConfig {
     std::size_t initialJobCapacity = 4096;
     /// Lower the worker threads' timer slack to 1 us (Linux), for precise sleeps.
     bool lowTimerSlack = true;
-    /// Pin worker i to the i-th CPU this process may run on (Linux), if there are no more
-    /// workers than such CPUs; otherwise ignored. Off by default: schedulers sharing a
-    /// process would all pin to the first CPUs. Measured on a 2-vCPU VM: a worker woken by
-    /// a busy worker was queued behind it on the waker's CPU for up to a scheduler tick
-    /// (4 ms) while the other CPU idled, so 10 000 short jobs ran on one worker in most
-    /// runs; pinned, every run split them evenly (docs/design.md, "Where a woken worker runs").
-    bool pinWorkers = false;
+    /// Whether worker threads are bound to CPUs (Linux; see WorkerPinning).
+    WorkerPinning pinWorkers = WorkerPinning::OnePerCpu;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
 };
