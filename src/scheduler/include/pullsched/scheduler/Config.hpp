@@ -34,13 +34,13 @@ struct BackoffConfig {
     unsigned maxLevel = 12;
 };
 
-/// Binding worker threads to CPUs (Linux; ignored elsewhere). Measured on a 2-vCPU VM: a
-/// worker woken by a busy worker was queued behind it on the waker's CPU for up to a
-/// scheduler tick (4 ms) while the other CPU idled, so 10 000 short jobs ran on one worker
-/// in most runs; pinned, every run split them evenly (docs/design.md, "Where a woken
-/// worker runs").
+/// Binding worker threads to CPUs (Linux; ignored elsewhere). A trade-off, measured on a
+/// 2-vCPU VM (docs/design.md, "Where a woken worker runs"): unpinned, a worker woken by a
+/// busy worker can wait behind it on the waker's CPU for up to a scheduler tick (4 ms)
+/// while the other CPU idles; pinned, a thread beside the workers (a poster) has no CPU
+/// the kernel can keep free for it, and posting from it got up to 2x slower.
 enum class WorkerPinning {
-    None,  ///< the OS places and moves the workers
+    None,  ///< the OS places and moves the workers (the default)
     /// Worker i on the i-th CPU the process may use, only when there are exactly as many
     /// workers as such CPUs. Schedulers of that size in one process then still spread like
     /// unpinned ones (one worker of each per CPU); any other size is left to the OS.
@@ -74,7 +74,7 @@ struct SchedulerConfig {
     /// Lower the worker threads' timer slack to 1 us (Linux), for precise sleeps.
     bool lowTimerSlack = true;
     /// Whether worker threads are bound to CPUs (Linux; see WorkerPinning).
-    WorkerPinning pinWorkers = WorkerPinning::OnePerCpu;
+    WorkerPinning pinWorkers = WorkerPinning::None;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
 };
