@@ -89,3 +89,28 @@ TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
         std::this_thread::sleep_for(1ms);
     EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
 }
+
+// With an injected clock, sleeps last at most idleWait (here an hour), so only wake() can
+// end them: after the clock jumps past a job's start, wake() must have the sleeping tender
+// (or a parked worker) groom and run it. Broken, drain() never returns (the test's time
+// limit catches it); nothing here is timed.
+TEST(SchedulerIdle, WakeEndsTheSleepsOfAnInjectedClock) {
+    ManualClock clock;
+    SleepRecorder recorder;
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    cfg.clock = &clock;
+    cfg.observer = &recorder;
+    cfg.horizons.idleWait = 1h;
+    Scheduler sched(cfg);
+    for (int round = 1; round <= 3; ++round) {
+        std::atomic<bool> ran{false};
+        sched.postDetached([&ran] { ran = true; }, {.start = clock.now() + 10min});
+        while (recorder.tendSleeps() < round)  // the tender is asleep towards it
+            std::this_thread::sleep_for(1ms);
+        clock.advance(10min);
+        sched.wake();
+        sched.drain();
+        EXPECT_TRUE(ran.load());
+    }
+}
