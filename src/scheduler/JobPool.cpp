@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <mutex>
+#include <utility>
 
 namespace pullsched::detail {
 
 namespace {
 /// The cache of the worker running on this thread (see RecordCache::bind).
 thread_local RecordCache* tlCache = nullptr;
+
+/// The last record of a non-empty list through `link`.
+JobRecord* lastOf(JobRecord* list) noexcept {
+    while (list->link)
+        list = list->link;
+    return list;
+}
 }  // namespace
 
 // ---------------------------------------------------------------- RecordCache
@@ -37,20 +45,14 @@ void RecordCache::give(JobRecord* rec) noexcept {
     JobRecord* last = head_;
     for (std::size_t i = 1; i < kBatch; ++i)
         last = last->link;
-    JobRecord* spill = last->link;
-    last->link = nullptr;
-    JobRecord* tail = spill;
-    while (tail->link)
-        tail = tail->link;
-    pool_->giveBatch(spill, tail, count_ - kBatch);
+    JobRecord* spill = std::exchange(last->link, nullptr);
+    pool_->giveBatch(spill, lastOf(spill), count_ - kBatch);
     count_ = kBatch;
 }
 
 void RecordCache::flush() noexcept {
     if (!head_) return;
-    JobRecord* tail = head_;
-    while (tail->link)
-        tail = tail->link;
+    JobRecord* tail = lastOf(head_);
     pool_->giveBatch(std::exchange(head_, nullptr), tail, std::exchange(count_, 0));
 }
 
