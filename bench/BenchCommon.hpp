@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
@@ -31,6 +32,8 @@ inline constexpr std::chrono::seconds kHangLimit{10};
 inline SchedulerConfig benchConfig() {
     SchedulerConfig cfg;
     cfg.workers = kThreads;
+    // PULLSCHED_BENCH_SPREAD=0: the same binary without CpuSpread, for A/B runs.
+    if (const char* e = std::getenv("PULLSCHED_BENCH_SPREAD")) cfg.spreadWorkers = e[0] != '0';
     return cfg;
 }
 

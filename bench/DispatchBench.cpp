@@ -272,6 +272,7 @@ void schedCounters(benchmark::State& state, const Statistics& d) {
     state.counters["token_acq"] = per(d.tokenAcquisitions);
     state.counters["token_cont"] = per(d.tokenContention);
     state.counters["backoff_sleeps"] = per(d.backoffSleeps);
+    state.counters["moves"] = per(d.spreadMoves);
 }
 
 Statistics minus(const Statistics& a, const Statistics& b) {
@@ -284,6 +285,7 @@ Statistics minus(const Statistics& a, const Statistics& b) {
     d.tokenAcquisitions = a.tokenAcquisitions - b.tokenAcquisitions;
     d.tokenContention = a.tokenContention - b.tokenContention;
     d.backoffSleeps = a.backoffSleeps - b.backoffSleeps;
+    d.spreadMoves = a.spreadMoves - b.spreadMoves;
     return d;
 }
 
@@ -296,6 +298,7 @@ void add(Statistics& sum, const Statistics& d) {
     sum.tokenAcquisitions += d.tokenAcquisitions;
     sum.tokenContention += d.tokenContention;
     sum.backoffSleeps += d.backoffSleeps;
+    sum.spreadMoves += d.spreadMoves;
 }
 
 void BM_Sched_Post(benchmark::State& state, GraphId id) {

@@ -2,6 +2,7 @@
 // idle, and how well busy jobs keep both workers occupied. One iteration each; the
 // figures are counters (benchmark time is just the wall time of the run).
 
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -352,6 +354,95 @@ BENCHMARK(BM_Sched_BusyConcurrency)
     ->Args({2000, 200})
     ->Iterations(3)
     ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---------------------------------------------------------------------------------------
+// Where the workers run: 10 000 independent jobs of 1 us behind a gate job with a real
+// start (the rig's path), two workers, the poster waiting in drain(). Each job notes the
+// CPU it ran on; per graph run: the makespan from the gate to the last job's end, and the
+// share of jobs that ran on the CPU the other worker used most in that run (0: two CPUs,
+// ~0.5: both workers on one CPU all along). The OS left both workers on one vCPU for most
+// of a run in about two runs of three here (docs/design.md, "Spreading busy workers");
+// PULLSCHED_BENCH_SPREAD=0 runs the same without CpuSpread. Fixed iterations: each waits
+// for its gate.
+void BM_Sched_Placement(benchmark::State& state) {
+    const auto jobs = static_cast<std::size_t>(state.range(0));
+    const std::chrono::nanoseconds work(state.range(1));
+    Scheduler sched(benchConfig());
+    settle(sched);
+    struct Run {
+        std::atomic<std::int64_t> gateAt{0}, lastEnd{0};
+        // Jobs per (worker slot, CPU): slot = order in which the workers first ran a job.
+        std::atomic<unsigned> perSlotCpu[2][64]{};
+        std::atomic<unsigned> slots{0};
+    };
+    std::vector<double> makespanMs, sharedShare;
+    const Statistics s0 = sched.stats();
+    for (auto _ : state) {
+        auto run = std::make_unique<Run>();
+        Run* r = run.get();
+        const JobHandle gate =
+            sched.post([r] { r->gateAt.store(SteadyClock::now().time_since_epoch().count()); },
+                       {.start = sched.now() + 2ms + jobs * 1us});
+        for (std::size_t i = 0; i < jobs; ++i) {
+            sched.postDetached(
+                [r, work] {
+                    thread_local Run* seen = nullptr;
+                    thread_local unsigned slot = 0;
+                    if (seen != r) {
+                        seen = r;
+                        slot = std::min(1u, r->slots.fetch_add(1, std::memory_order_relaxed));
+                    }
+                    const auto t0 = SteadyClock::now();
+                    const int cpu = sched_getcpu();
+                    if (cpu >= 0 && cpu < 64)
+                        r->perSlotCpu[slot][cpu].fetch_add(1, std::memory_order_relaxed);
+                    auto t = t0;
+                    while (t - t0 < work)
+                        t = SteadyClock::now();
+                    const auto end = t.time_since_epoch().count();
+                    auto last = r->lastEnd.load(std::memory_order_relaxed);
+                    while (last < end && !r->lastEnd.compare_exchange_weak(last, end)) {
+                    }
+                },
+                {}, {&gate, 1});
+        }
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+        const double ms = static_cast<double>(r->lastEnd.load() - r->gateAt.load()) / 1e6;
+        state.SetIterationTime(ms / 1e3);
+        makespanMs.push_back(ms);
+        // Jobs of each slot on the CPU the other slot used most.
+        const auto busiest = [&](int slot) {
+            int best = 0;
+            for (int c = 1; c < 64; ++c)
+                if (r->perSlotCpu[slot][c].load() > r->perSlotCpu[slot][best].load()) best = c;
+            return best;
+        };
+        const unsigned onOthers =
+            r->perSlotCpu[0][busiest(1)].load() + r->perSlotCpu[1][busiest(0)].load();
+        sharedShare.push_back(static_cast<double>(onOthers) / static_cast<double>(2 * jobs));
+    }
+    const Statistics s1 = sched.stats();
+    std::ranges::sort(makespanMs);
+    const auto at = [&](double q) {
+        return makespanMs[static_cast<std::size_t>(q * static_cast<double>(makespanMs.size() - 1))];
+    };
+    const double ideal = static_cast<double>(jobs) * static_cast<double>(work.count()) / 2e6;
+    state.counters["p50_ms"] = at(0.5);
+    state.counters["p90_ms"] = at(0.9);
+    state.counters["ideal_ms"] = ideal;
+    state.counters["slow_runs"] = static_cast<double>(
+        std::ranges::count_if(makespanMs, [&](double m) { return m > 1.5 * ideal; }));
+    std::ranges::sort(sharedShare);
+    state.counters["shared_p50"] = sharedShare[sharedShare.size() / 2];
+    state.counters["moves_per_run"] = static_cast<double>(s1.spreadMoves - s0.spreadMoves) /
+                                      static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_Sched_Placement)
+    ->ArgNames({"jobs", "work_ns"})
+    ->Args({10'000, 1000})
+    ->Iterations(24)
+    ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -21,6 +21,8 @@ std::int64_t ticks(TimePoint t) noexcept {
 /// this ran another thread meanwhile (a yield with nobody else runnable takes ~1 us).
 constexpr unsigned kPauseRounds = 64;
 constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
+/// A woken worker that has not started after this is taken to be queued behind its waker.
+constexpr Duration kWakeOverdue = std::chrono::microseconds(200);
 
 /// Every this many takes a worker looks at the shared ready queue before its own.
 constexpr std::uint32_t kFairnessPeriod = 64;
@@ -77,7 +79,10 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
-      maxSpinners_(std::max(1u, cfg.workers / 2)) {
+      maxSpinners_(std::max(1u, cfg.workers / 2)),
+      spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
+                               ? CpuSpread::processCpus()
+                               : std::vector<int>{}) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
@@ -109,6 +114,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         // Announce the post, then check: shutdown() closes, then waits for announced posts,
         // so either it sees this post or this post sees it closed (both seq_cst).
         outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
+        spread_.notePost();
         if (closed_.load(std::memory_order_seq_cst)) {
             endOutsidePost();
             throw std::logic_error("pullsched: post() after shutdown() began");
@@ -215,11 +221,36 @@ void SchedulerCore::wakeForDueWork(Worker* w) {
         if (wakeInFlight_.exchange(true, std::memory_order_seq_cst)) return;
         if (idleSignal_.notifyOne()) {
             bump(w, &WorkerCounters::wakeups);
+            if (w && spread_.enabled()) {  // see spreadCheck
+                w->wokeAt = SteadyClock::now();
+                w->wokeSeq = wakeSeq_.fetch_add(1, std::memory_order_relaxed) + 1;
+            }
             return;
         }
         wakeInFlight_.store(false, std::memory_order_seq_cst);  // it left before we woke it
     }
     if (tendTarget_.load(std::memory_order_seq_cst) != kNoTender) notifyTender(w);
+}
+
+/// Every CpuSpread::kCheckPeriod jobs: keep busy workers on different CPUs. A worker whose
+/// wake is still in flight kWakeOverdue after it was sent (a wake-up takes tens of
+/// microseconds here) also leaves its CPU: the woken worker may be queued behind it there
+/// (measured: such a worker started up to 3 ms late while another CPU idled).
+void SchedulerCore::spreadCheck(Worker& w) {
+    if (!spread_.enabled()) return;
+    const TimePoint now = SteadyClock::now();
+    bool overdue = false;
+    if (w.wokeAt != TimePoint{}) {
+        // Still in flight, and still ours: no later wake was sent (by anybody) since.
+        if (!wakeInFlight_.load(std::memory_order_relaxed) ||
+            wakeSeq_.load(std::memory_order_relaxed) != w.wokeSeq) {
+            w.wokeAt = TimePoint{};
+        } else if (now - w.wokeAt > kWakeOverdue) {
+            overdue = true;
+            w.wokeAt = TimePoint{};
+        }
+    }
+    if (spread_.check(w.index, now, overdue)) WorkerCounters::bump(w.counters.spreadMoves);
 }
 
 /// Wake the tend-next worker, unless a wake is on its way to it already. A woken thread
@@ -294,9 +325,13 @@ void SchedulerCore::workerLoop(Worker& w) {
             w.quiet = false;
             run(job, w);
             w.backoff.onSuccess();
+            if (++w.ran % CpuSpread::kCheckPeriod == 0) spreadCheck(w);
             continue;
         }
-        if (std::exchange(w.finishedSinceCheck, false)) notifyDrainIfDone();
+        if (std::exchange(w.finishedSinceCheck, false)) {  // a busy spell ended
+            notifyDrainIfDone();
+            spread_.idle(w.index);
+        }
 
         const GroomResult g = groom(w);
         if (g.contended) {
@@ -865,6 +900,7 @@ Statistics SchedulerCore::stats() const {
         s.parks += v(c.parks);
         s.wakeups += v(c.wakeups);
         s.steals += v(c.steals);
+        s.spreadMoves += v(c.spreadMoves);
         s.observerExceptions += v(c.observerExceptions);
     };
     // Ended first, then outcomes, then submitted (see allFinished): a job is counted in its

@@ -1,5 +1,7 @@
 #include "detail/WorkForce.hpp"
 
+#include "detail/CpuSpread.hpp"
+
 #include <string>
 #include <vector>
 
@@ -11,25 +13,10 @@
 
 namespace pullsched::detail {
 
-namespace {
-/// The CPUs this process may run on, in order (empty where unknown).
-std::vector<int> allowedCpus() {
-    std::vector<int> cpus;
-#if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    }
-#endif
-    return cpus;
-}
-}  // namespace
-
 void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
                       std::function<void(unsigned)> body) {
-    std::vector<int> cpus = pinning == WorkerPinning::None ? std::vector<int>{} : allowedCpus();
+    std::vector<int> cpus =
+        pinning == WorkerPinning::None ? std::vector<int>{} : CpuSpread::processCpus();
     const bool fits =
         pinning == WorkerPinning::OnePerCpu ? cpus.size() == count : cpus.size() >= count;
     if (!fits) cpus.clear();  // let the OS place them

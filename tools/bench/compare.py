@@ -30,7 +30,7 @@ LIBS = {
 }
 GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
-SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps"]
+SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps", "moves"]
 POST_COUNTERS = ["post_ns_per_job", "poster_invol_cs"]
 GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Exec)_([^/]+)")
 

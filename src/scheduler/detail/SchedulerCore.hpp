@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "detail/Backoff.hpp"
+#include "detail/CpuSpread.hpp"
 #include "detail/DueQueue.hpp"
 #include "detail/EntranceQueue.hpp"
 #include "detail/GroomingToken.hpp"
@@ -71,6 +72,12 @@ class SchedulerCore {
         bool localIsContinuation = false;
         /// Jobs pushed onto `own` by the finalisation under way (see release()).
         std::uint32_t ownPushes = 0;
+        /// Jobs run; every CpuSpread::kCheckPeriod-th looks where the workers run.
+        std::uint32_t ran = 0;
+        /// When it last woke a parked worker (steady clock; zero: no wake watched), and
+        /// wakeSeq_ after that wake.
+        TimePoint wokeAt{};
+        std::uint32_t wokeSeq = 0;
         /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
         std::uint32_t takes = 0;
         /// The last park ended by the safety net, not a notification, and no job ran since:
@@ -121,6 +128,7 @@ class SchedulerCore {
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
     void passWakeOn(Worker& w);
+    void spreadCheck(Worker& w);
     void notifyTender(Worker* w);
     std::uint64_t finishedCount() const noexcept;
     bool allFinished() const noexcept;
@@ -184,6 +192,8 @@ class SchedulerCore {
     /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
     /// a burst of releases costs one futex wake, not one per job.
     alignas(64) std::atomic<bool> wakeInFlight_{false};
+    /// Wakes sent by wakeForDueWork, so a waker can tell its wake from a later one.
+    std::atomic<std::uint32_t> wakeSeq_{0};
     /// The tend-next worker was notified and has not looked for work yet (see notifyTender).
     std::atomic<bool> tenderWakeInFlight_{false};
     /// Workers in their idle spin, and how many may be at once (see idleSpin).
@@ -206,6 +216,8 @@ class SchedulerCore {
     /// shutdown() waits for them, so none queues a job after the queues were emptied.
     std::atomic<std::int64_t> outsidePosts_{0};
 
+    /// Busy workers on different CPUs (see CpuSpread); disabled when pinned.
+    CpuSpread spread_;
     WorkerCounters external_;  ///< events on non-worker threads (fetch_add)
     std::vector<std::unique_ptr<Worker>> workers_;
     WorkForce workForce_;

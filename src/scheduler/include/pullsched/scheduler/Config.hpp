@@ -75,6 +75,11 @@ struct SchedulerConfig {
     bool lowTimerSlack = true;
     /// Whether worker threads are bound to CPUs (Linux; see WorkerPinning).
     WorkerPinning pinWorkers = WorkerPinning::None;
+    /// Unpinned workers keep themselves on different CPUs (Linux): every 64 jobs a busy
+    /// worker looks where it runs, and of two busy workers on one CPU, the higher-numbered
+    /// moves to a CPU no busy worker uses, then lets the OS place it freely again. The OS
+    /// left two workers on one CPU for milliseconds while another idled (docs/design.md).
+    bool spreadWorkers = true;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
 };

@@ -1,0 +1,116 @@
+#pragma once
+// Keeps busy workers on different CPUs.
+//
+// On the project's 2-vCPU machines, Linux left both workers of a 2-worker scheduler on one
+// CPU for the whole of a 6-10 ms run in about one run in three while the other CPU idled:
+// a worker woken by a busy worker was placed beside it, and the balancer treats a thread
+// that has just run as cache-hot, so it did not pull either of them away for several ticks
+// (10 000 jobs of 1 us: 11 ms instead of 6, each worker running half the jobs at half
+// speed). Pinning avoids that but takes the freedom the OS needs when other threads (a
+// poster) want the same CPUs. So each busy worker publishes the CPU it runs on every
+// kCheckPeriod jobs, and the higher-numbered of two workers found on one CPU moves itself
+// to an allowed CPU that no busy worker uses: two affinity calls, onto that CPU and back
+// to the whole allowed set, so the OS stays free to place it from then on. A CPU from
+// which a thread outside the workers posted since a worker last looked counts as used:
+// moving onto a busy poster's CPU preempted the poster (scheduler_bench with posting
+// timed: Burst1024 216 -> 385 ns/job before posters were counted).
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "pullsched/scheduler/Time.hpp"
+
+namespace pullsched::detail {
+
+class CpuSpread {
+  public:
+    /// Jobs a worker runs between two looks at where it and the others run.
+    static constexpr unsigned kCheckPeriod = 64;
+    /// How long two workers must have shared a CPU before one moves. Short spells are the
+    /// OS's business: a worker that moved whenever it found itself beside the other did so
+    /// 2-5 times per 1024-job graph with a posting thread (its CPU free for a moment while
+    /// it waited in drain), and the poster, back on its CPU, found a worker there
+    /// (scheduler_bench, posting timed: Burst1024 210 -> 350 ns/job).
+    static constexpr Duration kSharedFor = std::chrono::microseconds(500);
+    /// Published by a worker that is not busy (parked, tending, not looked yet).
+    static constexpr int kNotBusy = -1;
+
+    /// `allowed`: the CPUs the process may use. Disabled (every call a no-op) with fewer
+    /// than two workers or two CPUs.
+    CpuSpread(unsigned workers, std::vector<int> allowed);
+
+    bool enabled() const noexcept { return enabled_; }
+
+    /// Worker `me`, busy on `cpu`: the CPU it should move to, or kNotBusy to stay. It moves
+    /// when a lower-numbered worker published the same CPU (so only one of the two moves)
+    /// and an allowed CPU is published by nobody; the first such CPU in `allowed` order.
+    /// `poster`: a CPU a thread outside the workers posted from lately (or kNotBusy);
+    /// never a target.
+    static int target(unsigned me, int cpu, std::span<const int> published,
+                      std::span<const int> allowed, bool wakeOverdue = false,
+                      int poster = kNotBusy) noexcept;
+
+    /// Worker `me` publishes where it runs and moves if target() says so, for a shared CPU
+    /// only once it has found the CPU shared for kSharedFor (`now`: the steady clock). With
+    /// `wakeOverdue` (a worker it woke has not started long after), it moves at once to a
+    /// CPU no busy worker uses even if it shares its CPU with nobody busy: the woken worker
+    /// may be queued behind it on this CPU, and leaving lets it run. Returns whether it
+    /// moved. Called by the worker's own thread.
+    bool check(unsigned me, TimePoint now, bool wakeOverdue = false) noexcept;
+
+    /// A thread outside the workers posts: note its CPU. Two loads; a store only when the
+    /// CPU changed or a worker has looked since the last post, so a poster in a loop does
+    /// not keep taking the line back from the workers.
+    void notePost() noexcept;
+
+    /// Worker `me` stops being busy (about to wait): its CPU is free for others, and a
+    /// spell of sharing ends (called by the worker's own thread).
+    void idle(unsigned me) noexcept {
+        if (!enabled_) return;
+        slots_[me].cpu.store(kNotBusy, std::memory_order_relaxed);
+        slots_[me].sharedSince = TimePoint{};
+    }
+
+    /// The CPUs this process may use, in order (empty where unknown).
+    static std::vector<int> processCpus();
+
+  private:
+    /// target() over any view of the published CPUs: `published(j)` is worker j's.
+    template <class Published>
+    static int targetOf(unsigned me, int cpu, unsigned workers, Published&& published,
+                        std::span<const int> allowed, bool wakeOverdue, int poster) noexcept {
+        if (cpu == kNotBusy) return kNotBusy;
+        bool shared = wakeOverdue;
+        for (unsigned j = 0; j < me && j < workers; ++j)
+            shared = shared || published(j) == cpu;
+        if (!shared) return kNotBusy;
+        for (const int c : allowed) {
+            if (c == cpu || c == poster) continue;
+            bool used = false;
+            for (unsigned j = 0; j < workers; ++j)
+                used = used || (j != me && published(j) == c);
+            if (!used) return c;
+        }
+        return kNotBusy;  // more busy workers than CPUs: sharing cannot be helped
+    }
+
+    struct alignas(64) Slot {
+        std::atomic<int> cpu{kNotBusy};
+        TimePoint sharedSince{};  ///< first look that found its CPU shared (its own)
+    };
+
+    std::vector<int> allowed_;
+    /// Where a thread outside the workers last posted from, and whether it posted since a
+    /// worker last looked (set by posters, cleared by the worker that looks).
+    alignas(64) std::atomic<int> postCpu_{kNotBusy};
+    std::atomic<bool> postedSinceLook_{false};
+    std::unique_ptr<Slot[]> slots_;
+    unsigned workers_;
+    bool enabled_;
+};
+
+}  // namespace pullsched::detail

@@ -1,0 +1,116 @@
+// SchedulerConfig::spreadWorkers through the scheduler: two busy workers forced onto one
+// CPU (each pins itself there from a job) do not stay there; one moves to another CPU and
+// gets the process's whole CPU set back. Switched off, or with pinned workers, nobody moves.
+#include "pullsched/scheduler/Scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#if defined(__linux__)
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace pullsched;
+
+namespace {
+std::vector<int> processCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof set, &set);
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    return cpus;
+}
+
+/// Runs one job on each of the two workers at once (each waits for the other), calling
+/// `onWorker` in both.
+template <class F>
+void onBothWorkers(Scheduler& sched, F onWorker) {
+    std::atomic<int> arrived{0};
+    for (int i = 0; i < 2; ++i) {
+        sched.postDetached([&] {
+            onWorker();
+            arrived.fetch_add(1);
+            while (arrived.load() < 2)
+                std::this_thread::yield();
+        });
+    }
+    sched.drain();
+}
+
+/// Both workers pinned to `cpu`, then batches of 2000 jobs of 2 us (4 ms of work each, so
+/// both stay busy, sharing the CPU, well past CpuSpread's 500 us) until a worker moved or
+/// `maxBatches` ran. Returns the moves, and the CPU sets the workers have afterwards.
+std::uint64_t crowdOneCpu(Scheduler& sched, int cpu, int maxBatches,
+                          std::vector<std::vector<int>>& setsAfter) {
+    onBothWorkers(sched, [cpu] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof one, &one);
+    });
+    const auto busy = [] {
+        const auto t0 = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - t0 < std::chrono::microseconds(2)) {
+        }
+    };
+    for (int b = 0; b < maxBatches && sched.stats().spreadMoves == 0; ++b) {
+        for (int i = 0; i < 2000; ++i)
+            sched.postDetached(busy);
+        sched.drain();
+    }
+    std::mutex m;
+    setsAfter.clear();
+    onBothWorkers(sched, [&] {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        sched_getaffinity(0, sizeof set, &set);
+        std::vector<int> cpus;
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+        std::lock_guard lock(m);
+        setsAfter.push_back(cpus);
+    });
+    return sched.stats().spreadMoves;
+}
+}  // namespace
+
+TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
+    const std::vector<int> cpus = processCpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    Scheduler sched(cfg);
+    std::vector<std::vector<int>> sets;
+    // Bounded only so that a broken spread fails instead of hanging: one batch suffices.
+    EXPECT_GE(crowdOneCpu(sched, cpus[0], 200, sets), 1u);
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_TRUE(sets[0] == cpus || sets[1] == cpus)
+        << "the worker that moved has the process's whole CPU set again";
+}
+
+TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
+    const std::vector<int> cpus = processCpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    for (const bool pinned : {false, true}) {
+        SchedulerConfig cfg;
+        cfg.workers = 2;
+        if (pinned) {
+            cfg.pinWorkers = WorkerPinning::FirstCpus;
+        } else {
+            cfg.spreadWorkers = false;
+        }
+        Scheduler sched(cfg);
+        std::vector<std::vector<int>> sets;
+        EXPECT_EQ(crowdOneCpu(sched, cpus[0], 3, sets), 0u) << (pinned ? "pinned" : "off");
+        ASSERT_EQ(sets.size(), 2u);
+        EXPECT_EQ(sets[0], std::vector<int>{cpus[0]}) << "still where the job put it";
+        EXPECT_EQ(sets[1], std::vector<int>{cpus[0]});
+    }
+}
+#endif
