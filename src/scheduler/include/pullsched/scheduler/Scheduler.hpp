@@ -115,7 +115,8 @@ class Scheduler {
             abandonRecord(rec);
             throw;
         }
-        if (withHandle) detail::addRef(rec);
+        // The handle's reference; the record is nobody else's yet, so no atomic add.
+        if (withHandle) rec->refs.store(2, std::memory_order_relaxed);
         submitRecord(rec, preds);
         return withHandle ? rec : nullptr;
     }
