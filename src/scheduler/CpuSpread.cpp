@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "detail/ThreadAffinity.hpp"
+
 #if defined(__linux__)
 #include <sched.h>
 #endif
@@ -51,15 +53,8 @@ bool CpuSpread::check(unsigned me, TimePoint now, bool wakeOverdue) noexcept {
         if (now - mine.sharedSince < kSharedFor) return false;
     }
     mine.sharedSince = TimePoint{};
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(to, &one);
-    if (sched_setaffinity(0, sizeof one, &one) != 0) return false;  // best effort
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (const int c : allowed_)
-        CPU_SET(c, &all);
-    sched_setaffinity(0, sizeof all, &all);  // already on `to`: widening does not move it
+    if (!bindCallingThread({&to, 1})) return false;  // best effort
+    bindCallingThread(allowed_);                     // already on `to`: widening does not move it
     mine.cpu.store(to, std::memory_order_relaxed);
     return true;
 #else
@@ -79,19 +74,6 @@ void CpuSpread::notePost() noexcept {
     if (!postedSinceLook_.load(std::memory_order_relaxed))
         postedSinceLook_.store(true, std::memory_order_relaxed);
 #endif
-}
-
-std::vector<int> CpuSpread::processCpus() {
-    std::vector<int> cpus;
-#if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    }
-#endif
-    return cpus;
 }
 
 }  // namespace pullsched::detail

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "detail/ThreadAffinity.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/detail/CpuRelax.hpp"
 
@@ -81,7 +82,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       timeQueue_(cfg.initialJobCapacity),
       maxSpinners_(std::max(1u, cfg.workers / 2)),
       spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
-                               ? CpuSpread::processCpus()
+                               ? processCpus()
                                : std::vector<int>{}) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);

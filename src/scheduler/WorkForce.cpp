@@ -1,13 +1,12 @@
 #include "detail/WorkForce.hpp"
 
-#include "detail/CpuSpread.hpp"
-
 #include <string>
 #include <vector>
 
+#include "detail/ThreadAffinity.hpp"
+
 #if defined(__linux__)
 #include <pthread.h>
-#include <sched.h>
 #include <sys/prctl.h>
 #endif
 
@@ -15,8 +14,7 @@ namespace pullsched::detail {
 
 void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
                       std::function<void(unsigned)> body) {
-    std::vector<int> cpus =
-        pinning == WorkerPinning::None ? std::vector<int>{} : CpuSpread::processCpus();
+    std::vector<int> cpus = pinning == WorkerPinning::None ? std::vector<int>{} : processCpus();
     const bool fits =
         pinning == WorkerPinning::OnePerCpu ? cpus.size() == count : cpus.size() >= count;
     if (!fits) cpus.clear();  // let the OS place them
@@ -26,12 +24,7 @@ void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
         threads_.emplace_back([i, lowTimerSlack, cpu, body] {
 #if defined(__linux__)
             if (lowTimerSlack) prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-            if (cpu >= 0) {
-                cpu_set_t one;
-                CPU_ZERO(&one);
-                CPU_SET(cpu, &one);
-                pthread_setaffinity_np(pthread_self(), sizeof one, &one);  // best effort
-            }
+            if (cpu >= 0) bindCallingThread({&cpu, 1});  // best effort
             const std::string name = "pullsched-w" + std::to_string(i);
             pthread_setname_np(pthread_self(), name.c_str());
 #else

@@ -4,6 +4,7 @@
 // kSharedFor. The decision is a pure function; check() is tested on the calling thread
 // (publish, move, and the whole CPU set given back) with the times passed in.
 #include "detail/CpuSpread.hpp"
+#include "detail/ThreadAffinity.hpp"
 
 #include <gtest/gtest.h>
 
@@ -72,7 +73,7 @@ TEST(CpuSpread, DisabledWithOneWorkerOrOneCpu) {
 
 #if defined(__linux__)
 TEST(CpuSpread, CheckMovesTheCallingThreadAndGivesItsCpuSetBack) {
-    const std::vector<int> cpus = CpuSpread::processCpus();
+    const std::vector<int> cpus = pullsched::detail::processCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     std::thread([&] {
         cpu_set_t one;
@@ -111,7 +112,7 @@ TEST(CpuSpread, CheckMovesTheCallingThreadAndGivesItsCpuSetBack) {
 /// A thread outside the workers that posted since a worker's last look keeps its CPU; once
 /// it has not posted for a look, its CPU counts as free again.
 TEST(CpuSpread, APosterKeepsItsCpuUntilItStopsPosting) {
-    const std::vector<int> cpus = CpuSpread::processCpus();
+    const std::vector<int> cpus = pullsched::detail::processCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     const auto pinTo = [](int cpu) {
         cpu_set_t one;

@@ -14,15 +14,13 @@
 #include <thread>
 #include <vector>
 
+#include "CpuSets.hpp"
+
 using namespace pullsched;
 
+using pullsched::test::cpusOf;
+
 namespace {
-std::vector<int> cpusOf(const cpu_set_t& set) {
-    std::vector<int> cpus;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    return cpus;
-}
 
 std::vector<int> processCpus() {
     cpu_set_t set;

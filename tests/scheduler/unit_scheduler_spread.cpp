@@ -12,20 +12,16 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include "CpuSets.hpp"
 
 using namespace pullsched;
 
+using pullsched::test::callingThreadCpus;
+
 namespace {
-std::vector<int> processCpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    sched_getaffinity(0, sizeof set, &set);
-    std::vector<int> cpus;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    return cpus;
-}
 
 /// Runs one job on each of the two workers at once (each waits for the other), calling
 /// `onWorker` in both.
@@ -67,21 +63,16 @@ std::uint64_t crowdOneCpu(Scheduler& sched, int cpu, int maxBatches,
     std::mutex m;
     setsAfter.clear();
     onBothWorkers(sched, [&] {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        sched_getaffinity(0, sizeof set, &set);
-        std::vector<int> cpus;
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+        std::vector<int> cpus = callingThreadCpus();
         std::lock_guard lock(m);
-        setsAfter.push_back(cpus);
+        setsAfter.push_back(std::move(cpus));
     });
     return sched.stats().spreadMoves;
 }
 }  // namespace
 
 TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
-    const std::vector<int> cpus = processCpus();
+    const std::vector<int> cpus = callingThreadCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     SchedulerConfig cfg;
     cfg.workers = 2;
@@ -95,7 +86,7 @@ TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
 }
 
 TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
-    const std::vector<int> cpus = processCpus();
+    const std::vector<int> cpus = callingThreadCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     for (const bool pinned : {false, true}) {
         SchedulerConfig cfg;

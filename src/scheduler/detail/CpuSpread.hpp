@@ -39,8 +39,8 @@ class CpuSpread {
     /// Published by a worker that is not busy (parked, tending, not looked yet).
     static constexpr int kNotBusy = -1;
 
-    /// `allowed`: the CPUs the process may use. Disabled (every call a no-op) with fewer
-    /// than two workers or two CPUs.
+    /// `allowed`: the CPUs the process may use (processCpus()). Disabled (every call a no-op) with
+    /// fewer than two workers or two CPUs.
     CpuSpread(unsigned workers, std::vector<int> allowed);
 
     bool enabled() const noexcept { return enabled_; }
@@ -74,9 +74,6 @@ class CpuSpread {
         slots_[me].cpu.store(kNotBusy, std::memory_order_relaxed);
         slots_[me].sharedSince = TimePoint{};
     }
-
-    /// The CPUs this process may use, in order (empty where unknown).
-    static std::vector<int> processCpus();
 
   private:
     /// target() over any view of the published CPUs: `published(j)` is worker j's.
