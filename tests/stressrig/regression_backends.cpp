@@ -148,8 +148,13 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
         EXPECT_GT(e.at("probes").get<int>(), 0) << name;
         EXPECT_EQ(e.at("probe_list").size(), e.at("probes")) << name;
         EXPECT_EQ(e.at("start_times"), "wait-in-job") << name;
+        // each backend's ideal run uses the job times measured in its own runs
+        EXPECT_GT(e.at("ideal").at("measured_unit_us").get<double>(), 0.0) << name;
+        EXPECT_TRUE(e.at("ideal").contains("jobs_as_measured")) << name;
     }
+    EXPECT_GT(j.at("result").at("ideal_jobs_as_planned").at("probes").get<int>(), 0);
     const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16.csv");
     EXPECT_EQ(t.rowCount(), b.size());
+    EXPECT_TRUE(t.hasColumn("ideal run"));
     fs::remove_all(dir);
 }

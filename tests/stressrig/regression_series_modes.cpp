@@ -168,6 +168,21 @@ TEST(SeriesBreakingPoint, SmallSearchTerminatesWithConsistentFields) {
     }
     EXPECT_GT(j.at("limit_stress").get<double>(), 0.0);
     EXPECT_GT(j.at("lower_bound_ms").get<double>(), 0.0);
+    // the ideal run: simulated with the jobs as planned and as measured in these runs
+    const json& ideal = j.at("ideal");
+    EXPECT_GT(ideal.at("jobs_as_planned").at("probes").get<int>(), 0);
+    EXPECT_GT(ideal.at("measured_unit_us").get<double>(), 0.0);
+    const json& asMeasured = ideal.at("jobs_as_measured");
+    if (!missing(asMeasured.at("breaking_stress"))) {
+        EXPECT_LE(asMeasured.at("bracket_low").get<double>(),
+                  asMeasured.at("breaking_stress").get<double>());
+        if (j.at("converged") == true) {
+            EXPECT_NEAR(j.at("breaking_to_ideal").get<double>(),
+                        j.at("breaking_stress").get<double>() /
+                            asMeasured.at("breaking_stress").get<double>(),
+                        1e-9);
+        }
+    }
     EXPECT_EQ(j.at("probe_list").size(), probes);
     // files: probes, runs, plot, envelope
     const fs::path out = dir / "out";

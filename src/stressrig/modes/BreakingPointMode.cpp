@@ -1,7 +1,8 @@
 // --mode=breaking-point: the highest stress at which a graph's adapted schedule still
 // holds. Widens the stress until a probe breaks and bisects to the resolution; a logistic
 // fit of the fail fraction over all probes adds the stress at 50 % failure with a 95 %
-// confidence interval, and the theoretical limit puts both in proportion.
+// confidence interval, and the theoretical limit and the ideal run (the same search on a
+// simulated run that costs nothing) put both in proportion.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "analysis/BreakingPointProbe.hpp"
 #include "analysis/BreakingPointSearch.hpp"
 #include "analysis/FailFractionFit.hpp"
+#include "analysis/IdealBreakingPoint.hpp"
 #include "backends/BackendComparison.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
@@ -21,6 +23,7 @@
 #include "load/JobBody.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "measure/JobTimePerUnit.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -65,6 +68,75 @@ std::string stressText(double s) {
 }
 std::string percent(double f) {
     return textOr(f, [](double x) { return fmt::format("{:.0f} %", 100 * x); });
+}
+
+/// The breaking stress of a run that costs nothing, with the jobs as planned and with the
+/// jobs as long as they were measured to be (the fair reference when the calibration drifted).
+struct IdealReference {
+    IdealBreakingPoint planned;
+    std::optional<IdealBreakingPoint> measured;
+    std::optional<Duration> unit;  ///< measured time of one weight unit
+
+    static IdealReference search(const TestChainGraph& graph, WeightPolicy policy, unsigned C,
+                                 Duration load, Duration lifeWindow, const BreakThresholds& th,
+                                 const JobTimePerUnit& jobs) {
+        IdealReference r{IdealBreakingPoint::search(graph, policy, C, load, load, lifeWindow, th),
+                         std::nullopt, jobs.perUnit()};
+        if (r.unit)
+            r.measured =
+                IdealBreakingPoint::search(graph, policy, C, load, *r.unit, lifeWindow, th);
+        return r;
+    }
+    double stress() const { return measured ? measured->stress : planned.stress; }
+};
+
+std::string idealStressText(const IdealBreakingPoint& ideal) {
+    return std::isnan(ideal.stress) ? fmt::format("n/a (no simulated probe broke up to stress {})",
+                                                  stressText(ideal.low))
+                                    : stressText(ideal.stress);
+}
+
+/// The ideal run's lines of the report: what it is and, measured against it, the scheduler.
+std::vector<std::string> idealLines(const IdealReference& ideal, Duration load, unsigned C,
+                                    double breaking) {
+    std::vector<std::string> lines;
+    std::string measured;
+    if (ideal.measured)
+        measured = fmt::format(
+            ", {} with the jobs as long as measured ({} per weight unit, planned {}, {:+.1f} %)",
+            idealStressText(*ideal.measured), Units::formatDuration(*ideal.unit),
+            Units::formatDuration(load),
+            100.0 * (double(ideal.unit->count()) / double(load.count()) - 1.0));
+    lines.push_back(fmt::format(
+        "  ideal run stress {} with the jobs as planned{}: where a run with no scheduling "
+        "cost, jobs taken in start order on {} workers, stops holding (simulated, the same "
+        "search and thresholds){}",
+        idealStressText(ideal.planned), measured, C,
+        std::isnan(breaking) || std::isnan(ideal.stress())
+            ? std::string()
+            : fmt::format("; breaking / ideal = {:.2f}", breaking / ideal.stress())));
+    if (breaking > ideal.stress())
+        lines.push_back(
+            "  note: the breaking stress lies beyond the ideal run's: the scheduler's order (a "
+            "released successor runs on the worker that released it) beat start order on this "
+            "graph, or most runs of a probe were luckier than the simulated one");
+    return lines;
+}
+
+nlohmann::json idealJson(const IdealBreakingPoint& ideal) {
+    return {{"breaking_stress", jsonNumber(ideal.stress)},
+            {"bracket_low", ideal.low},
+            {"bracket_high", jsonNumber(ideal.high)},
+            {"probes", ideal.probes}};
+}
+
+nlohmann::json idealJson(const IdealReference& ideal) {
+    nlohmann::json j = {
+        {"jobs_as_planned", idealJson(ideal.planned)},
+        {"jobs_as_measured", ideal.measured ? idealJson(*ideal.measured) : nlohmann::json(nullptr)},
+        {"measured_unit_us",
+         ideal.unit ? nlohmann::json(toUs(*ideal.unit)) : nlohmann::json(nullptr)}};
+    return j;
 }
 
 nlohmann::json probeJson(const ProbeStatistics& p) {
@@ -164,6 +236,7 @@ class BreakingPointMode final : public Mode {
         if (backends_.comparing())
             return runBackends(ctx, std::move(r), body, graph, policy, C, th, limitStress,
                                lowerBound);
+        JobTimePerUnit jobTime;  // what the jobs really took, for the ideal run
         // the instrument only tells which worker ran a job, for the timeline picture
         RunInstrument instrument(W, graph.size());
         Scheduler scheduler(schedulerConfig(W, &instrument, graph.size() + 64));
@@ -193,6 +266,8 @@ class BreakingPointMode final : public Mode {
             const ScheduledGraphRuns runs =
                 runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
             std::vector<ProbeRun> outcomes;
+            for (const RunResult& run : runs.runs)
+                jobTime.add(run);
             for (const RunResult& run : runs.runs)
                 outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
                                     toMs(run.expectedEnd), run.expired > 0});
@@ -232,6 +307,11 @@ class BreakingPointMode final : public Mode {
         // A bracket the search could not narrow (stopped early) gives no estimate.
         const double breaking = search.converged() ? search.estimate() : kMissing;
         const double ratio = breaking / limitStress;
+        // where the schedule stops holding with no scheduling cost at all
+        const IdealReference ideal =
+            IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
+        const double ofIdeal = ideal.stress();
+        const double toIdeal = breaking / ofIdeal;
 
         // ---- warnings
         std::size_t listed = 0, more = 0, moreRuns = 0;
@@ -272,6 +352,7 @@ class BreakingPointMode final : public Mode {
                                                   stressText(fit.high))
                                     : "n/a: " + fit.reason);
         table.setComment("limit stress", stressText(limitStress));
+        table.setComment("ideal run stress", stressText(ofIdeal));
         table.setComment("units", "stress: planned speed-up factor; times in ms; fractions 0..1");
         table.setComment("incomplete runs",
                          "jobs expired or were cancelled: no runtime (empty cells), counted as "
@@ -311,6 +392,7 @@ class BreakingPointMode final : public Mode {
             pic.ciLow = fit.fitted ? fit.low : kMissing;
             pic.ciHigh = fit.fitted ? fit.high : kMissing;
             pic.limitStress = limitStress;
+            pic.idealStress = ofIdeal;
             pic.title = fmt::format(
                 "breaking point {} ({} nodes), {} workers, load {}, {} runs "
                 "per probe",
@@ -370,6 +452,8 @@ class BreakingPointMode final : public Mode {
             "max(work / {}, critical path); breaking / limit = {}",
             stressText(limitStress), Units::formatDuration(lowerBound), C,
             textOr(ratio, [](double x) { return fmt::format("{:.2f}", x); })));
+        for (std::string& line : idealLines(ideal, load, C, breaking))
+            r.text.push_back(std::move(line));
         if (ratio > 1)
             r.text.push_back(fmt::format(
                 "  note: the breaking stress lies beyond the theoretical limit: runs there end "
@@ -397,13 +481,14 @@ class BreakingPointMode final : public Mode {
             r.verdict = "scheduler FAILED: " + r.failures.front();
         else if (search.converged())
             r.verdict = fmt::format(
-                "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}",
+                "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}, {} of "
+                "the ideal run's {}",
                 stressText(breaking), stressText(search.low()), stressText(search.high()),
                 fit.fitted
                     ? fmt::format("; 50 % failure at {}, 95 % CI {}..{}", stressText(fit.stress50),
                                   stressText(fit.low), stressText(fit.high))
                     : "",
-                percent(ratio), stressText(limitStress));
+                percent(ratio), stressText(limitStress), percent(toIdeal), stressText(ofIdeal));
         else if (search.bracketed())
             r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
                                     stressText(search.low()), stressText(search.high()));
@@ -444,6 +529,8 @@ class BreakingPointMode final : public Mode {
                     {"failed_runs", fit.failed}};
         j["limit_stress"] = jsonNumber(limitStress);
         j["breaking_to_limit"] = jsonNumber(ratio);
+        j["ideal"] = idealJson(ideal);
+        j["breaking_to_ideal"] = jsonNumber(toIdeal);
         j["lower_bound_ms"] = toMs(lowerBound);
         j["unit_schedule_ms"] = unitEndMs;
         j["probes"] = probes.size();
@@ -497,8 +584,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     CsvTable summary;
     summary.addColumn("backend #");
     summary.addColumn("backend", CsvTable::Kind::Text);
-    for (const char* c :
-         {"breaking stress", "bracket low", "bracket high", "theoretical limit", "probes", "runs"})
+    for (const char* c : {"breaking stress", "bracket low", "bracket high", "theoretical limit",
+                          "ideal run", "probes", "runs"})
         summary.addColumn(c);
     CsvTable probesTable;
     probesTable.addColumn("backend", CsvTable::Kind::Text);
@@ -512,11 +599,20 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
         "theoretical limit: stress {}",
         graph_.label(), graph.size(), W, C, Units::formatDuration(exec_.load), sched_.reps,
         dur(th.failDeltaMs), stressText(limitStress)));
+    // no deadlines here, as for the backends; per backend with its jobs' measured times
+    const IdealBreakingPoint planned =
+        IdealBreakingPoint::search(graph, policy, C, exec_.load, exec_.load, Duration::zero(), th);
+    r.text.push_back(fmt::format(
+        "  ideal run stress {} with the jobs as planned: where a run with no scheduling cost, "
+        "jobs taken in start order on {} workers, stops holding (simulated; per backend below "
+        "with the jobs as long as they were measured in its runs)",
+        idealStressText(planned), C));
     for (std::size_t b = 0; b < names.size() && !r.systemFailure; ++b) {
         BreakingPointSearch search;
         std::size_t runs = 0;
         std::string startTimes;
         nlohmann::json list = nlohmann::json::array();
+        JobTimePerUnit jobTime;
         while (const std::optional<double> s = search.next()) {
             if (ctx.stop.requested()) {
                 r.partial = true;
@@ -542,6 +638,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             }
             std::vector<ProbeRun> outcomes;
             for (const BackendRun& run : bs.runs)
+                jobTime.add(run.result);
+            for (const BackendRun& run : bs.runs)
                 outcomes.push_back({run.result.completed ? toMs(run.result.runTime) : kMissing,
                                     toMs(run.result.expectedEnd), false});
             runs += outcomes.size();
@@ -558,8 +656,11 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             search.record(p.broken);
         }
         const double breaking = search.converged() ? search.estimate() : kMissing;
+        const IdealReference ideal =
+            IdealReference::search(graph, policy, C, exec_.load, Duration::zero(), th, jobTime);
+        const double ofIdeal = ideal.stress();
         summary.addRow({double(b + 1), names[b], breaking, search.low(), search.high(), limitStress,
-                        double(search.probes()), double(runs)});
+                        ofIdeal, double(search.probes()), double(runs)});
         byBackend[names[b]] = {{"start_times", startTimes},
                                {"found", search.bracketed()},
                                {"converged", search.converged()},
@@ -567,6 +668,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
                                {"bracket_low", search.low()},
                                {"bracket_high", jsonNumber(search.high())},
                                {"breaking_to_limit", jsonNumber(breaking / limitStress)},
+                               {"ideal", idealJson(ideal)},
+                               {"breaking_to_ideal", jsonNumber(breaking / ofIdeal)},
                                {"probes", search.probes()},
                                {"runs", runs},
                                {"probe_list", list}};
@@ -576,14 +679,20 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             stressText(search.low()), search.bracketed() ? stressText(search.high()) : "n/a",
             search.probes(), runs,
             search.converged() && limitStress > 0
-                ? fmt::format(", {:.0f} % of the limit", 100 * breaking / limitStress)
+                ? fmt::format(", {:.0f} % of the limit{}", 100 * breaking / limitStress,
+                              ofIdeal > 0
+                                  ? fmt::format(", {:.0f} % of the ideal run's {}",
+                                                100 * breaking / ofIdeal, stressText(ofIdeal))
+                                  : std::string())
                 : std::string()));
     }
     if (r.systemFailure)
         r.verdict = "FAILED: " + r.failures.front();
     else
-        r.verdict = fmt::format("breaking stress of {} backends beside the theoretical limit {}",
-                                names.size(), stressText(limitStress));
+        r.verdict = fmt::format(
+            "breaking stress of {} backends beside the theoretical limit {} and the ideal "
+            "run's {} (jobs as planned)",
+            names.size(), stressText(limitStress), stressText(planned.stress));
 
     PlotOptions po;
     po.title = fmt::format(
@@ -593,9 +702,9 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     po.xLabel = "backend #";
     po.yLabel = "stress";
     po.style = "linespoints";
-    r.plots.push_back(
-        {"", GnuplotScript::tablePlot(summary, "backend #",
-                                      {"breaking stress", "theoretical limit"}, {}, po)});
+    r.plots.push_back({"", GnuplotScript::tablePlot(
+                               summary, "backend #",
+                               {"breaking stress", "theoretical limit", "ideal run"}, {}, po)});
     r.tables.push_back({"", std::move(summary)});
     r.tables.push_back({"-probes", std::move(probesTable)});
 
@@ -607,6 +716,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     j["load_us"] = toUs(exec_.load);
     j["reps_per_probe"] = sched_.reps;
     j["limit_stress"] = jsonNumber(limitStress);
+    j["ideal_jobs_as_planned"] = idealJson(planned);
     j["lower_bound_ms"] = toMs(lowerBound);
     j["deadlines"] = false;
     j["backends"] = byBackend;

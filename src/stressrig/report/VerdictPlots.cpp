@@ -77,10 +77,11 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
     }
     for (const auto& [s, f] : p.fittedCurve)
         t.addRow({kNaN, kNaN, kNaN, kNaN, kNaN, s, f});
-    for (double x : {p.breakingStress, p.limitStress, p.ciLow, p.ciHigh})
+    for (double x : {p.breakingStress, p.limitStress, p.idealStress, p.ciLow, p.ciHigh})
         extend(x);
     t.setComment("breaking stress", num(p.breakingStress));
     t.setComment("limit stress", num(p.limitStress));
+    t.setComment("ideal run stress", num(p.idealStress));
     t.setComment("fit 50 % stress and 95 % CI",
                  fmt::format("{} [{}, {}]", num(p.fit50), num(p.ciLow), num(p.ciHigh)));
 
@@ -133,6 +134,14 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
             fmt::format("NaN with lines lw 2 dt 2 lc rgb '#212121' title {}",
                         GnuplotScript::quoteGp(fmt::format(
                             "theoretical limit {:.3f} (ends at the lower bound)", p.limitStress))));
+    }
+    if (has(p.idealStress)) {
+        vertical(p.idealStress, "lw 2 dt 4 lc rgb '#2e7d32'",
+                 fmt::format("ideal run {:.3f}", p.idealStress), 3, 0.55);
+        parts.push_back(
+            fmt::format("NaN with lines lw 2 dt 4 lc rgb '#2e7d32' title {}",
+                        GnuplotScript::quoteGp(fmt::format(
+                            "ideal run {:.3f} (no scheduling cost, start order)", p.idealStress))));
     }
     parts.push_back(
         "$RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time "

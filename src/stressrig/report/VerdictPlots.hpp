@@ -4,6 +4,7 @@
 // classes, the headroom over the offered load, and pipeclean per pattern. Each takes
 // what it draws as plain numbers, so the modes only hand over their results.
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,7 @@ struct BreakingPointPicture {
     double ciLow = 0, ciHigh = 0;  ///< 95 % interval of the fit's 50 % stress
     double fit50 = 0;              ///< the fit's 50 % stress
     double limitStress = 0;        ///< the theoretical limit
+    double idealStress = std::numeric_limits<double>::quiet_NaN();  ///< ideal run; NaN: none
     std::string title;
 };
 GnuplotScript breakingPointPlot(const BreakingPointPicture& picture);
