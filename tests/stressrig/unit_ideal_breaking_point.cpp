@@ -67,6 +67,7 @@ TEST(IdealBreakingPoint, DeadlinesBreakItEarlier) {
 TEST(JobTimePerUnit, WeightedMeanOverJobsThatRan) {
     JobTimePerUnit t;
     EXPECT_FALSE(t.perUnit().has_value());
+    EXPECT_FALSE(t.driftFrom(1ms).has_value());
     RunResult run;
     auto job = [](std::uint32_t weight, Duration start, Duration end) {
         JobTiming j;
@@ -87,5 +88,7 @@ TEST(JobTimePerUnit, WeightedMeanOverJobsThatRan) {
     second.jobs = {job(1, 0ms, 2ms)};
     t.add(second);
     EXPECT_EQ(*t.perUnit(), Duration{6ms} / 4);
+    EXPECT_DOUBLE_EQ(*t.driftFrom(1ms), 0.5);  // 1.5 ms per unit against 1 ms planned
+    EXPECT_DOUBLE_EQ(*t.driftFrom(3ms), -0.5);
     EXPECT_EQ(t.jobs(), 3u);
 }

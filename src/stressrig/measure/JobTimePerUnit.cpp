@@ -16,4 +16,10 @@ std::optional<testchain::Duration> JobTimePerUnit::perUnit() const noexcept {
     return time_ / static_cast<testchain::Duration::rep>(weight_);
 }
 
+std::optional<double> JobTimePerUnit::driftFrom(testchain::Duration planned) const noexcept {
+    const std::optional<testchain::Duration> unit = perUnit();
+    if (!unit || planned.count() <= 0) return std::nullopt;
+    return static_cast<double>(unit->count()) / static_cast<double>(planned.count()) - 1.0;
+}
+
 }  // namespace pullsched::rig

@@ -18,6 +18,8 @@ class JobTimePerUnit {
     void add(const testchain::RunResult& run) noexcept;
     /// The mean time of one weight unit; nullopt before any weighted job ran.
     std::optional<testchain::Duration> perUnit() const noexcept;
+    /// perUnit / planned − 1 (+0.05: the jobs took 5 % longer); nullopt before any job.
+    std::optional<double> driftFrom(testchain::Duration planned) const noexcept;
     std::size_t jobs() const noexcept { return jobs_; }
 
   private:

@@ -123,6 +123,22 @@ std::vector<std::string> idealLines(const IdealReference& ideal, Duration load, 
     return lines;
 }
 
+/// Job bodies that ran this much longer or shorter than planned move the breaking stress
+/// by about as much; say so.
+constexpr double kJobTimeDrift = 0.05;
+
+std::optional<std::string> jobTimeWarning(const IdealReference& ideal, const JobTimePerUnit& jobs,
+                                          Duration load) {
+    const std::optional<double> drift = jobs.driftFrom(load);
+    if (!drift || std::abs(*drift) <= kJobTimeDrift || !ideal.measured) return std::nullopt;
+    return fmt::format(
+        "the jobs took {} per weight unit, {:+.1f} % against the calibrated {}: every probe's "
+        "schedule was {} than planned, and the breaking stress moves by about as much; "
+        "compare it with the ideal run's with the jobs as measured ({})",
+        Units::formatDuration(*ideal.unit), 100 * *drift, Units::formatDuration(load),
+        *drift > 0 ? "tighter" : "looser", idealStressText(*ideal.measured));
+}
+
 nlohmann::json idealJson(const IdealBreakingPoint& ideal) {
     return {{"breaking_stress", jsonNumber(ideal.stress)},
             {"bracket_low", ideal.low},
@@ -332,6 +348,8 @@ class BreakingPointMode final : public Mode {
                 "{} more probes with {} incomplete runs in all (column \"incomplete runs\")", more,
                 moreRuns));
         if (!stopReason.empty()) r.warnings.push_back(stopReason);
+        if (const std::optional<std::string> w = jobTimeWarning(ideal, jobTime, load))
+            r.warnings.push_back(*w);
 
         // ---- tables and plot
         CsvTable table({"probe", "stress", "runs", "incomplete runs", "failed runs",
