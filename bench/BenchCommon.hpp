@@ -32,8 +32,11 @@ inline constexpr std::chrono::seconds kHangLimit{10};
 inline SchedulerConfig benchConfig() {
     SchedulerConfig cfg;
     cfg.workers = kThreads;
-    // PULLSCHED_BENCH_SPREAD=0: the same binary without CpuSpread, for A/B runs.
+    // For A/B runs of one binary: PULLSCHED_BENCH_SPREAD=0 without CpuSpread,
+    // PULLSCHED_BENCH_PIN=1 with worker i bound to the i-th allowed CPU.
     if (const char* e = std::getenv("PULLSCHED_BENCH_SPREAD")) cfg.spreadWorkers = e[0] != '0';
+    if (const char* e = std::getenv("PULLSCHED_BENCH_PIN"); e && e[0] == '1')
+        cfg.pinWorkers = WorkerPinning::FirstCpus;
     return cfg;
 }
 

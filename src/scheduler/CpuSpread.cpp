@@ -53,9 +53,14 @@ bool CpuSpread::check(unsigned me, TimePoint now, bool wakeOverdue) noexcept {
         if (now - mine.sharedSince < kSharedFor) return false;
     }
     mine.sharedSince = TimePoint{};
-    if (!bindCallingThread({&to, 1})) return false;  // best effort
-    bindCallingThread(allowed_);                     // already on `to`: widening does not move it
+    // Published before the move: onto an idle vCPU it takes ~200 us here, and a worker
+    // looking meanwhile must see where this one is going, or it may pick the same CPU.
     mine.cpu.store(to, std::memory_order_relaxed);
+    if (!bindCallingThread({&to, 1})) {  // best effort
+        mine.cpu.store(cpu, std::memory_order_relaxed);
+        return false;
+    }
+    bindCallingThread(allowed_);  // already on `to`: widening does not move it
     return true;
 #else
     (void)me;
