@@ -65,6 +65,8 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
         {"--mode=topology --name=a/b", "invalid --name='a/b'"},
         {"--mode=topology --out=", "invalid --out: needs a value"},
         {"--mode=topology extra", "unexpected argument 'extra'"},
+        {"--mode=run --placement=everywhere", "invalid --placement='everywhere'"},
+        {"--mode=headroom --placement=pinned", "--placement does not apply here"},
     };
     for (const auto& [args, words] : cases) {
         const Result r = rig(args + " --out=results", dir);

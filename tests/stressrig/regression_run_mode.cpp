@@ -430,3 +430,23 @@ TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
     }
     fs::remove_all(dir);
 }
+
+// --placement reaches the configuration and every choice runs the graph correctly; a
+// pinned backend run too (the pullsched backend takes it from the BackendSetup).
+TEST(StressrigRunMode, PlacementIsRecordedAndEveryChoiceRuns) {
+    const fs::path dir = scratch("placement");
+    for (const std::string p : {"spread", "pinned", "os"}) {
+        const Result r = rig(small("--life-window=0s --reps=2 --json --placement=" + p), dir);
+        ASSERT_EQ(r.code, 0) << p << "\n" << r.err;
+        const json j = stdoutJson(r);
+        EXPECT_EQ(j.at("configuration").at("placement"), p);
+        EXPECT_EQ(j.at("result").at("hash_check"), "ok") << p;
+    }
+    const Result text = rig(small("--life-window=0s --reps=1 --placement=pinned"), dir);
+    EXPECT_NE(text.out.find("pullsched's workers pinned, one per CPU"), std::string::npos)
+        << text.out;
+    const Result b = rig(small("--json --placement=pinned --backends=pullsched,pool"), dir);
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(stdoutJson(b).at("configuration").at("placement"), "pinned");
+    fs::remove_all(dir);
+}

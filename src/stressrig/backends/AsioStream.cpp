@@ -26,7 +26,7 @@ class AsioStream final : public StreamBackend {
     }
 
   protected:
-    void launch(unsigned workers) override { pool_.emplace(workers); }
+    void launch(unsigned workers, Placement /*pullsched only*/) override { pool_.emplace(workers); }
     void post(pullsched::TimePoint intendedStart, StreamJob job) override {
         // The handler owns its timer: the timer lives until the job has run.
         auto timer = std::make_shared<asio::steady_timer>(pool_->get_executor(), intendedStart);

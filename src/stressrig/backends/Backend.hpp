@@ -45,6 +45,8 @@ namespace pullsched {
 class Observer;
 }
 
+#include "load/Placement.hpp"
+
 namespace pullsched::rig {
 
 using testchain::Duration;
@@ -75,6 +77,8 @@ struct BackendSetup {
     /// pullsched only: deadline = start + the schedule's life window (the other backends
     /// cannot expire a job). Off by default so that all backends run the same work.
     bool deadlines = false;
+    /// pullsched only: where its workers run.
+    Placement placement = Placement::Spread;
     /// pullsched only: an observer of the scheduler (e.g. the rig's RunInstrument); must
     /// outlive the backend. Job tags are node ids (planning jobs carry a high tag bit).
     Observer* observer = nullptr;

@@ -26,7 +26,7 @@ class OpenMpStream final : public StreamBackend {
     }
 
   protected:
-    void launch(unsigned workers) override {
+    void launch(unsigned workers, Placement /*pullsched only*/) override {
         region_ = std::thread([this, workers] { runRegion(static_cast<int>(workers) + 1); });
     }
     void post(pullsched::TimePoint, StreamJob job) override {

@@ -24,7 +24,7 @@ class PoolStream final : public StreamBackend {
     }
 
   protected:
-    void launch(unsigned workers) override {
+    void launch(unsigned workers, Placement /*pullsched only*/) override {
         for (unsigned i = 0; i < workers; ++i)
             threads_.emplace_back([this] { serve(); });
     }

@@ -94,8 +94,8 @@ class PullschedBackend final : public Backend {
         // the job bodies count them (as for every backend), and an observer would cost each
         // job two virtual calls and a clock read that no other backend pays.
         Observer* observer = setup.schedule ? &counter_ : setup.observer;
-        scheduler_ =
-            std::make_unique<Scheduler>(schedulerConfig(setup.workers, observer, n + n / 64 + 16));
+        scheduler_ = std::make_unique<Scheduler>(
+            schedulerConfig(setup.workers, setup.placement, observer, n + n / 64 + 16));
         RunnerConfig rc;
         rc.timeBase = setup.timeBase;
         rc.load = setup.load;

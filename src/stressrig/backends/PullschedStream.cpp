@@ -26,8 +26,8 @@ class PullschedStream final : public StreamBackend {
     }
 
   protected:
-    void launch(unsigned workers) override {
-        sched_.emplace(schedulerConfig(workers, nullptr, kStreamPool));
+    void launch(unsigned workers, Placement placement) override {
+        sched_.emplace(schedulerConfig(workers, placement, nullptr, kStreamPool));
     }
     void post(pullsched::TimePoint intendedStart, StreamJob job) override {
         pullsched::JobOptions o;

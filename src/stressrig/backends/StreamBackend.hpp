@@ -28,6 +28,8 @@
 #include "cli/StopRequest.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
+#include "load/Placement.hpp"
+
 namespace pullsched::rig {
 
 /// How a stream backend honours a job's intended start.
@@ -54,11 +56,12 @@ class StreamBackend {
     /// One sentence on how the arrival time is honoured (--help, JSON "arrival_times_text").
     virtual std::string_view arrivalTimesText() const noexcept = 0;
 
-    /// Untimed: starts `workers` worker threads. Throws std::invalid_argument for 0.
-    void start(unsigned workers) {
+    /// Untimed: starts `workers` worker threads (pullsched: placed as `placement` says).
+    /// Throws std::invalid_argument for 0.
+    void start(unsigned workers, Placement placement = Placement::Spread) {
         if (workers == 0) throw std::invalid_argument(std::string(name()) + ": 0 workers");
         if (started_) throw std::logic_error(std::string(name()) + ": started twice");
-        launch(workers);
+        launch(workers, placement);
         started_ = true;
     }
 
@@ -99,8 +102,8 @@ class StreamBackend {
     std::uint64_t ended() const noexcept { return ended_.load(std::memory_order_acquire); }
 
   protected:
-    /// Adapter: start the threads.
-    virtual void launch(unsigned workers) = 0;
+    /// Adapter: start the threads (`placement` concerns pullsched only).
+    virtual void launch(unsigned workers, Placement placement) = 0;
     /// Adapter: run `job` once; a Native backend not before `intendedStart`.
     virtual void post(pullsched::TimePoint intendedStart, StreamJob job) = 0;
     /// Adapter: every job has ended; join the threads. Called once, from stop().

@@ -25,7 +25,7 @@ class TbbStream final : public StreamBackend {
     }
 
   protected:
-    void launch(unsigned workers) override {
+    void launch(unsigned workers, Placement /*pullsched only*/) override {
         // The generator does not join the arena, so oneTBB needs `workers` threads of its
         // own; without this it caps its pool at hardware concurrency − 1.
         control_ = std::make_unique<oneapi::tbb::global_control>(

@@ -70,7 +70,8 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     r.offeredRate = cfg.arrivals.rate;
 
     LatencyRecorder recorder(cfg.workers);
-    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder, kLoadTestPool));
+    pullsched::Scheduler sched(
+        schedulerConfig(cfg.workers, cfg.placement, &recorder, kLoadTestPool));
 
     OpenPlayConfig pc;
     pc.jobLoad = cfg.jobLoad;
@@ -155,7 +156,7 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
     LoadRunResult r;
     r.method = "closed";
     LatencyRecorder recorder(cfg.workers);
-    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder));
+    pullsched::Scheduler sched(schedulerConfig(cfg.workers, cfg.placement, &recorder));
 
     ClosedState st;
     st.sched = &sched;
@@ -215,7 +216,8 @@ StepResult runRateStep(const RateStepConfig& cfg, const testchain::Computational
     StepResult r;
     const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.hold);
     LatencyRecorder recorder(cfg.workers);
-    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder, kLoadTestPool));
+    pullsched::Scheduler sched(
+        schedulerConfig(cfg.workers, cfg.placement, &recorder, kLoadTestPool));
     OpenPlayConfig pc;
     pc.jobLoad = cfg.jobLoad;
     pc.warmup = cfg.warm;

@@ -15,6 +15,8 @@
 #include "measure/ProcessSampler.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
+#include "load/Placement.hpp"
+
 namespace pullsched::rig {
 
 using Duration = std::chrono::nanoseconds;
@@ -30,6 +32,7 @@ ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
 struct OpenRunConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
+    Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};
@@ -39,6 +42,7 @@ struct OpenRunConfig {
 struct ClosedRunConfig {
     unsigned users = 4;
     unsigned workers = 2;
+    Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration think{0};
     Duration duration{std::chrono::seconds{5}};
@@ -78,6 +82,7 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
 struct RateStepConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
+    Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration hold{std::chrono::seconds{2}};
     Duration warm{0};

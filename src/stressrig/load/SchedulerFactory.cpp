@@ -2,10 +2,11 @@
 
 namespace pullsched::rig {
 
-SchedulerConfig schedulerConfig(unsigned workers, Observer* observer,
+SchedulerConfig schedulerConfig(unsigned workers, Placement placement, Observer* observer,
                                 std::size_t initialJobCapacity) {
     SchedulerConfig cfg;
     cfg.workers = workers;
+    applyPlacement(cfg, placement);
     cfg.observer = observer;
     if (initialJobCapacity) cfg.initialJobCapacity = initialJobCapacity;
     return cfg;

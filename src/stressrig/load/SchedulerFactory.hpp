@@ -6,6 +6,7 @@
 
 #include "cli/ExecutionOptions.hpp"
 #include "cli/ScheduleOptions.hpp"
+#include "load/Placement.hpp"
 #include "pullsched/scheduler/Config.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 #include "pullsched/testchain/ScheduleRunner.hpp"
@@ -13,9 +14,10 @@
 
 namespace pullsched::rig {
 
-/// `workers` worker threads, an optional observer, and a job pool sized for the run
-/// (0: the scheduler's default) so that a measurement does not time pool growth.
-SchedulerConfig schedulerConfig(unsigned workers, Observer* observer = nullptr,
+/// `workers` worker threads placed as `placement` says, an optional observer, and a job
+/// pool sized for the run (0: the scheduler's default) so that a measurement does not time
+/// pool growth.
+SchedulerConfig schedulerConfig(unsigned workers, Placement placement, Observer* observer = nullptr,
                                 std::size_t initialJobCapacity = 0);
 
 /// A ScheduleRunner's configuration: job body and time base from `exec`, deadlines from

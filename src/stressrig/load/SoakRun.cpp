@@ -24,7 +24,7 @@ SoakRunResult runSoak(
     res.rows.reserve(intervals);
 
     LatencyRecorder recorder(cfg.workers);
-    pullsched::Scheduler sched(schedulerConfig(cfg.workers, &recorder, 1 << 14));
+    pullsched::Scheduler sched(schedulerConfig(cfg.workers, cfg.placement, &recorder, 1 << 14));
     OpenPlayConfig pc;
     pc.jobLoad = cfg.jobLoad;
     pc.warmup = cfg.warmup;

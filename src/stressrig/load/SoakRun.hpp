@@ -13,11 +13,14 @@
 #include "measure/LatencyHistogram.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
+#include "load/Placement.hpp"
+
 namespace pullsched::rig {
 
 struct SoakRunConfig {
     ArrivalConfig arrivals;  ///< Poisson intervals use seed + interval index
     unsigned workers = 2;
+    Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration duration{std::chrono::minutes{10}};
     Duration interval{std::chrono::seconds{10}};

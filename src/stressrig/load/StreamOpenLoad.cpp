@@ -51,7 +51,7 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
     const bool native = backend.arrivalTimes() == ArrivalTimes::Native;
     const Duration ahead = native ? cfg.postAhead : Duration{0};
 
-    backend.start(cfg.workers);
+    backend.start(cfg.workers, cfg.placement);
     const auto s0 = ProcessSampler::snapshot();
     const Duration cpu0 = OpenLoadDriver::threadCpuTime();
     const TimePoint origin = SteadyClock::now() + std::chrono::milliseconds{2};

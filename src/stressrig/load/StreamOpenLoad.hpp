@@ -15,11 +15,14 @@
 #include "load/LoadRuns.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
+#include "load/Placement.hpp"
+
 namespace pullsched::rig {
 
 struct StreamRunConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
+    Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};

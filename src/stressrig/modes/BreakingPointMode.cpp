@@ -17,6 +17,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
@@ -189,6 +190,7 @@ class BreakingPointMode final : public Mode {
     void declare(OptionTable& t) override {
         graph_.declare(t);
         exec_.declare(t);
+        placement_.declare(t);
         sched_.declare(t, false);  // the search chooses the stress
         backends_.declare(t);
         t.group("Breaking point");
@@ -255,7 +257,8 @@ class BreakingPointMode final : public Mode {
         JobTimePerUnit jobTime;  // what the jobs really took, for the ideal run
         // the instrument only tells which worker ran a job, for the timeline picture
         RunInstrument instrument(W, graph.size());
-        Scheduler scheduler(schedulerConfig(W, &instrument, graph.size() + 64));
+        Scheduler scheduler(
+            schedulerConfig(W, placement_.placement(), &instrument, graph.size() + 64));
         const RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
 
         std::vector<ProbeStatistics> probes;
@@ -431,9 +434,9 @@ class BreakingPointMode final : public Mode {
         const std::string hash = fmt::format("0x{:016X}", graph.graphHash());
         r.text.push_back(fmt::format(
             "Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
-            "concurrency {}, load {}, {} runs per probe",
+            "concurrency {}, load {}, {} runs per probe{}",
             graph_.label(), graph.size(), graph.seed(), hash, W, C, Units::formatDuration(load),
-            sched_.reps));
+            sched_.reps, placementNote(placement_.placement())));
         r.text.push_back(fmt::format(
             "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
             "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
@@ -579,6 +582,7 @@ class BreakingPointMode final : public Mode {
 
     GraphOptions graph_;
     ExecutionOptions exec_;
+    PlacementOption placement_;
     ScheduleOptions sched_;
     BackendOptions backends_;
     std::string thresholds_ = "scaled";
@@ -593,6 +597,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     const std::vector<std::string> names = backends_.names();
     const unsigned W = exec_.workers;
     BackendSetup setup;
+    setup.placement = placement_.placement();
     setup.workers = W;
     setup.timeBase = exec_.load;
     setup.load = body.load();

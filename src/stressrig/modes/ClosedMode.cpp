@@ -8,6 +8,7 @@
 
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "load/JobBody.hpp"
 #include "load/LoadRuns.hpp"
 #include "modes/Mode.hpp"
@@ -38,6 +39,7 @@ class ClosedMode final : public Mode {
     }
     void declare(OptionTable& t) override {
         exec_.declare(t, "busy time of each job");
+        placement_.declare(t);
         span_.declare(t, 5s, "submissions in this first part are run but not measured");
         t.group("Closed load");
         t.count("users", users_, 1, 100'000, "users, each with one job in flight");
@@ -57,6 +59,7 @@ class ClosedMode final : public Mode {
         ClosedRunConfig cc;
         cc.users = users_;
         cc.workers = exec_.workers;
+        cc.placement = placement_.placement();
         cc.jobLoad = exec_.load;
         cc.think = think_;
         cc.duration = span_.duration;
@@ -85,6 +88,7 @@ class ClosedMode final : public Mode {
             OpenRunConfig oc;
             oc.arrivals = {rate, "constant", 42};
             oc.workers = exec_.workers;
+            oc.placement = placement_.placement();
             oc.jobLoad = exec_.load;
             oc.duration = span_.duration;
             oc.warmup = span_.warmup;
@@ -191,6 +195,7 @@ class ClosedMode final : public Mode {
 
   private:
     ExecutionOptions exec_;
+    PlacementOption placement_;
     LoadSpanOptions span_;
     unsigned users_ = 4;
     Duration think_{0};

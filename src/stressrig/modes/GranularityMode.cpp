@@ -20,6 +20,7 @@
 #include "backends/BackendRegistry.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
@@ -168,6 +169,7 @@ class GranularityMode final : public Mode {
                "graphs as NAME:NODES, comma-separated: isolated, chain, grid:WxH (hand-made "
                "shapes) or a preset (see Patterns)");
         t.count("workers", workers_, 1, 1024, "worker threads of every backend");
+        placement_.declare(t);
         t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
         t.duration("min-size", minSize_, 100ns, 10s, "smallest job size (time per unit weight)");
         t.duration("max-size", maxSize_, 100ns, 10s, "largest job size");
@@ -238,6 +240,7 @@ class GranularityMode final : public Mode {
 
     std::string graphs_ = kDefaultGraphs;
     BackendOptions backends_;
+    PlacementOption placement_;
     unsigned workers_ = 2;
     std::string loadKind_ = "cpu";
     Duration minSize_ = 250ns;
@@ -340,6 +343,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         for (std::size_t bi = 0; overhead_ && bi < backends.size() && !r.partial; ++bi) {
             BackendSetup setup;
             setup.workers = workers_;
+            setup.placement = placement_.placement();
             setup.policy = policy;
             setup.parallelism = P;
             backends[bi]->prepare(graph, setup);  // untimed; no load: empty jobs
@@ -373,6 +377,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 Backend& backend = *backends[bi];
                 BackendSetup setup;
                 setup.workers = workers_;
+                setup.placement = placement_.placement();
                 setup.timeBase = size;
                 setup.load = body.load();
                 setup.policy = policy;
@@ -558,9 +563,9 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                                : fmt::format("job sizes {}", fmt::join(sizeTexts, ", "));
     r.text.push_back(fmt::format(
         "Granularity: METG at {} efficiency, {} on {} workers ({} cores), {}, {} runs per size "
-        "after {} warm-up (median makespan), as fast as possible",
+        "after {} warm-up (median makespan), as fast as possible{}",
         thresholdText, fmt::join(backendList_, ", "), workers_, ctx.environment.cores,
-        sizesDescription, reps_, backends_.warmup));
+        sizesDescription, reps_, backends_.warmup, placementNote(placement_.placement())));
     r.text.push_back("  " + definition);
     std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
     for (const std::string& b : backendList_)

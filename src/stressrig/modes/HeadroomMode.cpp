@@ -85,7 +85,8 @@ CopiesRun runCopies(unsigned k, std::size_t jobs, Duration jobLoad,
     std::vector<std::unique_ptr<pullsched::Scheduler>> scheds;
     std::vector<Chain> chains(k);
     for (unsigned i = 0; i < k; ++i) {
-        scheds.push_back(std::make_unique<pullsched::Scheduler>(schedulerConfig(1)));
+        scheds.push_back(
+            std::make_unique<pullsched::Scheduler>(schedulerConfig(1, Placement::Spread)));
         chains[i] = Chain{scheds.back().get(), &load, &stop, jobLoad, jobs};
     }
     const auto s0 = ProcessSampler::snapshot();

@@ -8,6 +8,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "load/JobBody.hpp"
 #include "load/LoadRuns.hpp"
 #include "load/StreamOpenLoad.hpp"
@@ -42,6 +43,7 @@ class OpenMode final : public Mode {
     }
     void declare(OptionTable& t) override {
         exec_.declare(t, "busy time of each job");
+        placement_.declare(t);
         span_.declare(t, 5s, "arrivals in this first part are run but not measured");
         open_.declare(t, "arrivals per second");
         t.group("Backends");
@@ -75,6 +77,7 @@ class OpenMode final : public Mode {
         OpenRunConfig cfg;
         cfg.arrivals = open_.arrivals();
         cfg.workers = exec_.workers;
+        cfg.placement = placement_.placement();
         cfg.jobLoad = exec_.load;
         cfg.duration = span_.duration;
         cfg.warmup = span_.warmup;
@@ -173,6 +176,8 @@ class OpenMode final : public Mode {
     }
 
     ExecutionOptions exec_;
+
+    PlacementOption placement_;
     LoadSpanOptions span_;
     OpenLoadOptions open_;
     BackendOptions backends_;
@@ -183,6 +188,7 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     StreamRunConfig cfg;
     cfg.arrivals = open_.arrivals();
     cfg.workers = exec_.workers;
+    cfg.placement = placement_.placement();
     cfg.jobLoad = exec_.load;
     cfg.duration = span_.duration;
     cfg.warmup = span_.warmup;

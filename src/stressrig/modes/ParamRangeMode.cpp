@@ -16,6 +16,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
@@ -63,6 +64,7 @@ class ParamRangeMode final : public Mode {
     void declare(OptionTable& t) override {
         graph_.declare(t, false);  // the series chooses the sizes
         exec_.declare(t, "time per unit weight of a job");
+        placement_.declare(t);
         t.group("Parameter series");
         t.size("from", from_, 2, 1'000'000, "smallest load peak in jobs (graph nodes)");
         t.size("to", to_, 2, 1'000'000, "largest load peak in jobs");
@@ -105,7 +107,7 @@ class ParamRangeMode final : public Mode {
         const JobBody body(exec_.loadKind, &ctx.progress);
         r.calibration = body.json();
         RunInstrument instrument(W, to_);
-        Scheduler scheduler(schedulerConfig(W, &instrument, to_ + 64));
+        Scheduler scheduler(schedulerConfig(W, placement_.placement(), &instrument, to_ + 64));
 
         std::vector<Point> points;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -291,6 +293,7 @@ class ParamRangeMode final : public Mode {
 
     GraphOptions graph_;
     ExecutionOptions exec_;
+    PlacementOption placement_;
     BackendOptions backends_;
     std::size_t from_ = 10, to_ = 100;
     unsigned points_ = 20;
@@ -331,6 +334,7 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
     const JobBody body(exec_.loadKind, &ctx.progress);
     r.calibration = body.json();
     BackendSetup setup;
+    setup.placement = placement_.placement();
     setup.workers = W;
     setup.timeBase = exec_.load;
     setup.load = body.load();

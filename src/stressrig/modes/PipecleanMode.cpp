@@ -18,6 +18,7 @@
 #include "analysis/LoadTestAnalysis.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "load/JobBody.hpp"
@@ -85,6 +86,7 @@ class PipecleanMode final : public Mode {
         t.optionalU64("seed", graph_.seed, "graph seed = node 0's hash", "each preset's");
         t.optionalCount("fan", graph_.fan, 1, 16, "maxFan of the generator", "each preset's");
         exec_.declare(t, "job base time per unit weight");
+        placement_.declare(t);
         t.group("Schedule");
         t.duration("level", sched_.level, 1us, 10s, "level l starts at l x this");
         t.duration("life-window", sched_.lifeWindow, 0ns, 1h,
@@ -138,7 +140,7 @@ class PipecleanMode final : public Mode {
         pr.levels = graph.levels();
         pr.work = GraphStatistics(graph, policy).work(exec_.load);
 
-        pullsched::Scheduler sched(schedulerConfig(exec_.workers));
+        pullsched::Scheduler sched(schedulerConfig(exec_.workers, placement_.placement()));
         RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, exec_.workers);
         rc.completionLimit = kCompletionLimit;
         LevelSchedule schedule(graph, policy);
@@ -384,6 +386,7 @@ class PipecleanMode final : public Mode {
 
     GraphOptions graph_;
     ExecutionOptions exec_;
+    PlacementOption placement_;
     ScheduleOptions sched_;
 };
 

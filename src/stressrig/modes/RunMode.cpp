@@ -14,6 +14,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
@@ -106,6 +107,7 @@ class RunMode final : public Mode {
     void declare(OptionTable& t) override {
         graph_.declare(t);
         exec_.declare(t);
+        placement_.declare(t);
         sched_.declare(t);
         backends_.declare(t);
         t.group("Traces");
@@ -151,6 +153,7 @@ class RunMode final : public Mode {
 
     GraphOptions graph_;
     ExecutionOptions exec_;
+    PlacementOption placement_;
     ScheduleOptions sched_;
     BackendOptions backends_;
     bool traceJson_ = false;
@@ -190,7 +193,7 @@ ModeResult RunMode::run(RunContext& ctx) {
 
     const GraphStatistics stats(graph, policy);
     RunInstrument instrument(W, N);
-    Scheduler scheduler(schedulerConfig(W, &instrument, N + N / 64 + 16));
+    Scheduler scheduler(schedulerConfig(W, placement_.placement(), &instrument, N + N / 64 + 16));
     RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
     // A run that is merely late must not count as lost: allow far more than the plan.
     rc.completionLimit =
@@ -294,9 +297,9 @@ ModeResult RunMode::run(RunContext& ctx) {
     auto& text = res.text;
     text.push_back(
         fmt::format("stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, "
-                    "load {} ({})",
+                    "load {} ({}){}",
                     graph_.label(), N, graph.seed(), hash, W, Units::formatDuration(exec_.load),
-                    exec_.loadKind));
+                    exec_.loadKind, placementNote(placement_.placement())));
     text.push_back(fmt::format(
         "schedule: {}; life window {}; reps {} of {}{}; calibration: {}", scheduleText,
         deadlines ? Units::formatDuration(sched_.lifeWindow) : std::string("none"), runReps,
@@ -515,6 +518,7 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
     const GraphStatistics stats(graph, policy);
 
     BackendSetup setup;
+    setup.placement = placement_.placement();
     setup.workers = W;
     setup.timeBase = exec_.load;
     setup.load = body.load();

@@ -8,6 +8,7 @@
 #include "analysis/SoakAnalysis.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
+#include "cli/PlacementOption.hpp"
 #include "load/JobBody.hpp"
 #include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
@@ -54,6 +55,7 @@ class SoakMode final : public Mode {
     }
     void declare(OptionTable& t) override {
         exec_.declare(t, "busy time of each job");
+        placement_.declare(t);
         span_.declare(t, 10min, "arrivals in this first part are run but not measured");
         open_.declare(t,
                       "arrivals per second (1k/s: a quarter of the nominal capacity of 2 "
@@ -86,6 +88,7 @@ class SoakMode final : public Mode {
         SoakRunConfig cfg;
         cfg.arrivals = open_.arrivals();
         cfg.workers = exec_.workers;
+        cfg.placement = placement_.placement();
         cfg.jobLoad = exec_.load;
         cfg.duration = span_.duration;
         cfg.interval = interval_;
@@ -264,6 +267,8 @@ class SoakMode final : public Mode {
     }
 
     ExecutionOptions exec_;
+
+    PlacementOption placement_;
     LoadSpanOptions span_;
     OpenLoadOptions open_;
     Duration interval_ = 10s;

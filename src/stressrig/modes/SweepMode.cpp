@@ -12,6 +12,7 @@
 
 #include "analysis/LoadClassifier.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
+#include "cli/PlacementOption.hpp"
 #include "cli/RateStepOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
@@ -68,6 +69,7 @@ class SweepMode final : public Mode {
         t.countList("workers", workers_, 1, 1024, "worker counts to sweep, e.g. 1,2,4");
         t.duration("load", load_, 100ns, 10s, "time per job");
         t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
+        placement_.declare(t);
         t.group("Sweep");
         t.rate("from", from_, 0.001, 1e9, "first offered rate");
         t.rate("to", to_, 0.001, 1e9, "last offered rate (included)");
@@ -123,7 +125,9 @@ class SweepMode final : public Mode {
                 }
                 SweepRow row;
                 row.workers = w;
-                row.step = runRateStep(steps_.step(rate, w, load_, window), body.load(), &ctx.stop);
+                RateStepConfig step = steps_.step(rate, w, load_, window);
+                step.placement = placement_.placement();
+                row.step = runRateStep(step, body.load(), &ctx.stop);
                 row.interrupted = row.step.interrupted;
                 if (row.interrupted) {
                     row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
@@ -357,6 +361,7 @@ class SweepMode final : public Mode {
     }
 
     std::vector<unsigned> workers_{2};
+    PlacementOption placement_;
     Duration load_ = std::chrono::microseconds{500};
     std::string loadKind_ = "cpu";
     double from_ = 1000, to_ = 5000, step_ = 0;
