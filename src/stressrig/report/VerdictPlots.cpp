@@ -120,29 +120,24 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
             "set label {} {} at first {}, graph {} rotate by 90 right offset -0.6,0 boxed front\n",
             id, GnuplotScript::quoteGp(label), num(x), at);
     };
-    if (has(p.breakingStress)) {
-        vertical(p.breakingStress, "lw 2.5 lc rgb '#c62828'",
-                 fmt::format("breaking stress {:.3f}", p.breakingStress), 1, 0.98);
-        parts.push_back(fmt::format("NaN with lines lw 2.5 lc rgb '#c62828' title {}",
-                                    GnuplotScript::quoteGp(fmt::format(
-                                        "breaking stress {:.3f} (bisection)", p.breakingStress))));
-    }
-    if (has(p.limitStress)) {
-        vertical(p.limitStress, "lw 2 dt 2 lc rgb '#212121'",
-                 fmt::format("theoretical limit {:.3f}", p.limitStress), 2, 0.98);
+    // a vertical reference line with its label, and its entry in the legend
+    auto reference = [&](double x, const char* style, const std::string& label,
+                         const std::string& legend, int id, double at) {
+        if (!has(x)) return;
+        vertical(x, style, label, id, at);
         parts.push_back(
-            fmt::format("NaN with lines lw 2 dt 2 lc rgb '#212121' title {}",
-                        GnuplotScript::quoteGp(fmt::format(
-                            "theoretical limit {:.3f} (ends at the lower bound)", p.limitStress))));
-    }
-    if (has(p.idealStress)) {
-        vertical(p.idealStress, "lw 2 dt 4 lc rgb '#2e7d32'",
-                 fmt::format("ideal run {:.3f}", p.idealStress), 3, 0.55);
-        parts.push_back(
-            fmt::format("NaN with lines lw 2 dt 4 lc rgb '#2e7d32' title {}",
-                        GnuplotScript::quoteGp(fmt::format(
-                            "ideal run {:.3f} (no scheduling cost, start order)", p.idealStress))));
-    }
+            fmt::format("NaN with lines {} title {}", style, GnuplotScript::quoteGp(legend)));
+    };
+    reference(p.breakingStress, "lw 2.5 lc rgb '#c62828'",
+              fmt::format("breaking stress {:.3f}", p.breakingStress),
+              fmt::format("breaking stress {:.3f} (bisection)", p.breakingStress), 1, 0.98);
+    reference(p.limitStress, "lw 2 dt 2 lc rgb '#212121'",
+              fmt::format("theoretical limit {:.3f}", p.limitStress),
+              fmt::format("theoretical limit {:.3f} (ends at the lower bound)", p.limitStress), 2,
+              0.98);
+    reference(
+        p.idealStress, "lw 2 dt 4 lc rgb '#2e7d32'", fmt::format("ideal run {:.3f}", p.idealStress),
+        fmt::format("ideal run {:.3f} (no scheduling cost, start order)", p.idealStress), 3, 0.55);
     parts.push_back(
         "$RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time "
         "(complete runs)'");
