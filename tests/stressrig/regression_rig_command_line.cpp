@@ -1,5 +1,6 @@
 // The stressrig binary's command line: help, version, modes that own their options, and
 // bad input (exit 2, one line naming the problem, nothing written).
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -44,6 +45,19 @@ TEST(RigCommandLine, Version) {
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.out.rfind("stressrig (pullsched) ", 0), 0u) << r.out;
     EXPECT_NE(r.out.find("commit "), std::string::npos);
+    // Taken at build time: in a git checkout it names HEAD (tests run on a fresh build).
+    std::string head;
+    if (FILE* git = ::popen(
+            "git -C '" PULLSCHED_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null", "r")) {
+        char line[64] = {};
+        if (std::fgets(line, sizeof line, git)) head = line;
+        ::pclose(git);
+    }
+    while (!head.empty() && (head.back() == '\n' || head.back() == '\r'))
+        head.pop_back();
+    if (!head.empty()) {
+        EXPECT_NE(r.out.find("commit " + head), std::string::npos) << r.out;
+    }
     fs::remove_all(dir);
 }
 

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "measure/BuildCommit.hpp"
+
 namespace pullsched::rig {
 
 namespace {
@@ -58,11 +60,7 @@ Environment Environment::capture() {
 #else
     env.version = "unknown";
 #endif
-#if defined(PULLSCHED_GIT_COMMIT)
-    env.commit = PULLSCHED_GIT_COMMIT;
-#else
-    env.commit = "unknown";
-#endif
+    env.commit = buildCommit();
     env.buildType = buildTypeText();
 #if defined(__clang__)
     env.compiler = fmt::format("clang {}", __clang_version__);
