@@ -4,6 +4,7 @@
 // the OS so that they spread).
 
 #include <string>
+#include <vector>
 
 #include "cli/OptionTable.hpp"
 #include "load/Placement.hpp"
@@ -14,7 +15,10 @@ struct PlacementOption {
     std::string value = "spread";
 
     void declare(OptionTable& t) {
-        t.choice("placement", value, {"spread", "pinned", "os"},
+        std::vector<std::string> names;
+        for (const Placement p : kPlacements)
+            names.emplace_back(toString(p));
+        t.choice("placement", value, std::move(names),
                  "where pullsched's workers run: spread (the OS places them, a busy worker "
                  "moves off a CPU another busy worker uses), pinned (worker i on the i-th "
                  "CPU the process may use), os (the OS alone); other backends are not "
@@ -22,9 +26,9 @@ struct PlacementOption {
     }
 
     Placement placement() const {
-        if (value == "pinned") return Placement::Pinned;
-        if (value == "os") return Placement::Os;
-        return Placement::Spread;
+        for (const Placement p : kPlacements)
+            if (value == toString(p)) return p;
+        return Placement::Spread;  // unreachable: the table only accepts the names above
     }
 };
 

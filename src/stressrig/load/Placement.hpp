@@ -15,6 +15,7 @@ namespace pullsched::rig {
 /// Placement is a trade-off measured both ways (docs/design.md); the option lets a user
 /// measure it on their own machine and load.
 enum class Placement { Spread, Pinned, Os };
+inline constexpr Placement kPlacements[] = {Placement::Spread, Placement::Pinned, Placement::Os};
 
 std::string_view toString(Placement placement) noexcept;
 

@@ -77,12 +77,17 @@ struct IdealReference {
     IdealBreakingPoint planned;
     std::optional<IdealBreakingPoint> measured;
     std::optional<Duration> unit;  ///< measured time of one weight unit
+    std::optional<double> drift;   ///< unit / planned − 1
 
+    /// `planned`: the search with the jobs as planned, when the caller already made it.
     static IdealReference search(const TestChainGraph& graph, WeightPolicy policy, unsigned C,
                                  Duration load, Duration lifeWindow, const BreakThresholds& th,
-                                 const JobTimePerUnit& jobs) {
-        IdealReference r{IdealBreakingPoint::search(graph, policy, C, load, load, lifeWindow, th),
-                         std::nullopt, jobs.perUnit()};
+                                 const JobTimePerUnit& jobs,
+                                 std::optional<IdealBreakingPoint> planned = std::nullopt) {
+        IdealReference r{
+            planned ? *planned
+                    : IdealBreakingPoint::search(graph, policy, C, load, load, lifeWindow, th),
+            std::nullopt, jobs.perUnit(), jobs.driftFrom(load)};
         if (r.unit)
             r.measured =
                 IdealBreakingPoint::search(graph, policy, C, load, *r.unit, lifeWindow, th);
@@ -106,8 +111,7 @@ std::vector<std::string> idealLines(const IdealReference& ideal, Duration load, 
         measured = fmt::format(
             ", {} with the jobs as long as measured ({} per weight unit, planned {}, {:+.1f} %)",
             idealStressText(*ideal.measured), Units::formatDuration(*ideal.unit),
-            Units::formatDuration(load),
-            100.0 * (double(ideal.unit->count()) / double(load.count()) - 1.0));
+            Units::formatDuration(load), 100.0 * *ideal.drift);
     lines.push_back(fmt::format(
         "  ideal run stress {} with the jobs as planned{}: where a run with no scheduling "
         "cost, jobs taken in start order on {} workers, stops holding (simulated, the same "
@@ -128,9 +132,8 @@ std::vector<std::string> idealLines(const IdealReference& ideal, Duration load, 
 /// by about as much; say so.
 constexpr double kJobTimeDrift = 0.05;
 
-std::optional<std::string> jobTimeWarning(const IdealReference& ideal, const JobTimePerUnit& jobs,
-                                          Duration load) {
-    const std::optional<double> drift = jobs.driftFrom(load);
+std::optional<std::string> jobTimeWarning(const IdealReference& ideal, Duration load) {
+    const std::optional<double>& drift = ideal.drift;
     if (!drift || std::abs(*drift) <= kJobTimeDrift || !ideal.measured) return std::nullopt;
     return fmt::format(
         "the jobs took {} per weight unit, {:+.1f} % against the calibrated {}: every probe's "
@@ -285,11 +288,11 @@ class BreakingPointMode final : public Mode {
             const ScheduledGraphRuns runs =
                 runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
             std::vector<ProbeRun> outcomes;
-            for (const RunResult& run : runs.runs)
+            for (const RunResult& run : runs.runs) {
                 jobTime.add(run);
-            for (const RunResult& run : runs.runs)
                 outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
                                     toMs(run.expectedEnd), run.expired > 0});
+            }
             if (!runs.failure.empty()) {
                 r.systemFailure = true;
                 r.failures.push_back(fmt::format("stress {}: {}", stressText(*s), runs.failure));
@@ -351,7 +354,7 @@ class BreakingPointMode final : public Mode {
                 "{} more probes with {} incomplete runs in all (column \"incomplete runs\")", more,
                 moreRuns));
         if (!stopReason.empty()) r.warnings.push_back(stopReason);
-        if (const std::optional<std::string> w = jobTimeWarning(ideal, jobTime, load))
+        if (const std::optional<std::string> w = jobTimeWarning(ideal, load))
             r.warnings.push_back(*w);
 
         // ---- tables and plot
@@ -660,11 +663,11 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
                 break;
             }
             std::vector<ProbeRun> outcomes;
-            for (const BackendRun& run : bs.runs)
+            for (const BackendRun& run : bs.runs) {
                 jobTime.add(run.result);
-            for (const BackendRun& run : bs.runs)
                 outcomes.push_back({run.result.completed ? toMs(run.result.runTime) : kMissing,
                                     toMs(run.result.expectedEnd), false});
+            }
             runs += outcomes.size();
             const ProbeStatistics p = ProbeStatistics::of(*s, outcomes, th);
             probesTable.addRow({names[b], p.stress, double(p.runs), double(p.failed),
@@ -679,8 +682,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             search.record(p.broken);
         }
         const double breaking = search.converged() ? search.estimate() : kMissing;
-        const IdealReference ideal =
-            IdealReference::search(graph, policy, C, exec_.load, Duration::zero(), th, jobTime);
+        const IdealReference ideal = IdealReference::search(graph, policy, C, exec_.load,
+                                                            Duration::zero(), th, jobTime, planned);
         const double ofIdeal = ideal.stress();
         summary.addRow({double(b + 1), names[b], breaking, search.low(), search.high(), limitStress,
                         ofIdeal, double(search.probes()), double(runs)});
