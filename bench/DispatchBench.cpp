@@ -273,6 +273,7 @@ void schedCounters(benchmark::State& state, const Statistics& d) {
     state.counters["token_cont"] = per(d.tokenContention);
     state.counters["backoff_sleeps"] = per(d.backoffSleeps);
     state.counters["moves"] = per(d.spreadMoves);
+    state.counters["steers"] = per(d.spreadSteers);
 }
 
 Statistics minus(const Statistics& a, const Statistics& b) {
@@ -286,6 +287,7 @@ Statistics minus(const Statistics& a, const Statistics& b) {
     d.tokenContention = a.tokenContention - b.tokenContention;
     d.backoffSleeps = a.backoffSleeps - b.backoffSleeps;
     d.spreadMoves = a.spreadMoves - b.spreadMoves;
+    d.spreadSteers = a.spreadSteers - b.spreadSteers;
     return d;
 }
 
@@ -299,6 +301,7 @@ void add(Statistics& sum, const Statistics& d) {
     sum.tokenContention += d.tokenContention;
     sum.backoffSleeps += d.backoffSleeps;
     sum.spreadMoves += d.spreadMoves;
+    sum.spreadSteers += d.spreadSteers;
 }
 
 void BM_Sched_Post(benchmark::State& state, GraphId id) {

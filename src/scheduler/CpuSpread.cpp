@@ -1,8 +1,10 @@
 #include "detail/CpuSpread.hpp"
 
+#include <thread>
 #include <utility>
 
 #include "detail/ThreadAffinity.hpp"
+#include "pullsched/scheduler/detail/CpuRelax.hpp"
 
 #if defined(__linux__)
 #include <sched.h>
@@ -16,6 +18,12 @@ CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed)
       workers_(workers),
 #if defined(__linux__)
       enabled_(workers >= 2 && allowed_.size() >= 2) {
+    if (allowed_.size() <= 64) {
+        allMask_ =
+            allowed_.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << allowed_.size()) - 1;
+    }
+    for (unsigned i = 0; i < workers; ++i)
+        slots_[i].steeredTo.store(allMask_, std::memory_order_relaxed);
 }
 #else
       enabled_(false) {
@@ -70,6 +78,98 @@ bool CpuSpread::check(unsigned me, TimePoint now, bool wakeOverdue) noexcept {
 #endif
 }
 
+void CpuSpread::attach(unsigned me) noexcept {
+    if (enabled_) slots_[me].tid.store(currentThreadId(), std::memory_order_release);
+}
+
+void CpuSpread::unparked(unsigned me) noexcept {
+#if defined(__linux__)
+    if (!enabled_) return;
+    Slot& mine = slots_[me];
+    int expected = kParked;
+    for (unsigned spins = 0;
+         !mine.parked.compare_exchange_weak(expected, kRunning, std::memory_order_acq_rel);
+         ++spins) {
+        if (expected == kRunning) break;  // did not park (found work at the last look)
+        expected = kParked;  // a waker is steering us: one system call, unless preempted
+        if (spins < 64) {
+            cpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
+    }
+    mine.cpu.store(sched_getcpu(), std::memory_order_relaxed);
+    if (mine.steeredTo.load(std::memory_order_relaxed) == allMask_) return;
+    mine.steeredTo.store(allMask_, std::memory_order_relaxed);
+    bindCallingThread(allowed_);
+#else
+    (void)me;
+#endif
+}
+
+std::uint64_t CpuSpread::steerMask(int wakerCpu, std::span<const int> published,
+                                   std::span<const int> allowed) noexcept {
+    if (allowed.size() > 64) return 0;
+    std::uint64_t mask = 0;
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+        const int c = allowed[i];
+        bool used = c == wakerCpu;
+        for (const int p : published)
+            used = used || p == c;
+        if (!used) mask |= std::uint64_t{1} << i;
+    }
+    if (mask != 0) return mask;
+    return allowed.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << allowed.size()) - 1;
+}
+
+unsigned CpuSpread::steerParked(unsigned me) noexcept {
+#if defined(__linux__)
+    if (!enabled_ || allMask_ == 0) return 0;
+    // Busy workers' CPUs, as published (every kCheckPeriod jobs and when woken).
+    constexpr std::size_t kLocal = 16;
+    int local[kLocal];
+    std::vector<int> many;
+    std::span<int> busy;
+    const std::size_t n = workers_ + 1;  // and a busy poster's
+    if (n <= kLocal) {
+        busy = {local, n};
+    } else {
+        many.resize(n);  // an allocation per wake only beyond 15 workers
+        busy = many;
+    }
+    for (unsigned j = 0; j < workers_; ++j)
+        busy[j] = j == me ? kNotBusy : slots_[j].cpu.load(std::memory_order_relaxed);
+    busy[workers_] = posterAwake_.load(std::memory_order_relaxed)
+                         ? postCpu_.load(std::memory_order_relaxed)
+                         : kNotBusy;
+    const std::uint64_t to = steerMask(sched_getcpu(), busy, allowed_);
+    unsigned calls = 0;
+    for (unsigned j = 0; j < workers_; ++j) {
+        if (j == me) continue;
+        Slot& other = slots_[j];
+        if (other.parked.load(std::memory_order_acquire) != kParked) continue;
+        if (other.steeredTo.load(std::memory_order_relaxed) == to) continue;
+        int expected = kParked;
+        if (!other.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
+            continue;
+        int cpus[64];
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < allowed_.size(); ++i)
+            if (to & (std::uint64_t{1} << i)) cpus[count++] = allowed_[i];
+        const int tid = other.tid.load(std::memory_order_acquire);
+        if (tid != 0 && bindThread(tid, {cpus, count})) {
+            other.steeredTo.store(to, std::memory_order_relaxed);
+            ++calls;
+        }
+        other.parked.store(kParked, std::memory_order_release);
+    }
+    return calls;
+#else
+    (void)me;
+    return 0;
+#endif
+}
+
 void CpuSpread::notePost() noexcept {
 #if defined(__linux__)
     if (!enabled_) return;
@@ -78,6 +178,8 @@ void CpuSpread::notePost() noexcept {
         postCpu_.store(cpu, std::memory_order_relaxed);
     if (!postedSinceLook_.load(std::memory_order_relaxed))
         postedSinceLook_.store(true, std::memory_order_relaxed);
+    if (!posterAwake_.load(std::memory_order_relaxed))
+        posterAwake_.store(true, std::memory_order_relaxed);
 #endif
 }
 

@@ -2,6 +2,7 @@
 
 #if defined(__linux__)
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 namespace pullsched::detail {
@@ -20,15 +21,33 @@ std::vector<int> processCpus() {
 }
 
 bool bindCallingThread(std::span<const int> cpus) noexcept {
+    return bindThread(0, cpus);
+}
+
+bool bindThread(int tid, std::span<const int> cpus, int except) noexcept {
 #if defined(__linux__)
     cpu_set_t set;
     CPU_ZERO(&set);
-    for (const int c : cpus)
+    bool any = false;
+    for (const int c : cpus) {
+        if (c == except || c < 0 || c >= CPU_SETSIZE) continue;
         CPU_SET(c, &set);
-    return sched_setaffinity(0, sizeof set, &set) == 0;
+        any = true;
+    }
+    return any && sched_setaffinity(tid, sizeof set, &set) == 0;
 #else
+    (void)tid;
     (void)cpus;
+    (void)except;
     return false;
+#endif
+}
+
+int currentThreadId() noexcept {
+#if defined(__linux__)
+    return static_cast<int>(gettid());
+#else
+    return 0;
 #endif
 }
 

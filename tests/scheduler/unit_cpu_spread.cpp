@@ -2,12 +2,15 @@
 // that no busy worker uses; a worker whose wake is overdue leaves its CPU for the woken
 // one; nobody moves when there is no free CPU, nor before the CPU was shared for
 // kSharedFor. The decision is a pure function; check() is tested on the calling thread
-// (publish, move, and the whole CPU set given back) with the times passed in.
+// (publish, move, and the whole CPU set given back) with the times passed in. A waker
+// steers parked workers off its own CPU and busy workers' CPUs, with one system call per
+// change, and a woken worker takes the whole set back.
 #include "detail/CpuSpread.hpp"
 #include "detail/ThreadAffinity.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -63,12 +66,31 @@ TEST(CpuSpread, NeverOntoTheCpuOfARecentPoster) {
               2);
 }
 
+TEST(CpuSpread, AWakeIsSteeredToCpusNeitherTheWakerNorABusyWorkerUses) {
+    constexpr int idle = CpuSpread::kNotBusy;
+    EXPECT_EQ(CpuSpread::steerMask(0, std::vector<int>{idle, idle}, std::vector<int>{0, 1}), 0b10u);
+    EXPECT_EQ(CpuSpread::steerMask(3, std::vector<int>{5, idle, 1}, std::vector<int>{1, 3, 5, 7}),
+              0b1000u)
+        << "bits are positions in the allowed list";
+    EXPECT_EQ(CpuSpread::steerMask(3, std::vector<int>{5, 7}, std::vector<int>{1, 3, 5, 7}),
+              0b0001u);
+    EXPECT_EQ(CpuSpread::steerMask(0, std::vector<int>{1, idle}, std::vector<int>{0, 1}), 0b11u)
+        << "no CPU left: the whole set, the OS chooses";
+    EXPECT_EQ(CpuSpread::steerMask(9, std::vector<int>{idle}, std::vector<int>{0, 1}), 0b11u)
+        << "a waker outside the set takes nothing away";
+    EXPECT_EQ(CpuSpread::steerMask(0, std::vector<int>{}, std::vector<int>(65, 1)), 0u)
+        << "more than 64 CPUs: no steering";
+}
+
 TEST(CpuSpread, DisabledWithOneWorkerOrOneCpu) {
     EXPECT_FALSE(CpuSpread(1, {0, 1}).enabled());
     EXPECT_FALSE(CpuSpread(2, {0}).enabled());
     EXPECT_FALSE(CpuSpread(2, {}).enabled());
     CpuSpread off(2, {0});
     EXPECT_FALSE(off.check(1, pullsched::TimePoint{}, true));
+    off.attach(1);
+    off.parking(1);
+    EXPECT_EQ(off.steerParked(0), 0u) << "disabled: nobody is steered";
 }
 
 #if defined(__linux__)
@@ -107,6 +129,66 @@ TEST(CpuSpread, CheckMovesTheCallingThreadAndGivesItsCpuSetBack) {
         EXPECT_TRUE(spread.check(1, t1, true)) << "wake overdue, worker 0 idle: it leaves at once";
         EXPECT_EQ(sched_getcpu(), cpus[0]);
     }).join();
+}
+
+namespace {
+std::vector<int> cpusOfThread(int tid) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(tid, sizeof set, &set);
+    std::vector<int> out;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) out.push_back(c);
+    return out;
+}
+std::vector<int> without(std::vector<int> cpus, int cpu) {
+    std::erase(cpus, cpu);
+    return cpus;
+}
+}  // namespace
+
+/// Worker 1 parks (a thread waiting for a flag); wakers on two CPUs steer it off theirs,
+/// each once; woken, it has the whole set again and is no longer steered.
+TEST(CpuSpread, AWakerSteersParkedWorkersOffItsCpuAndTheWokenTakeTheWholeSetBack) {
+    const std::vector<int> cpus = pullsched::detail::processCpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    CpuSpread spread(2, cpus);
+    std::atomic<int> tid{0};
+    std::atomic<bool> wake{false};
+    std::vector<int> setWhenWoken;
+    std::thread parked([&] {
+        spread.attach(1);
+        spread.parking(1);
+        tid.store(pullsched::detail::currentThreadId());
+        tid.notify_one();
+        wake.wait(false);
+        spread.unparked(1);
+        setWhenWoken = cpusOfThread(0);
+    });
+    tid.wait(0);
+    const auto pinTo = [](int cpu) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof one, &one) == 0 && sched_getcpu() == cpu;
+    };
+    std::thread([&] {
+        ASSERT_TRUE(pinTo(cpus[0]));
+        EXPECT_EQ(spread.steerParked(1), 0u) << "a worker does not steer itself";
+        EXPECT_EQ(spread.steerParked(0), 1u);
+        EXPECT_EQ(cpusOfThread(tid), without(cpus, cpus[0])) << "off the waker's CPU";
+        EXPECT_EQ(spread.steerParked(0), 0u) << "already steered so: no second system call";
+    }).join();
+    std::thread([&] {
+        ASSERT_TRUE(pinTo(cpus[1]));
+        EXPECT_EQ(spread.steerParked(CpuSpread::kOutside), 1u) << "a poster on another CPU";
+        EXPECT_EQ(cpusOfThread(tid), without(cpus, cpus[1]));
+    }).join();
+    wake.store(true);
+    wake.notify_one();
+    parked.join();
+    EXPECT_EQ(setWhenWoken, cpus) << "woken, it takes the whole allowed set back";
+    EXPECT_EQ(spread.steerParked(0), 0u) << "not parked any more: not steered";
 }
 
 /// A thread outside the workers that posted since a worker's last look keeps its CPU; once

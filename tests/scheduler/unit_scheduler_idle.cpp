@@ -114,3 +114,38 @@ TEST(SchedulerIdle, WakeEndsTheSleepsOfAnInjectedClock) {
         EXPECT_TRUE(ran.load());
     }
 }
+
+/// A tender whose sleep ran out and that is about to spin towards a head with successors
+/// wakes a parked worker first, so that a second worker is awake when the head releases
+/// them (waking it then costs tens of microseconds on a VM). The clock is injected and
+/// stands still short of the head: no job becomes due, so the only notification that can
+/// come is that one.
+TEST(SchedulerIdle, ATenderWhoseHeadReleasesAFanOutWakesAParkedWorkerBeforeTheStart) {
+    ManualClock clock;
+    SleepRecorder recorder;
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    cfg.clock = &clock;
+    cfg.observer = &recorder;
+    Scheduler sched(cfg);
+    const JobHandle head = sched.post([] {}, {.start = clock.now() + 200us});
+    std::atomic<int> ran{0};
+    const JobHandle preds[] = {head};
+    for (int i = 0; i < 2; ++i)
+        sched.postDetached([&ran] { ran.fetch_add(1); }, {}, preds);
+    // 200 us ahead: beyond the spin window, so the tender sleeps (80 us of real time
+    // each, the clock standing still) and sleeps again, the other worker parked.
+    while (recorder.tendSleeps() < 3)
+        std::this_thread::sleep_for(1ms);
+    const std::uint64_t before = sched.stats().wakeups;
+    clock.advance(100us);  // now within the spin window: the next look spins
+    // Bounded only so that a missing wake fails instead of hanging.
+    for (int i = 0; i < 10'000 && sched.stats().wakeups == before; ++i)
+        std::this_thread::sleep_for(1ms);
+    EXPECT_GT(sched.stats().wakeups, before) << "no worker was woken ahead of the fan-out";
+    EXPECT_EQ(ran.load(), 0) << "nothing ran before the start";
+    clock.advance(1ms);
+    sched.wake();
+    sched.drain();
+    EXPECT_EQ(ran.load(), 2);
+}

@@ -1,6 +1,8 @@
 // SchedulerConfig::spreadWorkers through the scheduler: two busy workers forced onto one
 // CPU (each pins itself there from a job) do not stay there; one moves to another CPU and
-// gets the process's whole CPU set back. Switched off, or with pinned workers, nobody moves.
+// gets the process's whole CPU set back. A post to parked workers steers them off the
+// poster's CPU, and each has the whole set again once it runs. Switched off, or with
+// pinned workers, nobody moves and nobody is steered.
 #include "pullsched/scheduler/Scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -102,6 +104,55 @@ TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
         ASSERT_EQ(sets.size(), 2u);
         EXPECT_EQ(sets[0], std::vector<int>{cpus[0]}) << "still where the job put it";
         EXPECT_EQ(sets[1], std::vector<int>{cpus[0]});
+    }
+}
+
+namespace {
+/// Waits (untimed: as long as it takes) until both workers of an idle scheduler parked,
+/// then posts one job from this thread and drains. Returns the steers that post made.
+std::uint64_t postToParkedWorkers(Scheduler& sched) {
+    while (sched.stats().parks < 2)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past parking()
+    const std::uint64_t before = sched.stats().spreadSteers;
+    sched.postDetached([] {});
+    sched.drain();
+    return sched.stats().spreadSteers - before;
+}
+}  // namespace
+
+TEST(SchedulerSpread, APostSteersParkedWorkersAndTheyGetTheWholeSetBack) {
+    const std::vector<int> cpus = callingThreadCpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    Scheduler sched(cfg);
+    EXPECT_GE(postToParkedWorkers(sched), 1u) << "the poster kept the woken worker off its CPU";
+    std::mutex m;
+    std::vector<std::vector<int>> sets;
+    onBothWorkers(sched, [&] {
+        std::vector<int> mine = callingThreadCpus();
+        std::lock_guard lock(m);
+        sets.push_back(std::move(mine));
+    });
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0], cpus) << "a woken worker runs on the whole allowed set";
+    EXPECT_EQ(sets[1], cpus);
+}
+
+TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyIsSteered) {
+    const std::vector<int> cpus = callingThreadCpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    for (const bool pinned : {false, true}) {
+        SchedulerConfig cfg;
+        cfg.workers = 2;
+        if (pinned) {
+            cfg.pinWorkers = WorkerPinning::FirstCpus;
+        } else {
+            cfg.spreadWorkers = false;
+        }
+        Scheduler sched(cfg);
+        EXPECT_EQ(postToParkedWorkers(sched), 0u) << (pinned ? "pinned" : "off");
     }
 }
 #endif

@@ -14,6 +14,20 @@
 // which a thread outside the workers posted since a worker last looked counts as used:
 // moving onto a busy poster's CPU preempted the poster (scheduler_bench with posting
 // timed: Burst1024 216 -> 385 ns/job before posters were counted).
+//
+// A wake is steered the same way before it happens: Linux often queued the woken worker
+// on its waker's busy CPU while the other CPU idled, where it waited until the waker's
+// overdue-wake move 200-260 us later (a gate opening a 256-job graph of 1 us jobs: the
+// second worker started after ~260 us in more than half of the runs, 300 us makespans
+// instead of 190). So whoever wakes a parked worker first lets every parked worker run
+// only on the allowed CPUs that neither the waker nor a busy worker uses (one system
+// call per parked worker, ~0.4 us, none while it is still steered that way); with no
+// such CPU it leaves the choice to the OS. The CPU of the last thread outside the workers
+// that posted counts as used until that thread waits in drain(): steering a worker's wake
+// onto a poster's CPU cost scheduler_bench with posting timed 190 -> 340 ns/job
+// (Burst1024), even when only one graph run in eight was steered at all. A
+// woken worker takes the whole allowed set back as soon as it runs (~0.5 us), leaving
+// the OS free again.
 
 #include <atomic>
 #include <cstddef>
@@ -67,6 +81,42 @@ class CpuSpread {
     /// not keep taking the line back from the workers.
     void notePost() noexcept;
 
+    /// Worker `me`'s thread starts: notes its kernel thread id, so wakers can steer it.
+    void attach(unsigned me) noexcept;
+
+    /// Worker `me` is about to wait for a wake (its own thread): wakers may steer it now.
+    void parking(unsigned me) noexcept {
+        if (!enabled_) return;
+        slots_[me].cpu.store(kNotBusy, std::memory_order_relaxed);
+        slots_[me].parked.store(kParked, std::memory_order_release);
+    }
+
+    /// Worker `me` stopped waiting (its own thread): no more steering; it publishes where
+    /// it runs and, if it was steered, takes the whole allowed set back (it runs already,
+    /// so this does not move it).
+    void unparked(unsigned me) noexcept;
+
+    /// Before a wake, by the waker (`me`, or kOutside for a thread outside the workers):
+    /// every parked worker is let run only on the allowed CPUs that neither the caller, nor
+    /// a busy worker, nor an awake poster (see posterWaits) uses, or on all of them if
+    /// there is none. Returns how many system calls that took (none for a worker already
+    /// steered that way).
+    static constexpr unsigned kOutside = ~0u;
+    unsigned steerParked(unsigned me) noexcept;
+
+    /// A thread outside the workers waits in drain(): the CPU it last posted from is no
+    /// longer taken to be in use (a post marks it in use again).
+    void posterWaits() noexcept {
+        if (enabled_ && posterAwake_.load(std::memory_order_relaxed))
+            posterAwake_.store(false, std::memory_order_relaxed);
+    }
+
+    /// The allowed CPUs (as a bit per position in `allowed`) a wake should steer to: those
+    /// used neither by the waker (`wakerCpu`) nor by a busy worker; all of them if none is
+    /// left. Pure, for tests.
+    static std::uint64_t steerMask(int wakerCpu, std::span<const int> published,
+                                   std::span<const int> allowed) noexcept;
+
     /// Worker `me` stops being busy (about to wait): its CPU is free for others, and a
     /// spell of sharing ends (called by the worker's own thread).
     void idle(unsigned me) noexcept {
@@ -95,16 +145,29 @@ class CpuSpread {
         return kNotBusy;  // more busy workers than CPUs: sharing cannot be helped
     }
 
+    /// Slot::parked: running (or about to look for work), waiting for a wake, or being
+    /// steered by a waker right now (the worker, woken meanwhile, waits for that to end).
+    static constexpr int kRunning = 0;
+    static constexpr int kParked = 1;
+    static constexpr int kSteering = 2;
+
     struct alignas(64) Slot {
         std::atomic<int> cpu{kNotBusy};
         TimePoint sharedSince{};  ///< first look that found its CPU shared (its own)
+        std::atomic<int> parked{kRunning};
+        /// The CPUs a waker let it run on (a bit per position in allowed_; all: unsteered).
+        std::atomic<std::uint64_t> steeredTo{0};
+        std::atomic<int> tid{0};  ///< kernel thread id (0: not started)
     };
 
     std::vector<int> allowed_;
+    std::uint64_t allMask_ = 0;  ///< a bit per allowed CPU; 0: too many CPUs to steer
     /// Where a thread outside the workers last posted from, and whether it posted since a
     /// worker last looked (set by posters, cleared by the worker that looks).
     alignas(64) std::atomic<int> postCpu_{kNotBusy};
     std::atomic<bool> postedSinceLook_{false};
+    /// A thread outside the workers posted and has not waited in drain() since.
+    std::atomic<bool> posterAwake_{false};
     std::unique_ptr<Slot[]> slots_;
     unsigned workers_;
     bool enabled_;

@@ -112,6 +112,7 @@ class SchedulerCore {
         std::size_t moved = 0;          ///< due entries handed to the due queue
         std::optional<TimePoint> head;  ///< next start still queued, if any
         bool more = false;              ///< another start queued behind the head
+        bool headFansOut = false;       ///< the head has successors to release (asked by a tender)
     };
 
     void workerLoop(Worker& w);
@@ -127,6 +128,7 @@ class SchedulerCore {
     bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
     void wakeForDueWork(Worker* w);
+    bool wakeParked(Worker* w);
     void passWakeOn(Worker& w);
     void spreadCheck(Worker& w);
     void notifyTender(Worker* w);

@@ -14,7 +14,7 @@ struct alignas(64) WorkerCounters {
     Counter dispatches{0}, continuations{0};
     Counter tokenAcquisitions{0}, tokenContention{0};
     Counter backoffSleeps{0}, backoffSleepNs{0};
-    Counter parks{0}, wakeups{0}, steals{0}, spreadMoves{0};
+    Counter parks{0}, wakeups{0}, steals{0}, spreadMoves{0}, spreadSteers{0};
     Counter observerExceptions{0};
     /// Jobs whose finalisation is complete (state stored, successors released): drain()
     /// compares their sum with the jobs posted.

@@ -90,6 +90,7 @@ class PullschedBackend final : public Backend {
         broken_ = false;
         const std::size_t n = graph.size();
         counter_.reset(n, setup.observer);
+        completionLimit_ = setup.completionLimit;
         // Only a scheduled run counts executions through the observer. As fast as possible,
         // the job bodies count them (as for every backend), and an observer would cost each
         // job two virtual calls and a clock read that no other backend pays.
@@ -131,7 +132,11 @@ class PullschedBackend final : public Backend {
             handles_[i] =
                 scheduler_->post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
         }
-        const bool done = jobs_.waitAll();
+        // Waits the scheduler's own way, as every backend does (oneTBB: wait_for_all): a
+        // thread in drain() no longer counts as a busy poster whose CPU a woken worker
+        // must avoid. Then the job bodies' own count (done at once when drain succeeded).
+        const bool drained = scheduler_->drainFor(completionLimit_);
+        const bool done = jobs_.waitAll() && drained;
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
         if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});
@@ -171,6 +176,7 @@ class PullschedBackend final : public Backend {
     GraphJobs jobs_;            // as fast as possible: the graph, its bodies, the run's records
     std::vector<JobHandle> handles_;
     bool broken_ = false;
+    Duration completionLimit_{0};
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<ScheduleRunner> runner_;
 };

@@ -29,6 +29,7 @@ struct Statistics {
     std::uint64_t wakeups = 0;            ///< notifications sent to parked workers
     std::uint64_t steals = 0;             ///< untimed jobs taken from another worker's queue
     std::uint64_t spreadMoves = 0;        ///< a worker moved itself off a CPU another worker used
+    std::uint64_t spreadSteers = 0;       ///< a parked worker was kept off its waker's CPU
     std::uint64_t maxQueueDepth = 0;      ///< largest number of jobs queued and not started
     std::uint64_t queueDepth = 0;         ///< jobs queued and not started, now
     /// Times the grooming-token holder waited for a lock. Always 0: the token holder never
