@@ -611,7 +611,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     summary.addColumn("backend #");
     summary.addColumn("backend", CsvTable::Kind::Text);
     for (const char* c : {"breaking stress", "bracket low", "bracket high", "theoretical limit",
-                          "ideal run", "probes", "runs"})
+                          "ideal run, its jobs as measured", "probes", "runs"})
         summary.addColumn(c);
     CsvTable probesTable;
     probesTable.addColumn("backend", CsvTable::Kind::Text);
@@ -728,9 +728,10 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     po.xLabel = "backend #";
     po.yLabel = "stress";
     po.style = "linespoints";
-    r.plots.push_back({"", GnuplotScript::tablePlot(
-                               summary, "backend #",
-                               {"breaking stress", "theoretical limit", "ideal run"}, {}, po)});
+    r.plots.push_back({"", GnuplotScript::tablePlot(summary, "backend #",
+                                                    {"breaking stress", "theoretical limit",
+                                                     "ideal run, its jobs as measured"},
+                                                    {}, po)});
     r.tables.push_back({"", std::move(summary)});
     r.tables.push_back({"-probes", std::move(probesTable)});
 
