@@ -77,8 +77,10 @@ struct SchedulerConfig {
     WorkerPinning pinWorkers = WorkerPinning::None;
     /// Unpinned workers keep themselves on different CPUs (Linux): every 64 jobs a busy
     /// worker looks where it runs, and of two busy workers on one CPU, the higher-numbered
-    /// moves to a CPU no busy worker uses, then lets the OS place it freely again. The OS
-    /// left two workers on one CPU for milliseconds while another idled (docs/design.md).
+    /// moves to a CPU no busy worker uses, then lets the OS place it freely again; and
+    /// whoever wakes a parked worker first limits it to CPUs that neither the waker, a
+    /// busy worker nor a still-posting thread uses, until it runs. The OS left two
+    /// workers on one CPU for milliseconds while another idled (docs/design.md).
     bool spreadWorkers = true;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
