@@ -21,9 +21,17 @@ class SleepRecorder final : public Observer {
         ++tendSleeps_;
         longest_ = std::max(longest_, planned);
     }
+    void onWorkerIdle(unsigned) override {
+        std::lock_guard lock(mutex_);
+        ++parks_;
+    }
     int tendSleeps() {
         std::lock_guard lock(mutex_);
         return tendSleeps_;
+    }
+    int parks() {
+        std::lock_guard lock(mutex_);
+        return parks_;
     }
     Duration longest() {
         std::lock_guard lock(mutex_);
@@ -33,8 +41,18 @@ class SleepRecorder final : public Observer {
   private:
     std::mutex mutex_;
     int tendSleeps_ = 0;
+    int parks_ = 0;
     Duration longest_{0};
 };
+
+/// Two workers on an injected clock, reporting to `recorder`.
+SchedulerConfig twoWorkersOn(const ManualClock& clock, SleepRecorder& recorder) {
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    cfg.clock = &clock;
+    cfg.observer = &recorder;
+    return cfg;
+}
 }  // namespace
 
 TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsUntilItInOneWait) {
@@ -97,10 +115,7 @@ TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
 TEST(SchedulerIdle, WakeEndsTheSleepsOfAnInjectedClock) {
     ManualClock clock;
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 2;
-    cfg.clock = &clock;
-    cfg.observer = &recorder;
+    SchedulerConfig cfg = twoWorkersOn(clock, recorder);
     cfg.horizons.idleWait = 1h;
     Scheduler sched(cfg);
     for (int round = 1; round <= 3; ++round) {
@@ -119,26 +134,25 @@ TEST(SchedulerIdle, WakeEndsTheSleepsOfAnInjectedClock) {
 /// wakes a parked worker first, so that a second worker is awake when the head releases
 /// them (waking it then costs tens of microseconds on a VM). The clock is injected and
 /// stands still short of the head: no job becomes due, so the only notification that can
-/// come is that one.
+/// come is that one. Without an idle spin the other worker parks for good (spinning, it
+/// would see the head untended whenever a tend sleep ends, and not park).
 TEST(SchedulerIdle, ATenderWhoseHeadReleasesAFanOutWakesAParkedWorkerBeforeTheStart) {
     ManualClock clock;
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 2;
-    cfg.clock = &clock;
-    cfg.observer = &recorder;
+    SchedulerConfig cfg = twoWorkersOn(clock, recorder);
+    cfg.idleSpin = Duration::zero();
     Scheduler sched(cfg);
-    const JobHandle head = sched.post([] {}, {.start = clock.now() + 200us});
+    const JobHandle head = sched.post([] {}, {.start = clock.now() + 10min});
     std::atomic<int> ran{0};
     const JobHandle preds[] = {head};
     for (int i = 0; i < 2; ++i)
         sched.postDetached([&ran] { ran.fetch_add(1); }, {}, preds);
-    // 200 us ahead: beyond the spin window, so the tender sleeps (80 us of real time
-    // each, the clock standing still) and sleeps again, the other worker parked.
-    while (recorder.tendSleeps() < 3)
+    // The tender sleeps towards the head (idleWait, 20 ms, at a time: the clock stands
+    // still), the other worker is parked.
+    while (recorder.tendSleeps() < 2 || recorder.parks() < 1)
         std::this_thread::sleep_for(1ms);
     const std::uint64_t before = sched.stats().wakeups;
-    clock.advance(100us);  // now within the spin window: the next look spins
+    clock.advance(10min - 100us);  // within the spin window: the tender's next look spins
     // Bounded only so that a missing wake fails instead of hanging.
     for (int i = 0; i < 10'000 && sched.stats().wakeups == before; ++i)
         std::this_thread::sleep_for(1ms);

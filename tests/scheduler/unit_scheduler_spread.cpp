@@ -71,6 +71,18 @@ std::uint64_t crowdOneCpu(Scheduler& sched, int cpu, int maxBatches,
     });
     return sched.stats().spreadMoves;
 }
+
+/// Waits (untimed: as long as it takes) until both workers of an idle scheduler parked,
+/// then posts one job from this thread and drains. Returns the steers that post made.
+std::uint64_t postToParkedWorkers(Scheduler& sched) {
+    while (sched.stats().parks < 2)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past parking()
+    const std::uint64_t before = sched.stats().spreadSteers;
+    sched.postDetached([] {});
+    sched.drain();
+    return sched.stats().spreadSteers - before;
+}
 }  // namespace
 
 TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
@@ -87,7 +99,7 @@ TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
         << "the worker that moved has the process's whole CPU set again";
 }
 
-TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
+TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMovesNorIsSteered) {
     const std::vector<int> cpus = callingThreadCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     for (const bool pinned : {false, true}) {
@@ -99,6 +111,7 @@ TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
             cfg.spreadWorkers = false;
         }
         Scheduler sched(cfg);
+        EXPECT_EQ(postToParkedWorkers(sched), 0u) << (pinned ? "pinned" : "off");
         std::vector<std::vector<int>> sets;
         EXPECT_EQ(crowdOneCpu(sched, cpus[0], 3, sets), 0u) << (pinned ? "pinned" : "off");
         ASSERT_EQ(sets.size(), 2u);
@@ -106,20 +119,6 @@ TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMoves) {
         EXPECT_EQ(sets[1], std::vector<int>{cpus[0]});
     }
 }
-
-namespace {
-/// Waits (untimed: as long as it takes) until both workers of an idle scheduler parked,
-/// then posts one job from this thread and drains. Returns the steers that post made.
-std::uint64_t postToParkedWorkers(Scheduler& sched) {
-    while (sched.stats().parks < 2)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past parking()
-    const std::uint64_t before = sched.stats().spreadSteers;
-    sched.postDetached([] {});
-    sched.drain();
-    return sched.stats().spreadSteers - before;
-}
-}  // namespace
 
 TEST(SchedulerSpread, APostSteersParkedWorkersAndTheyGetTheWholeSetBack) {
     const std::vector<int> cpus = callingThreadCpus();
@@ -140,19 +139,4 @@ TEST(SchedulerSpread, APostSteersParkedWorkersAndTheyGetTheWholeSetBack) {
     EXPECT_EQ(sets[1], cpus);
 }
 
-TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyIsSteered) {
-    const std::vector<int> cpus = callingThreadCpus();
-    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
-    for (const bool pinned : {false, true}) {
-        SchedulerConfig cfg;
-        cfg.workers = 2;
-        if (pinned) {
-            cfg.pinWorkers = WorkerPinning::FirstCpus;
-        } else {
-            cfg.spreadWorkers = false;
-        }
-        Scheduler sched(cfg);
-        EXPECT_EQ(postToParkedWorkers(sched), 0u) << (pinned ? "pinned" : "off");
-    }
-}
 #endif
