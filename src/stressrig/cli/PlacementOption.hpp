@@ -20,7 +20,8 @@ struct PlacementOption {
             names.emplace_back(toString(p));
         t.choice("placement", value, std::move(names),
                  "where pullsched's workers run: spread (the OS places them, a busy worker "
-                 "moves off a CPU another busy worker uses), pinned (worker i on the i-th "
+                 "moves off a CPU another busy worker uses, a woken worker is kept off its "
+                 "waker's CPU), pinned (worker i on the i-th "
                  "CPU the process may use), os (the OS alone); other backends are not "
                  "affected");
     }
