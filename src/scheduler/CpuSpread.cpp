@@ -12,16 +12,21 @@
 
 namespace pullsched::detail {
 
+namespace {
+/// A bit per position in an allowed list of `size` CPUs; 0 beyond 64 (no steering).
+std::uint64_t fullMask(std::size_t size) noexcept {
+    if (size > 64) return 0;
+    return size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << size) - 1;
+}
+}  // namespace
+
 CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed)
     : allowed_(std::move(allowed)),
       slots_(std::make_unique<Slot[]>(workers)),
       workers_(workers),
 #if defined(__linux__)
       enabled_(workers >= 2 && allowed_.size() >= 2) {
-    if (allowed_.size() <= 64) {
-        allMask_ =
-            allowed_.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << allowed_.size()) - 1;
-    }
+    allMask_ = fullMask(allowed_.size());
     for (unsigned i = 0; i < workers; ++i)
         slots_[i].steeredTo.store(allMask_, std::memory_order_relaxed);
 }
@@ -118,8 +123,7 @@ std::uint64_t CpuSpread::steerMask(int wakerCpu, std::span<const int> published,
             used = used || p == c;
         if (!used) mask |= std::uint64_t{1} << i;
     }
-    if (mask != 0) return mask;
-    return allowed.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << allowed.size()) - 1;
+    return mask != 0 ? mask : fullMask(allowed.size());
 }
 
 unsigned CpuSpread::steerParked(unsigned me) noexcept {
@@ -143,6 +147,8 @@ unsigned CpuSpread::steerParked(unsigned me) noexcept {
                          ? postCpu_.load(std::memory_order_relaxed)
                          : kNotBusy;
     const std::uint64_t to = steerMask(sched_getcpu(), busy, allowed_);
+    int cpus[64];  // `to` as CPU numbers, listed once, when the first worker needs them
+    std::size_t count = 0;
     unsigned calls = 0;
     for (unsigned j = 0; j < workers_; ++j) {
         if (j == me) continue;
@@ -152,10 +158,10 @@ unsigned CpuSpread::steerParked(unsigned me) noexcept {
         int expected = kParked;
         if (!other.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
             continue;
-        int cpus[64];
-        std::size_t count = 0;
-        for (std::size_t i = 0; i < allowed_.size(); ++i)
-            if (to & (std::uint64_t{1} << i)) cpus[count++] = allowed_[i];
+        if (count == 0) {
+            for (std::size_t i = 0; i < allowed_.size(); ++i)
+                if (to & (std::uint64_t{1} << i)) cpus[count++] = allowed_[i];
+        }
         const int tid = other.tid.load(std::memory_order_acquire);
         if (tid != 0 && bindThread(tid, {cpus, count})) {
             other.steeredTo.store(to, std::memory_order_relaxed);

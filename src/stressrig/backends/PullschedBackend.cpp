@@ -134,9 +134,9 @@ class PullschedBackend final : public Backend {
         }
         // Waits the scheduler's own way, as every backend does (oneTBB: wait_for_all): a
         // thread in drain() no longer counts as a busy poster whose CPU a woken worker
-        // must avoid. Then the job bodies' own count (done at once when drain succeeded).
-        const bool drained = scheduler_->drainFor(completionLimit_);
-        const bool done = jobs_.waitAll() && drained;
+        // must avoid. Then the job bodies' own count (done at once when drain succeeded;
+        // not waited for again when drain ran out of time).
+        const bool done = scheduler_->drainFor(completionLimit_) && jobs_.waitAll();
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
         if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});
