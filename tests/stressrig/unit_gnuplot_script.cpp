@@ -102,6 +102,13 @@ TEST(GnuplotScript, GenericLayouts) {
               std::string::npos);
     EXPECT_NE(table.find("set y2label 'cpu %'"), std::string::npos);
     EXPECT_NE(table.find("set y2range [0:*]"), std::string::npos);  // a capped series stays flat
+    EXPECT_EQ(table.find("set xtics"), std::string::npos) << "gnuplot's tics unless asked";
+
+    // Categories numbered 1, 2, ...: whole-number tics, room beside the first and last.
+    const auto categories =
+        GnuplotScript::tablePlot(t, "time", {"lateness"}, {}, PlotOptions{.xTicStep = 1})
+            .text("c.png");
+    EXPECT_NE(categories.find("set xtics 1\nset offsets 0.5, 0.5, 0, 0\n"), std::string::npos);
 
     EXPECT_THROW(GnuplotScript::tablePlot(t, "time", {"pattern"}), std::invalid_argument);
     EXPECT_THROW(GnuplotScript::tablePlot(t, "time", {"nope"}), std::out_of_range);

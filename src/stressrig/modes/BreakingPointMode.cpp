@@ -725,9 +725,13 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
         "{} ({} nodes), {} workers: breaking stress per backend (x: backend # "
         "in the table)",
         graph_.label(), graph.size(), W);
-    po.xLabel = "backend #";
+    std::string numbered;
+    for (std::size_t b = 0; b < names.size(); ++b)
+        numbered += fmt::format("{}{} {}", b ? ", " : "", b + 1, names[b]);
+    po.xLabel = fmt::format("backend # ({})", numbered);
     po.yLabel = "stress";
-    po.style = "linespoints";
+    po.style = "points pt 7 ps 1.5";  // backends are categories: no line between them
+    po.xTicStep = 1;
     r.plots.push_back({"", GnuplotScript::tablePlot(summary, "backend #",
                                                     {"breaking stress", "theoretical limit",
                                                      "ideal run, its jobs as measured"},

@@ -31,6 +31,8 @@ std::string common(const PlotOptions& o) {
     std::string s;
     if (o.logX) s += "set logscale x\n";
     if (o.logY) s += "set logscale y\n";
+    if (o.xTicStep > 0)
+        s += fmt::format("set xtics {0}\nset offsets {1}, {1}, 0, 0\n", o.xTicStep, o.xTicStep / 2);
     s += "set grid\nset key top left box opaque\n";
     return s;
 }

@@ -24,6 +24,9 @@ struct PlotOptions {
     std::string style{};
     bool logX = false;
     bool logY = false;
+    /// x tics this far apart, with room beside the first and last x (0: gnuplot's
+    /// choice). For categories numbered 1, 2, ... (backends), 1.
+    double xTicStep = 0;
     /// One line under the title saying what the picture shows (wrapped when long); the
     /// Reporter fills in the mode's verdict where a layout left it empty.
     std::string verdict{};
