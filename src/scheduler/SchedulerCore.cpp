@@ -720,9 +720,23 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
     const WakeSignal::Key key = tenderSignal_.prepareWait();
     if (!workVisible()) {
         WorkerCounters::bump(w.counters.parks);
-        observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::TendNext, until - now()); });
+        // The tender takes part in the safety net like a parked worker (else a holder
+        // that became the tender left the parked ones without one): holding it, it
+        // sleeps no longer than the net's period, however far the head.
+        const TimePoint headEnd = toSteady(until);
+        TimePoint end = headEnd;
+        const bool net = netHolder_.take(w.index);
+        if (net) end = std::min(end, SteadyClock::now() + w.safetyNet.next(w.quiet));
+        const bool netFirst = end < headEnd;
+        observe(w, [&](Observer& o) {
+            o.onSleep(w.index, SleepKind::TendNext,
+                      netFirst ? end - SteadyClock::now() : until - now());
+        });
         PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
-        w.tendSleepEnded = !tenderSignal_.wait(key, toSteady(until));
+        const bool notified = tenderSignal_.wait(key, end);
+        w.quiet = netFirst && !notified && SteadyClock::now() >= end;
+        w.tendSleepEnded = !notified && !netFirst;
+        netHolder_.giveBack(w.index);
     } else {
         tenderSignal_.cancelWait();
     }
@@ -779,12 +793,18 @@ void SchedulerCore::park(Worker& w) {
     PULLSCHED_TRACE_POINT(w.trace, now(), Park, 0);
     // Quiet: the safety net ran out. Judged by the clock, not by wait()'s answer: the
     // epoch also moves when another worker is notified, and that is no activity here.
-    const TimePoint netEnd = SteadyClock::now() + w.safetyNet.next(w.quiet);
+    // Without the net (another waiting worker has it: parked, or the tender) the wait
+    // ends only when notified.
+    const bool net = netHolder_.take(w.index);
+    const Duration period = net ? w.safetyNet.next(w.quiet) : Duration::max();
+    const TimePoint netEnd = net ? SteadyClock::now() + period : kNoDeadline;
+    observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::Park, period); });
     idleSignal_.wait(key, netEnd);
-    w.quiet = SteadyClock::now() >= netEnd;
+    w.quiet = net && SteadyClock::now() >= netEnd;
     endWait(w);
     PULLSCHED_TRACE_POINT(w.trace, now(), Wake, 0);
     observe(w, [&](Observer& o) { o.onWorkerActive(w.index); });
+    netHolder_.giveBack(w.index);  // after the observer: it never sees two nets at once
 }
 
 /// This worker stopped waiting on idleSignal_ (woken, timed out or cancelled) and is about

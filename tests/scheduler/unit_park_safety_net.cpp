@@ -1,4 +1,5 @@
-// The parked worker's safety net: 2 s after activity, doubling while checks find nothing.
+// The parked worker's safety net: 2 s after activity, doubling while checks find nothing;
+// one parked worker at a time carries it.
 #include "detail/ParkSafetyNet.hpp"
 
 #include <gtest/gtest.h>
@@ -26,4 +27,19 @@ TEST(ParkSafetyNet, ActivityResetsIt) {
     ASSERT_EQ(net.next(true), 8s);
     EXPECT_EQ(net.next(false), 2s);  // notified, or ran a job, since the last park
     EXPECT_EQ(net.next(true), 4s);
+}
+
+TEST(SafetyNetHolder, OneHolderAtATime) {
+    pullsched::detail::SafetyNetHolder holder;
+    EXPECT_FALSE(holder.held());
+    EXPECT_TRUE(holder.take(1));
+    EXPECT_TRUE(holder.held());
+    EXPECT_FALSE(holder.take(0));  // parks without a net
+    EXPECT_FALSE(holder.take(1));  // not twice either
+    holder.giveBack(0);            // not the holder: nothing changes
+    EXPECT_TRUE(holder.held());
+    EXPECT_FALSE(holder.take(2));
+    holder.giveBack(1);
+    EXPECT_FALSE(holder.held());
+    EXPECT_TRUE(holder.take(2));  // the next to park takes it
 }

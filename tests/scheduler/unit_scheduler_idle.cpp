@@ -1,13 +1,16 @@
-// An idle scheduler parks: with one job far ahead, the worker tending it sleeps until
-// shortly before it in one wait instead of waking once per idle cycle. Asserted on the
+// An idle scheduler parks: with one job far ahead, the worker tending it sleeps towards
+// it in long waits instead of waking once per idle cycle; one waiting worker carries the
+// safety net. Asserted on the
 // planned sleeps and on counts of parks, never on how long anything took.
 #include "pullsched/scheduler/Scheduler.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 using namespace pullsched;
@@ -55,7 +58,7 @@ SchedulerConfig twoWorkersOn(const ManualClock& clock, SleepRecorder& recorder) 
 }
 }  // namespace
 
-TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsUntilItInOneWait) {
+TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsTowardsItNotOneIdleCycleAtATime) {
     SleepRecorder recorder;
     SchedulerConfig cfg;
     cfg.workers = 2;
@@ -64,8 +67,9 @@ TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsUntilItInOneWait) {
     sched.postDetached([] {}, {.start = sched.now() + 1h});
     while (recorder.tendSleeps() == 0)
         std::this_thread::sleep_for(1ms);
-    // Planned: until the head minus the spin window, not one idle cycle.
-    EXPECT_GT(recorder.longest(), 59min);
+    // Planned: until the head minus the spin window or, if this worker carries the
+    // safety net, the net's period (2 s); not one idle cycle (20 ms).
+    EXPECT_GE(recorder.longest(), 1s);
 
     // Over a while, the tender does not wake and re-plan every idle cycle (20 ms).
     const std::uint64_t parksBefore = sched.stats().parks;
@@ -162,4 +166,93 @@ TEST(SchedulerIdle, ATenderWhoseHeadReleasesAFanOutWakesAParkedWorkerBeforeTheSt
     sched.wake();
     sched.drain();
     EXPECT_EQ(ran.load(), 2);
+}
+
+namespace {
+/// Which workers are parked, and which of them wait with a safety net (a finite planned
+/// park); at every moment all of them are parked, how many nets there were.
+class NetRecorder final : public Observer {
+  public:
+    explicit NetRecorder(unsigned workers) : parked_(workers, false), net_(workers, false) {}
+    void onSleep(unsigned w, SleepKind kind, Duration planned) override {
+        std::lock_guard lock(mutex_);
+        if (kind == SleepKind::TendNext) {
+            // A tender of a head an hour ahead: with the net it sleeps 2 s, then 4 s...
+            const bool otherParked = std::ranges::count(parked_, true) == 1 && !parked_[w];
+            if (otherParked)
+                netsWhileTending_.push_back((planned < 30min) + std::ranges::count(net_, true));
+            return;
+        }
+        if (kind != SleepKind::Park) return;
+        parked_[w] = true;
+        net_[w] = planned != Duration::max();
+        if (std::ranges::count(parked_, true) == static_cast<long>(parked_.size()))
+            netsWhenAllParked_.push_back(std::ranges::count(net_, true));
+    }
+    std::vector<long> netsWhileTending() {
+        std::lock_guard lock(mutex_);
+        return netsWhileTending_;
+    }
+    std::size_t parked() {
+        std::lock_guard lock(mutex_);
+        return static_cast<std::size_t>(std::ranges::count(parked_, true));
+    }
+    void onWorkerActive(unsigned w) override {
+        std::lock_guard lock(mutex_);
+        parked_[w] = false;
+        net_[w] = false;
+    }
+    std::vector<long> netsWhenAllParked() {
+        std::lock_guard lock(mutex_);
+        return netsWhenAllParked_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<bool> parked_, net_;
+    std::vector<long> netsWhenAllParked_, netsWhileTending_;
+};
+}  // namespace
+
+// One parked worker carries the safety net (a timed wait), the others wait for a
+// notification only: each check costs CPU, and one suffices because a worker that finds
+// work wakes the next. Whenever all workers are parked, exactly one has the net: after
+// start-up, and again after posts woke some of them.
+TEST(SchedulerIdle, ExactlyOneParkedWorkerCarriesTheSafetyNet) {
+    constexpr unsigned kWorkers = 3;
+    NetRecorder recorder(kWorkers);
+    SchedulerConfig cfg;
+    cfg.workers = kWorkers;
+    cfg.observer = &recorder;
+    cfg.idleSpin = Duration::zero();  // park at once: every round ends all parked
+    Scheduler sched(cfg);
+    for (std::size_t round = 1; round <= 4; ++round) {
+        while (recorder.netsWhenAllParked().size() < round)
+            std::this_thread::sleep_for(1ms);  // would hang (test time-out) if one never parks
+        for (int i = 0; i < 8; ++i)
+            sched.postDetached([] {});
+        sched.drain();
+    }
+    for (const long nets : recorder.netsWhenAllParked())
+        EXPECT_EQ(nets, 1);
+}
+
+// The tender counts as waiting: a worker holding the net that is woken to tend a far head
+// keeps the net (its sleep then ends after the net's period), else the parked worker,
+// which parked while the other held it, would be left without one.
+TEST(SchedulerIdle, TheTenderOrTheParkedWorkerCarriesTheSafetyNet) {
+    NetRecorder recorder(2);
+    SchedulerConfig cfg;
+    cfg.workers = 2;
+    cfg.observer = &recorder;
+    cfg.idleSpin = Duration::zero();
+    Scheduler sched(cfg);
+    while (recorder.parked() < 2)
+        std::this_thread::sleep_for(1ms);  // both parked: one with the net, one without
+    sched.postDetached([] {}, {.start = sched.now() + 1h});  // wakes one of them to tend
+    while (recorder.netsWhileTending().empty())
+        std::this_thread::sleep_for(1ms);
+    for (const long nets : recorder.netsWhileTending())
+        EXPECT_EQ(nets, 1);
+    EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
 }

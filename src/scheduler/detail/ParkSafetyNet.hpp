@@ -2,6 +2,7 @@
 // How long a parked worker sleeps before it looks again without being notified.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 #include "pullsched/scheduler/Time.hpp"
@@ -10,8 +11,9 @@ namespace pullsched::detail {
 
 /// A safety net against a lost wake-up, short right after activity, when one would
 /// matter: 2 s after a notified wake-up, doubling with every check that found nothing, up
-/// to 64 s. A check costs ~50 us of CPU (timer, two context switches, one look at the
-/// queues); at a fixed 2 s two idle workers spent 0.06-0.08 ms/s on nothing but checks.
+/// to 64 s. One worker's period; SafetyNetHolder says which parked worker has a net. A check costs
+/// ~50 us of CPU (timer, two context switches, one look at the queues); at a fixed 2 s two idle
+/// workers spent 0.06-0.08 ms/s on nothing but checks.
 class ParkSafetyNet {
   public:
     static constexpr Duration kFirst = std::chrono::seconds(2);
@@ -26,6 +28,36 @@ class ParkSafetyNet {
 
   private:
     Duration period_ = kFirst;
+};
+
+/// Which waiting worker carries the safety net: only one at a time. One is enough, since
+/// a worker that finds work after a wake-up wakes the next sleeper if more is left; every
+/// other parked worker waits for a notification alone. With a net per parked worker,
+/// each check costing ~50-70 us of CPU here, idle CPU grew with the worker count.
+///
+/// Waiting means parked or tending (the tender's timed sleep, which the net shortens
+/// when the head is further away). Whenever every worker waits, one of them holds the
+/// net: the last one to start waiting found it free, or held by a worker that was still
+/// waiting then (a holder gives it back only after its wait, and takes it again, if
+/// free, before its next one). Had the tender no part in it, a holder that woke to tend
+/// a far head would leave the parked workers without a net.
+class SafetyNetHolder {
+  public:
+    /// Take the net for `worker` if nobody has it. Returns whether `worker` now holds it.
+    bool take(unsigned worker) noexcept {
+        unsigned expected = kNobody;
+        return holder_.compare_exchange_strong(expected, worker, std::memory_order_acq_rel);
+    }
+    /// Give it back after the wait (a no-op for a worker that did not hold it).
+    void giveBack(unsigned worker) noexcept {
+        unsigned expected = worker;
+        holder_.compare_exchange_strong(expected, kNobody, std::memory_order_acq_rel);
+    }
+    bool held() const noexcept { return holder_.load(std::memory_order_acquire) != kNobody; }
+
+  private:
+    static constexpr unsigned kNobody = ~0u;
+    std::atomic<unsigned> holder_{kNobody};
 };
 
 }  // namespace pullsched::detail

@@ -80,9 +80,9 @@ class SchedulerCore {
         std::uint32_t wokeSeq = 0;
         /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
         std::uint32_t takes = 0;
-        /// The last park ended by the safety net, not a notification, and no job ran since:
-        /// park again at once instead of spinning first, with a longer net (keeps an idle
-        /// scheduler at ~0 CPU).
+        /// The last park (or tend sleep) ended by the safety net, not a notification or the
+        /// head, and no job ran since: park again at once instead of spinning first, with a
+        /// longer net (keeps an idle scheduler at ~0 CPU).
         bool quiet = false;
         ParkSafetyNet safetyNet;
         /// Finished a job since it last ran out of work (see notifyDrainIfDone).
@@ -201,9 +201,10 @@ class SchedulerCore {
     /// Workers in their idle spin, and how many may be at once (see idleSpin).
     alignas(64) std::atomic<unsigned> spinners_{0};
     const unsigned maxSpinners_;
-    WakeSignal idleSignal_;    ///< parked workers
-    WakeSignal tenderSignal_;  ///< the tend-next worker's timed sleep
-    WakeSignal drainSignal_;   ///< threads in drain()
+    WakeSignal idleSignal_;      ///< parked workers
+    SafetyNetHolder netHolder_;  ///< the one parked worker whose wait has a time limit
+    WakeSignal tenderSignal_;    ///< the tend-next worker's timed sleep
+    WakeSignal drainSignal_;     ///< threads in drain()
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).
