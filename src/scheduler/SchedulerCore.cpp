@@ -354,6 +354,9 @@ void SchedulerCore::workerLoop(Worker& w) {
         w.backoff.onSuccess();
         w.groomed = true;
         if (g.moved > 0) continue;
+        // Jobs that expired in this grooming pass were finalised here: they may have been
+        // the last ones drain() waits for, and this worker is about to wait itself.
+        if (std::exchange(w.finishedSinceCheck, false)) notifyDrainIfDone();
 
         const TimePoint t = now();
         const std::int64_t tended = tendTarget_.load(std::memory_order_acquire);

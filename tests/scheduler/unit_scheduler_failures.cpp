@@ -215,3 +215,21 @@ TEST(SchedulerFailures, AccountingBalancesWithEveryOutcomeMixed) {
     EXPECT_EQ(s.pending, 0u);
     EXPECT_TRUE(s.balanced());
 }
+
+// The last jobs expire while a worker grooms them in: that worker must tell drain() before
+// it parks. (It did so only at its next wake-up, which the safety net brought 2 s later
+// while every parked worker had one; with one net for all, drain() could wait for good.)
+// Broken, drain() hangs and the test's time limit catches it; nothing here is timed.
+TEST(SchedulerFailures, DrainReturnsWhenTheLastJobsExpireWhileGroomed) {
+    ManualClock clock;
+    Scheduler sched(manualConfig(clock, 3));
+    for (int round = 0; round < 20; ++round) {
+        const TimePoint t = clock.now();
+        for (int i = 0; i < 10; ++i)
+            sched.postDetached([] {}, {.start = t - 1ms, .deadline = t - 1us});
+        sched.drain();
+    }
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.expired, 200u);
+    EXPECT_TRUE(s.balanced());
+}
