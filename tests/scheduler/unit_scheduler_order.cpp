@@ -136,3 +136,45 @@ TEST(SchedulerOrder, AsapJobsKeepTheirFifoOrder) {
         expected[id] = id;
     EXPECT_EQ(runs.order(), expected);
 }
+
+// A worker whose every job releases the next onto its own queue never runs out of own
+// work; a post from elsewhere (here: from inside a job, which takes the shared FIFO) must
+// still get its turn. Every 64th take moves the shared FIFO's jobs to the back of the own
+// queue, so the post runs within a few dozen jobs, long before the stream ends; without
+// that it would run last. One worker: the order is the scheduler's alone.
+TEST(SchedulerOrder, AWorkerBusyWithItsOwnReleasesStillRunsOtherPosts) {
+    ManualClock clock;
+    Scheduler sched(oneWorker(clock));
+    RunOrder runs;
+    constexpr int kStream = 1000;
+    constexpr int kOutside = -1;
+    BusyWorker busy(sched);
+    // Link i's successors: a side job (released first: the continuation) and link i + 1
+    // (onto the own queue). Link 10 posts the outside job.
+    JobHandle link = sched.post(runs.recorder(0));
+    for (int i = 1; i < kStream; ++i) {
+        const JobHandle pred[] = {link};
+        sched.postDetached([] {}, {}, pred);
+        if (i == 10) {
+            link = sched.post(
+                [&sched, &runs] {
+                    runs.recorder(10)();
+                    sched.postDetached(runs.recorder(kOutside));
+                },
+                {}, pred);
+        } else {
+            link = sched.post(runs.recorder(i), {}, pred);
+        }
+    }
+    link = JobHandle{};
+    busy.release();
+    sched.drain();
+    const std::vector<int> order = runs.order();
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(kStream + 1));
+    const auto outside = std::ranges::find(order, kOutside) - order.begin();
+    EXPECT_LT(outside, 10 + 100) << "the outside post waited for the stream";
+    // The links themselves stay in order.
+    std::vector<int> links;
+    std::ranges::copy_if(order, std::back_inserter(links), [](int id) { return id >= 0; });
+    EXPECT_TRUE(std::ranges::is_sorted(links));
+}

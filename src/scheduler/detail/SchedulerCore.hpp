@@ -124,6 +124,8 @@ class SchedulerCore {
     [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w);
     void pushReady(JobRecord* job, Worker* w);
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
+    JobRecord* takeShared(Worker& w);
+    void admitShared(Worker& w);
     [[gnu::noinline]] JobRecord* steal(Worker& w);
     bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
