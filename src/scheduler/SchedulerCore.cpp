@@ -21,7 +21,6 @@ std::int64_t ticks(TimePoint t) noexcept {
 /// Idle spin: pause rounds first (~2 us), then yields. A yield that returns later than
 /// this ran another thread meanwhile (a yield with nobody else runnable takes ~1 us).
 constexpr unsigned kPauseRounds = 64;
-
 constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
 /// A woken worker that has not started after this is taken to be queued behind its waker.
 constexpr Duration kWakeOverdue = std::chrono::microseconds(200);

@@ -11,9 +11,9 @@ namespace pullsched::detail {
 
 /// A safety net against a lost wake-up, short right after activity, when one would
 /// matter: 2 s after a notified wake-up, doubling with every check that found nothing, up
-/// to 64 s. One worker's period; SafetyNetHolder says which parked worker has a net. A check costs
-/// ~50 us of CPU (timer, two context switches, one look at the queues); at a fixed 2 s two idle
-/// workers spent 0.06-0.08 ms/s on nothing but checks.
+/// to 64 s. This is one worker's period; SafetyNetHolder says which waiting worker has the
+/// net. A check costs ~50 us of CPU (timer, two context switches, one look at the queues);
+/// at a fixed 2 s two idle workers spent 0.06-0.08 ms/s on nothing but checks.
 class ParkSafetyNet {
   public:
     static constexpr Duration kFirst = std::chrono::seconds(2);

@@ -78,7 +78,8 @@ class SchedulerCore {
         /// wakeSeq_ after that wake.
         TimePoint wokeAt{};
         std::uint32_t wokeSeq = 0;
-        /// Jobs taken; every kFairnessPeriod-th take looks at the shared ready queue first.
+        /// Jobs taken; every kFairnessPeriod-th take first moves a batch from the shared
+        /// ready queue to the back of the own queue (see takeUntimed).
         std::uint32_t takes = 0;
         /// The last park (or tend sleep) ended by the safety net, not a notification or the
         /// head, and no job ran since: park again at once instead of spinning first, with a
@@ -204,7 +205,7 @@ class SchedulerCore {
     alignas(64) std::atomic<unsigned> spinners_{0};
     const unsigned maxSpinners_;
     WakeSignal idleSignal_;      ///< parked workers
-    SafetyNetHolder netHolder_;  ///< the one parked worker whose wait has a time limit
+    SafetyNetHolder netHolder_;  ///< the one waiting worker whose wait has a time limit
     WakeSignal tenderSignal_;    ///< the tend-next worker's timed sleep
     WakeSignal drainSignal_;     ///< threads in drain()
 

@@ -19,7 +19,7 @@ enum class SleepKind : std::uint8_t {
     Backoff,   ///< contention backoff
     TendNext,  ///< timed sleep until shortly before the next head is due
     Park,      ///< nothing to do: parked until woken; planned: the safety net's period,
-               ///< or Duration::max() where another parked worker has the net
+               ///< or Duration::max() where another waiting worker has the net
 };
 
 /// All methods are called on worker threads, concurrently, with the worker's index.
