@@ -440,9 +440,8 @@ JobRecord* SchedulerCore::takeShared(Worker& w) {
         seen = now;
     }
     std::array<JobRecord*, kStealBatch> batch;
-    const std::size_t got = ready_.popHalf(batch.data(), batch.size());
+    const std::size_t got = popSharedBatch(batch.data(), batch.size());
     if (got == 0) return nullptr;
-    queued_.fetch_sub(got, std::memory_order_relaxed);
     if (got > 1) w.own.pushAll(batch.data() + 1, got - 1);
     return batch[0];
 }
@@ -450,10 +449,16 @@ JobRecord* SchedulerCore::takeShared(Worker& w) {
 /// A batch from the shared FIFO to the back of this worker's own queue (see takeUntimed).
 void SchedulerCore::admitShared(Worker& w) {
     std::array<JobRecord*, kStealBatch> batch;
-    const std::size_t got = ready_.popHalf(batch.data(), batch.size());
-    if (got == 0) return;
-    queued_.fetch_sub(got, std::memory_order_relaxed);
-    w.own.pushAll(batch.data(), got);
+    if (const std::size_t got = popSharedBatch(batch.data(), batch.size()))
+        w.own.pushAll(batch.data(), got);
+}
+
+/// The oldest half of the shared FIFO (at most `max`), taken off queued_: own queues
+/// count themselves (see queueDepth).
+std::size_t SchedulerCore::popSharedBatch(JobRecord** out, std::size_t max) {
+    const std::size_t got = ready_.popHalf(out, max);
+    if (got > 0) queued_.fetch_sub(got, std::memory_order_relaxed);
+    return got;
 }
 
 /// Steal from another worker's own queue, trying each once: the oldest half of its jobs

@@ -127,6 +127,7 @@ class SchedulerCore {
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     JobRecord* takeShared(Worker& w);
     void admitShared(Worker& w);
+    std::size_t popSharedBatch(JobRecord** out, std::size_t max);
     [[gnu::noinline]] JobRecord* steal(Worker& w);
     bool untimedQueued() const noexcept;
     void pushTimed(JobRecord* job, Worker* w);
