@@ -39,6 +39,10 @@ constexpr Duration kSharedLook = std::chrono::nanoseconds(300);
 constexpr unsigned kSharedLooks = 8;
 constexpr std::size_t kSharedFull = 16;
 
+/// How far a tender looks down a chain of single successors from its head for a fan-out
+/// (see fansOutAhead).
+constexpr unsigned kFanOutLookAhead = 16;
+
 /// The scheduler whose worker loop runs on this thread, if any: lets drain() and
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
 /// (accepted, then finalised by shutdown) from another thread's (refused).
@@ -382,9 +386,10 @@ void SchedulerCore::workerLoop(Worker& w) {
                 // microseconds) then happens before the start instead of between grooming
                 // the due job and running it. The woken worker spins towards the same head
                 // and tends the next one once this one is taken.
-                // The same when the head releases a fan-out: the woken worker is awake
-                // (spinning, not parked) when the successors come, instead of being woken
-                // then, which costs tens of microseconds on a VM (docs/design.md).
+                // The same when the head leads to a fan-out (see fansOutAhead): the woken
+                // worker is awake (spinning, not parked) when the successors come, instead
+                // of being woken then, which costs the releasing worker and the woken one
+                // tens of microseconds on a VM (docs/design.md).
                 // Only that wake is steered: the one that hands over tending the next
                 // head alone did better unsteered (lateness of 2000 pending timed jobs,
                 // p50 0.42-0.46 us against 0.54-0.80 steered).
@@ -553,11 +558,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
     r.more = timeQueue_.size() > 1;
-    if (w.tendSleepEnded && r.head) {  // only then is it asked (see the Spin case)
-        JobRecord* head = timeQueue_.head().payload;
-        std::lock_guard lock(head->succLock);
-        r.headFansOut = head->inlineCount > 1 || head->moreSucc != nullptr;
-    }
+    if (w.tendSleepEnded && r.head)  // only then is it asked (see the Spin case)
+        r.headFansOut = fansOutAhead(timeQueue_.head().payload);
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
@@ -588,6 +590,28 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
         }
     }
     return r;
+}
+
+/// Whether the head, or a job down the chain of single successors behind it (at most
+/// kFanOutLookAhead links), releases more than one successor. A graph that opens with a
+/// short chain before it fans out (a gate, then a few set-up jobs) needs its second worker
+/// as much as one that fans out at once, and the chain of empty jobs runs in well under
+/// the wake-up's tens of microseconds. A plain chain wakes nobody.
+/// Called with the token held: the head cannot leave the time queue, and every job behind
+/// it waits for it (a listed successor has a closed gate), so none of them can end.
+bool SchedulerCore::fansOutAhead(JobRecord* head) {
+    JobRecord* job = head;
+    for (unsigned link = 0; link < kFanOutLookAhead; ++link) {
+        JobRecord* next = nullptr;
+        {
+            std::lock_guard lock(job->succLock);
+            if (job->inlineCount > 1 || job->moreSucc != nullptr) return true;
+            if (job->inlineCount == 1) next = job->inlineSucc[0];
+        }
+        if (!next) return false;
+        job = next;
+    }
+    return false;
 }
 
 void SchedulerCore::run(JobRecord* job, Worker& w) {

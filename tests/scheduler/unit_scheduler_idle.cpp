@@ -134,38 +134,74 @@ TEST(SchedulerIdle, WakeEndsTheSleepsOfAnInjectedClock) {
     }
 }
 
-/// A tender whose sleep ran out and that is about to spin towards a head with successors
-/// wakes a parked worker first, so that a second worker is awake when the head releases
-/// them (waking it then costs tens of microseconds on a VM). The clock is injected and
-/// stands still short of the head: no job becomes due, so the only notification that can
-/// come is that one. Without an idle spin the other worker parks for good (spinning, it
-/// would see the head untended whenever a tend sleep ends, and not park).
-TEST(SchedulerIdle, ATenderWhoseHeadReleasesAFanOutWakesAParkedWorkerBeforeTheStart) {
+namespace {
+/// A head ten minutes ahead on a clock that stands still, `chain` jobs in
+/// a row behind it, then `fan` jobs behind the last of them (behind the head itself when
+/// `chain` is 0). Returns the wake-ups sent once the tender's sleep ran out and it has
+/// looked at the head `looks` more times, then runs everything and checks it ran.
+/// Without an idle spin the other worker parks for good (spinning, it would see the head
+/// untended whenever a tend sleep ends, and not park), so the only notification that can
+/// come before the start is the tender's wake-up ahead of a fan-out.
+std::uint64_t wakeupsAheadOf(int chain, int fan, bool expectWake) {
     ManualClock clock;
     SleepRecorder recorder;
     SchedulerConfig cfg = twoWorkersOn(clock, recorder);
     cfg.idleSpin = Duration::zero();
     Scheduler sched(cfg);
-    const JobHandle head = sched.post([] {}, {.start = clock.now() + 10min});
     std::atomic<int> ran{0};
-    const JobHandle preds[] = {head};
-    for (int i = 0; i < 2; ++i)
+    JobHandle last = sched.post([&ran] { ran.fetch_add(1); }, {.start = clock.now() + 10min});
+    for (int i = 0; i < chain; ++i) {
+        const JobHandle preds[] = {last};
+        last = sched.post([&ran] { ran.fetch_add(1); }, {}, preds);
+    }
+    for (int i = 0; i < fan; ++i) {
+        const JobHandle preds[] = {last};
         sched.postDetached([&ran] { ran.fetch_add(1); }, {}, preds);
+    }
+    last = JobHandle{};
     // The tender sleeps towards the head (idleWait, 20 ms, at a time: the clock stands
     // still), the other worker is parked.
     while (recorder.tendSleeps() < 2 || recorder.parks() < 1)
         std::this_thread::sleep_for(1ms);
     const std::uint64_t before = sched.stats().wakeups;
+    const std::uint64_t looksBefore = sched.stats().tokenAcquisitions;
     clock.advance(10min - 100us);  // within the spin window: the tender's next look spins
-    // Bounded only so that a missing wake fails instead of hanging.
-    for (int i = 0; i < 10'000 && sched.stats().wakeups == before; ++i)
+    // Each look spins at most idleWait (20 ms) before the next. Waiting for a wake-up is
+    // bounded only so that a missing one fails instead of hanging; waiting for none, the
+    // tender must have looked three times (its sleep ended before the first of them).
+    for (int i = 0; i < 10'000; ++i) {
+        if (expectWake && sched.stats().wakeups != before) break;
+        if (!expectWake && sched.stats().tokenAcquisitions >= looksBefore + 3) break;
         std::this_thread::sleep_for(1ms);
-    EXPECT_GT(sched.stats().wakeups, before) << "no worker was woken ahead of the fan-out";
+    }
+    const std::uint64_t sent = sched.stats().wakeups - before;
     EXPECT_EQ(ran.load(), 0) << "nothing ran before the start";
     clock.advance(1ms);
     sched.wake();
     sched.drain();
-    EXPECT_EQ(ran.load(), 2);
+    EXPECT_EQ(ran.load(), 1 + chain + fan);
+    return sent;
+}
+}  // namespace
+
+/// A tender whose sleep ran out and that is about to spin towards a head that releases
+/// more than one successor wakes a parked worker first, so that a second worker is awake
+/// when the head releases them (waking it then costs the releasing worker, and the woken
+/// one, tens of microseconds on a VM).
+TEST(SchedulerIdle, ATenderWhoseHeadReleasesAFanOutWakesAParkedWorkerBeforeTheStart) {
+    EXPECT_GT(wakeupsAheadOf(0, 2, true), 0u) << "no worker was woken ahead of the fan-out";
+}
+
+/// The same when the fan-out comes a few jobs down a chain behind the head (a gate, then
+/// set-up jobs): those run in far less than the wake-up takes.
+TEST(SchedulerIdle, ATenderWhoseHeadLeadsToAFanOutDownAChainWakesAParkedWorker) {
+    EXPECT_GT(wakeupsAheadOf(9, 4, true), 0u) << "no worker was woken ahead of the fan-out";
+}
+
+/// A plain chain behind the head needs one worker: nobody is woken to spin beside it.
+TEST(SchedulerIdle, ATenderWhoseHeadLeadsOnlyToAChainWakesNobody) {
+    EXPECT_EQ(wakeupsAheadOf(30, 0, false), 0u);
+    EXPECT_EQ(wakeupsAheadOf(1, 1, false), 0u);
 }
 
 namespace {

@@ -113,13 +113,14 @@ class SchedulerCore {
         std::size_t moved = 0;          ///< due entries handed to the due queue
         std::optional<TimePoint> head;  ///< next start still queued, if any
         bool more = false;              ///< another start queued behind the head
-        bool headFansOut = false;       ///< the head has successors to release (asked by a tender)
+        bool headFansOut = false;       ///< the head leads to a fan-out (asked by a tender)
     };
 
     void workerLoop(Worker& w);
     JobRecord* takeDue(bool groomedSinceLook);
     void awaitHandOuts() const noexcept;
     GroomResult groom(Worker& w);
+    static bool fansOutAhead(JobRecord* head);
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w);
