@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/BackendRegistry.hpp"
+#include "backends/GraphJobs.hpp"
 #include "load/SyntheticGraphs.hpp"
 #include "pullsched/testchain/Presets.hpp"
 
@@ -100,6 +101,38 @@ TEST(BackendRegistry, ListsPullschedFirstAndParsesLists) {
     EXPECT_THROW(BackendRegistry::make("nope"), std::invalid_argument);
     for (const auto& n : names)
         EXPECT_EQ(BackendRegistry::make(n)->name(), n);
+}
+
+// The bookkeeping the foreign backends share counts down the exit nodes only (one counter
+// written by every job would be the rig's own cost in the empty-job figure): the run is
+// complete once every exit ended, and not before, whatever else ran.
+TEST(GraphJobs, ARunIsCompleteWhenEveryExitEndedAndNotBefore) {
+    const RuleSet rules = preset("stationary");
+    const TestChainGraph g = TestChainGraph::generate(rules, 64);
+    BackendSetup setup = trivialSetup(2, rules.schedulingWeightPolicy());
+    setup.completionLimit = std::chrono::milliseconds{1};  // waitAll() gives up after this
+    GraphJobs jobs;
+    jobs.prepare(g, setup, /*waitInJob=*/false);
+    jobs.beginRun();
+    std::vector<std::uint32_t> exits;
+    for (std::uint32_t i = 0; i < g.size(); ++i) {
+        if (g.node(i).isExit())
+            exits.push_back(i);
+        else
+            jobs.runNode(i);  // index order is a topological order
+    }
+    ASSERT_GE(exits.size(), 2u);
+    EXPECT_FALSE(jobs.waitAll()) << "complete with no exit run";
+    for (std::size_t k = 0; k + 1 < exits.size(); ++k)
+        jobs.runNode(exits[k]);
+    EXPECT_FALSE(jobs.waitAll()) << "complete with an exit still to run";
+    jobs.runNode(exits.back());
+    EXPECT_TRUE(jobs.waitAll());
+    const BackendRun run = jobs.finish(false);
+    EXPECT_TRUE(run.result.hashOk);
+    EXPECT_EQ(run.result.completedJobs, g.size());
+    for (std::size_t i = 0; i < g.size(); ++i)
+        EXPECT_EQ(run.executions[i], 1u) << "node " << i;
 }
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {

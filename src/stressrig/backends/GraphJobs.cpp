@@ -39,8 +39,12 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     completionLimit_ = setup.completionLimit;
     const std::size_t n = graph.size();
     weight_.resize(n);
+    exit_.resize(n);
+    exits_ = 0;
     start_.assign(n, Duration{0});
     for (std::size_t i = 0; i < n; ++i) {
+        exit_[i] = graph.node(i).isExit() ? 1 : 0;
+        exits_ += exit_[i];
         weight_[i] =
             static_cast<std::uint32_t>(effectiveWeight(graph.node(i).weight, setup.policy));
         if (setup.schedule) start_[i] = setup.schedule->nodeStart(i);
@@ -67,7 +71,7 @@ void GraphJobs::beginRun() {
     std::fill(began_.begin(), began_.end(), JobTiming::kNotRun);
     std::fill(ended_.begin(), ended_.end(), JobTiming::kNotRun);
     std::fill(waited_.begin(), waited_.end(), Duration{0});
-    remaining_.store(static_cast<std::ptrdiff_t>(n), std::memory_order_relaxed);
+    remaining_.store(exits_, std::memory_order_relaxed);
     {
         std::lock_guard lock(mutex_);
         done_ = false;
@@ -98,7 +102,7 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     began_[i] = t0 - anchor_;
     ended_[i] = t1 - anchor_;
     executions_[i].fetch_add(1, std::memory_order_relaxed);
-    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (exit_[i] && remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mutex_);
         done_ = true;
         doneCv_.notify_all();
