@@ -103,16 +103,17 @@ TEST(BackendRegistry, ListsPullschedFirstAndParsesLists) {
         EXPECT_EQ(BackendRegistry::make(n)->name(), n);
 }
 
-// The bookkeeping the foreign backends share counts down the exit nodes only (one counter
-// written by every job would be the rig's own cost in the empty-job figure): the run is
-// complete once every exit ended, and not before, whatever else ran.
+// The bookkeeping the backends share counts down the exit nodes only, and only for a
+// backend without a wait of its own (one counter written by every job would be the rig's
+// own cost in the empty-job figure): the run is complete once every exit ended, and not
+// before, whatever else ran.
 TEST(GraphJobs, ARunIsCompleteWhenEveryExitEndedAndNotBefore) {
     const RuleSet rules = preset("stationary");
     const TestChainGraph g = TestChainGraph::generate(rules, 64);
     BackendSetup setup = trivialSetup(2, rules.schedulingWeightPolicy());
     setup.completionLimit = std::chrono::milliseconds{1};  // waitAll() gives up after this
     GraphJobs jobs;
-    jobs.prepare(g, setup, /*waitInJob=*/false);
+    jobs.prepare(g, setup, /*waitInJob=*/false, GraphJobs::Completion::CountDown);
     jobs.beginRun();
     std::vector<std::uint32_t> exits;
     for (std::uint32_t i = 0; i < g.size(); ++i) {
@@ -133,6 +134,22 @@ TEST(GraphJobs, ARunIsCompleteWhenEveryExitEndedAndNotBefore) {
     EXPECT_EQ(run.result.completedJobs, g.size());
     for (std::size_t i = 0; i < g.size(); ++i)
         EXPECT_EQ(run.executions[i], 1u) << "node " << i;
+}
+
+// A backend that waits its own way counts nothing down, and may not ask the rig to wait.
+TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
+    const RuleSet rules = preset("stationary");
+    const TestChainGraph g = TestChainGraph::generate(rules, 64);
+    GraphJobs jobs;
+    jobs.prepare(g, trivialSetup(2, rules.schedulingWeightPolicy()), /*waitInJob=*/false,
+                 GraphJobs::Completion::OwnWait);
+    jobs.beginRun();
+    for (std::uint32_t i = 0; i < g.size(); ++i)
+        jobs.runNode(i);
+    EXPECT_THROW(jobs.waitAll(), std::logic_error);
+    const BackendRun run = jobs.finish(false);
+    EXPECT_TRUE(run.result.hashOk);
+    EXPECT_EQ(run.result.completedJobs, g.size());
 }
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {

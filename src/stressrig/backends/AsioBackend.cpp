@@ -33,7 +33,7 @@ class AsioBackend final : public Backend {
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopPool();
-        jobs_.prepare(graph, setup, /*waitInJob*/ false);
+        jobs_.prepare(graph, setup, /*waitInJob*/ false, GraphJobs::Completion::CountDown);
         const std::size_t n = graph.size();
         predecessors_.resize(n);
         for (std::size_t i = 0; i < n; ++i)

@@ -23,7 +23,8 @@ void waitUntil(TimePoint t) noexcept {
     }
 }
 
-void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, bool waitInJob) {
+void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, bool waitInJob,
+                        Completion completion) {
     if (setup.workers == 0) throw std::invalid_argument("backend: 0 workers");
     if (setup.load && !setup.load->isCalibrated())
         throw std::invalid_argument("backend: the load is not calibrated");
@@ -35,16 +36,17 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     timeBase_ = setup.timeBase;
     workers_ = setup.workers;
     waitInJob_ = waitInJob;
+    countDown_ = completion == Completion::CountDown;
     scheduled_ = setup.schedule.has_value();
     completionLimit_ = setup.completionLimit;
     const std::size_t n = graph.size();
     weight_.resize(n);
-    exit_.resize(n);
+    countsDown_.resize(n);
     exits_ = 0;
     start_.assign(n, Duration{0});
     for (std::size_t i = 0; i < n; ++i) {
-        exit_[i] = graph.node(i).isExit() ? 1 : 0;
-        exits_ += exit_[i];
+        countsDown_[i] = countDown_ && graph.node(i).isExit() ? 1 : 0;
+        exits_ += countsDown_[i];
         weight_[i] =
             static_cast<std::uint32_t>(effectiveWeight(graph.node(i).weight, setup.policy));
         if (setup.schedule) start_[i] = setup.schedule->nodeStart(i);
@@ -102,7 +104,7 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     began_[i] = t0 - anchor_;
     ended_[i] = t1 - anchor_;
     executions_[i].fetch_add(1, std::memory_order_relaxed);
-    if (exit_[i] && remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (countsDown_[i] && remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mutex_);
         done_ = true;
         doneCv_.notify_all();
@@ -110,6 +112,7 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
 }
 
 bool GraphJobs::waitAll() {
+    if (!countDown_) throw std::logic_error("backend: waitAll() without Completion::CountDown");
     std::unique_lock lock(mutex_);
     return doneCv_.wait_until(lock, SteadyClock::now() + completionLimit_, [&] { return done_; });
 }

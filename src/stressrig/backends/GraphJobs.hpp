@@ -20,10 +20,18 @@ namespace pullsched::rig {
 
 class GraphJobs {
   public:
+    /// How an adapter learns that a run is complete.
+    enum class Completion {
+        OwnWait,    ///< the backend's own wait returns when every job ended (oneTBB's
+                    ///< wait_for_all, the end of an OpenMP region, pullsched's drain)
+        CountDown,  ///< the adapter calls waitAll(), for backends without such a wait
+    };
+
     /// Untimed. `waitInJob`: runNode() waits for the node's start time (adapters without a
     /// timed start). Throws std::invalid_argument for 0 workers, an uncalibrated load or a
     /// schedule of another size.
-    void prepare(const testchain::TestChainGraph& graph, const BackendSetup& setup, bool waitInJob);
+    void prepare(const testchain::TestChainGraph& graph, const BackendSetup& setup, bool waitInJob,
+                 Completion completion);
     bool prepared() const noexcept { return prepared_; }
 
     /// Starts a run: clears hashes and records, anchor = now. Throws std::logic_error if
@@ -35,13 +43,13 @@ class GraphJobs {
     /// The node job: (wait for the start,) load, calculate, record. Thread-safe for
     /// distinct nodes; a node's predecessors must have ended (happens-before) first.
     void runNode(std::uint32_t node) noexcept;
-    /// Blocks until every node job ended once or the completion limit passed; true if all
-    /// ended. For adapters whose own wait returns only when all their jobs are done, not
-    /// needed. Only the exit nodes count down: every node is an ancestor of an exit, and
-    /// a node starts after its predecessors ended, so the last exit's end follows every
-    /// job's. One counter written by every job would cost each job a cache-line transfer
-    /// whenever two threads run the graph (45 ns of a ~100 ns empty job, measured), and
-    /// the empty-job figure would measure the rig's bookkeeping, not the backend.
+    /// Completion::CountDown only (std::logic_error otherwise): blocks until every node
+    /// job ended once or the completion limit passed; true if all ended. Only the exit
+    /// nodes count down: every node is an ancestor of an exit, and a node starts after its
+    /// predecessors ended, so the last exit's end follows every job's. A counter written
+    /// by every job costs each job a cache-line transfer whenever two threads run the
+    /// graph (45 ns of a ~100 ns empty job, measured), so backends with a wait of their
+    /// own (which counts in its own way) pay none, and the others only per exit.
     bool waitAll();
     /// The run's result. `timedOut`: some job may still run, so no job is read.
     BackendRun finish(bool timedOut);
@@ -62,13 +70,14 @@ class GraphJobs {
     Duration timeBase_{0};
     unsigned workers_ = 0;
     bool waitInJob_ = false;
+    bool countDown_ = false;
     bool scheduled_ = false;
     Duration completionLimit_{0};
     Duration lowerBound_{0};
     Duration expectedEnd_{0};
     std::uint64_t expectedHash_ = 0;
-    std::vector<std::uint32_t> weight_;  ///< effective weight per node
-    std::vector<std::uint8_t> exit_;     ///< per node: an exit (no successors); see waitAll
+    std::vector<std::uint32_t> weight_;     ///< effective weight per node
+    std::vector<std::uint8_t> countsDown_;  ///< per node: an exit, when counting down (waitAll)
     std::ptrdiff_t exits_ = 0;
     std::vector<Duration> start_;  ///< per node, offset from the anchor
 

@@ -27,7 +27,7 @@ class OpenMpBackend final : public Backend {
     }
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
-        jobs_.prepare(graph, setup, /*waitInJob*/ true);
+        jobs_.prepare(graph, setup, /*waitInJob*/ true, GraphJobs::Completion::OwnWait);
         const std::size_t n = graph.size();
         predecessorsFrom_.assign(n + 1, 0);
         predecessors_.clear();

@@ -31,7 +31,7 @@ class PoolBackend final : public Backend {
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopThreads();
-        jobs_.prepare(graph, setup, /*waitInJob*/ true);
+        jobs_.prepare(graph, setup, /*waitInJob*/ true, GraphJobs::Completion::CountDown);
         const std::size_t n = graph.size();
         predecessors_.resize(n);
         for (std::size_t i = 0; i < n; ++i)

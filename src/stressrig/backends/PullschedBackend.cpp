@@ -107,7 +107,7 @@ class PullschedBackend final : public Backend {
             rc.deadlines = setup.deadlines;
             runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
         } else {
-            jobs_.prepare(graph, setup, /*waitInJob=*/false);
+            jobs_.prepare(graph, setup, /*waitInJob=*/false, GraphJobs::Completion::OwnWait);
             handles_.assign(n, JobHandle{});
         }
     }
@@ -134,9 +134,8 @@ class PullschedBackend final : public Backend {
         }
         // Waits the scheduler's own way, as every backend does (oneTBB: wait_for_all): a
         // thread in drain() no longer counts as a busy poster whose CPU a woken worker
-        // must avoid. Then the job bodies' own count (done at once when drain succeeded;
-        // not waited for again when drain ran out of time).
-        const bool done = scheduler_->drainFor(completionLimit_) && jobs_.waitAll();
+        // must avoid. drain() returns when every job is final, its body included.
+        const bool done = scheduler_->drainFor(completionLimit_);
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
         if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});

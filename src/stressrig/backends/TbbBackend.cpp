@@ -32,7 +32,7 @@ class TbbBackend final : public Backend {
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         release();
-        jobs_.prepare(graph, setup, /*waitInJob*/ true);
+        jobs_.prepare(graph, setup, /*waitInJob*/ true, GraphJobs::Completion::OwnWait);
         // Without this, oneTBB caps its thread pool at the hardware concurrency.
         control_ = std::make_unique<oneapi::tbb::global_control>(
             oneapi::tbb::global_control::max_allowed_parallelism,
