@@ -166,22 +166,23 @@ def summarize(out_dir):
 
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
+    # cpu_ms_per_s: the whole process, the benchmark's own thread included;
+    # worker_cpu_ms_per_s: the scheduler's threads alone
+    idle_keys = ["cpu_ms_per_s", "worker_cpu_ms_per_s", "parks_per_s"]
     timing = [("pullsched", "BM_Sched_PendingLateness", ["p50_us", "p99_us", "max_us",
                                                          "wakeups_per_job", "parks_per_job"]),
               ("tbb", "BM_Ctl_SleepSpinLateness", ["p50_us", "p99_us", "max_us"]),
               # rest_ms:0 (or no rest_ms, runs before it existed): right after activity;
               # rest_ms:6100: idle for a while (see TimingBench.cpp)
               ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0/rest_ms:0/",
-               ["cpu_ms_per_s", "worker_cpu_ms_per_s", "parks_per_s"]),
+               idle_keys),
               ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1/rest_ms:0/",
-               ["cpu_ms_per_s", "worker_cpu_ms_per_s", "parks_per_s"]),
+               idle_keys),
               ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:0/rest_ms:6100/",
-               ["cpu_ms_per_s", "worker_cpu_ms_per_s", "parks_per_s"]),
+               idle_keys),
               ("pullsched", "BM_Sched_IdleCpu/window_ms:2000/far_job:1/rest_ms:6100/",
-               ["cpu_ms_per_s", "worker_cpu_ms_per_s", "parks_per_s"]),
-              # cpu_ms_per_s: the whole process, the benchmark's own thread included;
-              # worker_cpu_ms_per_s: the scheduler's threads alone
-              ("tbb", "BM_Tbb_IdleCpu", ["cpu_ms_per_s", "worker_cpu_ms_per_s"])]
+               idle_keys),
+              ("tbb", "BM_Tbb_IdleCpu", idle_keys[:2])]
     if has_before:
         timing += [("before", p, k) for (l, p, k) in timing if l == "pullsched"]
     for lib, prefix, keys in timing:

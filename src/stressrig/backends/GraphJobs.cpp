@@ -41,12 +41,10 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     completionLimit_ = setup.completionLimit;
     const std::size_t n = graph.size();
     weight_.resize(n);
-    countsDown_.resize(n);
     exits_ = 0;
     start_.assign(n, Duration{0});
     for (std::size_t i = 0; i < n; ++i) {
-        countsDown_[i] = countDown_ && graph.node(i).isExit() ? 1 : 0;
-        exits_ += countsDown_[i];
+        if (countDown_ && graph.node(i).isExit()) ++exits_;
         weight_[i] =
             static_cast<std::uint32_t>(effectiveWeight(graph.node(i).weight, setup.policy));
         if (setup.schedule) start_[i] = setup.schedule->nodeStart(i);
@@ -104,7 +102,8 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     began_[i] = t0 - anchor_;
     ended_[i] = t1 - anchor_;
     executions_[i].fetch_add(1, std::memory_order_relaxed);
-    if (countsDown_[i] && remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (countDown_ && graph_.node(i).isExit() &&
+        remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mutex_);
         done_ = true;
         doneCv_.notify_all();

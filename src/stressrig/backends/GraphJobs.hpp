@@ -76,10 +76,9 @@ class GraphJobs {
     Duration lowerBound_{0};
     Duration expectedEnd_{0};
     std::uint64_t expectedHash_ = 0;
-    std::vector<std::uint32_t> weight_;     ///< effective weight per node
-    std::vector<std::uint8_t> countsDown_;  ///< per node: an exit, when counting down (waitAll)
-    std::ptrdiff_t exits_ = 0;
-    std::vector<Duration> start_;  ///< per node, offset from the anchor
+    std::vector<std::uint32_t> weight_;  ///< effective weight per node
+    std::ptrdiff_t exits_ = 0;           ///< exit nodes, when counting down (waitAll)
+    std::vector<Duration> start_;        ///< per node, offset from the anchor
 
     // Per run. Each job writes only its own node's slots.
     TimePoint anchor_{};
