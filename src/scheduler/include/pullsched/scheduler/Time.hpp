@@ -16,6 +16,30 @@ inline constexpr TimePoint kAsap = TimePoint::min();
 /// Deadline meaning "never expires".
 inline constexpr TimePoint kNoDeadline = TimePoint::max();
 
+/// `a + b`, clamped to the range of Duration instead of overflowing: a limit of
+/// `Duration::max()` means "no limit", not a wrap into the past.
+constexpr Duration saturatingAdd(Duration a, Duration b) noexcept {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(a.count(), b.count(), &sum))
+        return b.count() > 0 ? Duration::max() : Duration::min();
+    return Duration{sum};
+}
+
+/// `t + d`, clamped to [TimePoint::min(), TimePoint::max()]: every "start + window" and
+/// "now + limit" in the scheduler and the rig goes through here.
+constexpr TimePoint saturatingAdd(TimePoint t, Duration d) noexcept {
+    return TimePoint{saturatingAdd(t.time_since_epoch(), d)};
+}
+
+/// `a - b` for two time points, clamped to the range of Duration.
+constexpr Duration saturatingSub(TimePoint a, TimePoint b) noexcept {
+    std::int64_t diff = 0;
+    if (__builtin_sub_overflow(a.time_since_epoch().count(), b.time_since_epoch().count(),
+                               &diff))
+        return a > b ? Duration::max() : Duration::min();
+    return Duration{diff};
+}
+
 /// Source of "now" for the scheduler. The queue, load controller and backoff policy take
 /// time as a parameter; the scheduler reads it here, so a test can substitute a manual clock
 /// and make deadline and ordering decisions exact.
