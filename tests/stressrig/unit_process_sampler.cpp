@@ -87,10 +87,13 @@ TEST(ProcessSampler, SamplesAreOrderedInTime) {
 }
 
 TEST(ProcessSampler, DestructorStops) {
-    auto s = std::make_unique<ProcessSampler>(1h);
+    // The probe runs on the sampler thread, once per sample: an interval of an hour leaves
+    // only the final sample that stop() takes before it joins.
+    std::atomic<int> probes{0};
+    auto s = std::make_unique<ProcessSampler>(1h, [&] { return std::int64_t{probes++}; });
     s->start();
-    s.reset();  // must join, not hang or terminate
-    SUCCEED();
+    s.reset();  // must stop (final sample, join), not hang, detach or terminate
+    EXPECT_EQ(probes.load(), 1) << "the destructor did not take the final sample and join";
 }
 
 TEST(ProcessSampler, RejectsNonPositiveInterval) {
