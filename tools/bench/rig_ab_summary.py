@@ -23,9 +23,14 @@ def med(values, fmt):
     return f"{fmt(statistics.median(values))} [{fmt(min(values))}-{fmt(max(values))}]"
 
 
-def metg(entry):
-    v = entry.get("metg_us")
-    return v if v is not None else entry.get("metg_bound_us")
+def metg_cell(entries):
+    """Median METG; "≤ x" when no run reached a crossing (efficiency ≥ 50 % from the
+    smallest size on, x that size)."""
+    values = [e.get("metg_us") for e in entries]
+    if all(v is None for v in values):
+        bounds = [e.get("metg_bound_us") for e in entries if e.get("metg_bound_us") is not None]
+        return f"≤ {max(bounds):.3g}" if bounds else "n/a"
+    return med(values, lambda v: f"{v:.3g}")
 
 
 def table(side_dir):
@@ -51,7 +56,7 @@ def table(side_dir):
                 f"| {med([e.get('empty_ns_per_job') for e in entries], lambda v: f'{v:.0f}')} "
                 f"| {med([100 * p['efficiency'] for p in smallest], lambda v: f'{v:.0f} %')} "
                 f"at {smallest[0]['job_size_us']:g} µs "
-                f"| {med([metg(e) for e in entries], lambda v: f'{v:.3g}')} |")
+                f"| {metg_cell(entries)} |")
     return lines + [""]
 
 
