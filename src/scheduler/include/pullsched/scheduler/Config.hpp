@@ -35,7 +35,7 @@ struct BackoffConfig {
 };
 
 /// Binding worker threads to CPUs (Linux; ignored elsewhere). A trade-off, measured on a
-/// 2-vCPU VM (docs/design.md, "Where a woken worker runs"): unpinned, a worker woken by a
+/// 2-vCPU VM (docs/decisions.md, "Workers unpinned by default"): unpinned, a worker woken by a
 /// busy worker can wait behind it on the waker's CPU for up to a scheduler tick (4 ms)
 /// while the other CPU idles; pinned, a thread beside the workers (a poster) has no CPU
 /// the kernel can keep free for it, and posting from it got up to 2x slower.
