@@ -5,9 +5,10 @@
 # Usage: tools/make-samples.sh [build [NAME...]]  (NAMEs: only those samples, e.g. run sweep)
 #   trace needs a -DPULLSCHED_TRACE=ON build in TRACE_BUILD (default build-trace, `make trace`);
 #   page needs chromium (a screenshot of the run's index.html).
-# Only the pictures that README.md or docs/ show are kept (data/ has a budget,
+# Only the pictures and pages that README.md or docs/ show are kept (data/ has a budget,
 # tools/ci/check-data.sh); every other picture is one command away:
-# tools/plot/render-all.sh data/samples/NAME renders its .gp and .dot files in place.
+# tools/plot/render-all.sh data/samples/NAME renders its .gp and .dot files in place
+# (the page sample shows what a result's HTML page looks like).
 set -uo pipefail
 build=${1:-build}
 shift $(( $# > 0 ? 1 : 0 ))
@@ -16,10 +17,10 @@ rig="$PWD/$build/bin/stressrig"
 trace_rig="$PWD/${TRACE_BUILD:-build-trace}/bin/stressrig"
 root="$PWD/data/samples"
 wanted() { [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]]; }
-# Removes the pictures of data/samples/NAME that no document shows.
+# Removes the pictures and pages of data/samples/NAME that no document shows.
 prune() {
   local f
-  for f in "$root/$1"/*.png "$root/$1"/*.svg; do
+  for f in "$root/$1"/*.png "$root/$1"/*.svg "$root/$1"/*.html; do
     [ -e "$f" ] || continue
     grep -rqF "samples/$1/$(basename "$f")" README.md docs || rm -f "$f"
   done
