@@ -77,6 +77,12 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
         {"--mode=topology --nodes=1", "invalid --nodes=1: must be 2..10000000"},
         {"--mode=topology --nodes=8 --nodes=9", "--nodes given more than once"},
         {"--mode=topology --name=a/b", "invalid --name='a/b'"},
+        // a real newline inside the quotes (/bin/sh may not know $'\n')
+        {"--mode=topology --name='a\nb'", "invalid --name='a\\nb'"},
+        {"--mode=topology --name=.hidden", "invalid --name='.hidden'"},
+        {"--mode=topology --rules=';;;'", "invalid --rules=';;;': an empty rule list"},
+        {"--mode=topology --rules='\n'", "invalid --rules='\\n': an empty rule list"},
+        {"--mode=topology --rules=@/dev/zero", "is not a regular file (a character device)"},
         {"--mode=topology --out=", "invalid --out: needs a value"},
         {"--mode=topology extra", "unexpected argument 'extra'"},
         {"--mode=run --placement=everywhere", "invalid --placement='everywhere'"},
