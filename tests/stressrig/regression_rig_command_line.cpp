@@ -122,3 +122,32 @@ TEST(RigCommandLine, TopologyWritesItsResultSet) {
     EXPECT_EQ(r.out.find("\nwork "), std::string::npos) << "one work figure, not two";
     fs::remove_all(dir);
 }
+
+TEST(RigCommandLine, AnUnwritableOutExitsThreeBeforeAnyWork) {
+    const fs::path dir = rigtest::scratch("cli", "unwritable");
+    const fs::path plain = dir / "plain";
+    { std::ofstream(plain) << "a regular file\n"; }
+    // A folder under a regular file, the regular file itself, and a place the kernel owns.
+    const std::vector<std::string> outs{(plain / "results").string(), plain.string(),
+                                        "/proc/pullsched-results"};
+    // Each mode would print progress on stderr and take a while if it started.
+    const std::vector<std::string> modes{"--mode=run --pattern=burst --nodes=64",
+                                         "--mode=closed --duration=300ms --warmup=0s",
+                                         "--mode=soak --duration=2s --interval=1s --warmup=0s"};
+    for (const std::string& mode : modes)
+        for (const std::string& out : outs) {
+            const std::string args = mode + " --out='" + out + "'";
+            const Result r = rig(args, dir);
+            EXPECT_EQ(r.code, 3) << args << "\n" << r.err;
+            EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line, no progress: " << r.err;
+            EXPECT_NE(r.err.find("nothing was run"), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find(out), std::string::npos) << "names the folder: " << r.err;
+            EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+        }
+    EXPECT_EQ(rigtest::slurp(plain), "a regular file\n");
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir))
+        left.push_back(e.path().filename().string());
+    EXPECT_EQ(left, std::vector<std::string>{"plain"}) << "no staging folder left behind";
+    fs::remove_all(dir);
+}
