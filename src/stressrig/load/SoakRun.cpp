@@ -37,8 +37,12 @@ SoakRunResult runSoak(
     auto prevSnap = ProcessSampler::snapshot();
     auto prevStats = sched.stats();
     std::uint64_t prevPosted = 0;
+    // The end of interval k (0-based), saturated like every time sum of the rig.
+    const auto intervalEnd = [&](std::size_t k) {
+        return saturatingAdd(origin, cfg.interval * static_cast<Duration::rep>(k + 1));
+    };
     auto harvest = [&](pullsched::TimePoint now) {
-        if (harvested >= intervals || now < origin + (harvested + 1) * cfg.interval) return;
+        if (harvested >= intervals || now < intervalEnd(harvested)) return;
         recorder.harvest(hist);
         const auto snap = ProcessSampler::snapshot();
         const auto st = sched.stats();
@@ -81,7 +85,7 @@ SoakRunResult runSoak(
     }
     res.interrupted = driver.stopped();
     while (!res.interrupted && harvested < intervals) {
-        const auto due = origin + (harvested + 1) * cfg.interval;
+        const auto due = intervalEnd(harvested);
         const auto now = sched.now();
         if (now < due && stop)
             res.interrupted = stop->sleepFor(due - now);
@@ -89,8 +93,10 @@ SoakRunResult runSoak(
             std::this_thread::sleep_for(due - now);
         harvest(sched.now());
     }
-    res.drained = driver.drain(res.interrupted ? Duration{200ms}
-                                               : std::max<Duration>(2 * cfg.deadlineWindow, 2s));
+    res.drained = driver.drain(
+        res.interrupted
+            ? Duration{200ms}
+            : std::max<Duration>(saturatingAdd(cfg.deadlineWindow, cfg.deadlineWindow), 2s));
     if (!res.drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
     const auto total = sched.stats();
     res.posted = driver.posted();
