@@ -94,7 +94,7 @@ class ClosedMode final : public Mode {
                 "so there is no rate to offer",
                 dur(closed.span), std::isnan(rate) ? "n/a" : Units::formatRate(rate));
         else if (closed.spanTooShort)
-            notRun = fmt::format("the closed run's rate rests on a span too short for one job");
+            notRun = "the closed run's rate rests on a span too short for one job";
         else if (arrivals > kMaxComparisonArrivals)
             notRun = fmt::format("{} over {} would be {:.3g} arrivals (at most {:.3g})",
                                  Units::formatRate(rate), dur(span_.duration), arrivals,
