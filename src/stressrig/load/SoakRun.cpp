@@ -35,6 +35,7 @@ SoakRunResult runSoak(
     const pullsched::TimePoint origin = sched.now() + 2ms;
     std::size_t harvested = 0;
     auto prevSnap = ProcessSampler::snapshot();
+    auto prevTicks = MachineCpuTicks::read();
     auto prevStats = sched.stats();
     std::uint64_t prevPosted = 0;
     // The end of interval k (0-based), saturated like every time sum of the rig.
@@ -45,6 +46,7 @@ SoakRunResult runSoak(
         if (harvested >= intervals || now < intervalEnd(harvested)) return;
         recorder.harvest(hist);
         const auto snap = ProcessSampler::snapshot();
+        const auto ticks = MachineCpuTicks::read();
         const auto st = sched.stats();
         const double secs = std::chrono::duration<double>(snap.wall - prevSnap.wall).count();
         SoakRow r;
@@ -59,6 +61,7 @@ SoakRunResult runSoak(
         r.i.latenessP99Us = us(99);
         r.i.rssBytes = snap.rssBytes ? static_cast<double>(snap.rssBytes) : kMissing;
         r.i.cpuPercent = secs > 0 ? ProcessSampler::cpuPercent(prevSnap, snap) : kMissing;
+        r.i.stealPercent = MachineCpuTicks::stealPercent(prevTicks, ticks);
         r.i.backlog = static_cast<double>(driver.backlog());
         r.p50Us = us(50);
         r.maxUs = hist.count() ? static_cast<double>(hist.max()) / 1e3 : kMissing;
@@ -70,6 +73,7 @@ SoakRunResult runSoak(
         res.rows.push_back(r);
         hist.reset();
         prevSnap = snap;
+        prevTicks = ticks;
         prevStats = st;
         prevPosted = driver.posted();
         ++harvested;
