@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -83,6 +84,9 @@ std::uint64_t parseUnsignedOption(std::string_view option, std::string_view text
     }
     std::uint64_t v = 0;
     auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+    if (ec == std::errc::result_out_of_range && p == digits.data() + digits.size())
+        throw UsageError(fmt::format("invalid --{}='{}': too large (at most {})", option, text,
+                                     std::numeric_limits<std::uint64_t>::max()));
     if (digits.empty() || ec != std::errc{} || p != digits.data() + digits.size())
         throw UsageError(
             fmt::format("invalid --{}='{}': expected a non-negative integer", option, text));

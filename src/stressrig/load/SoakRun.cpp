@@ -38,7 +38,8 @@ SoakRunResult runSoak(
     auto prevTicks = MachineCpuTicks::read();
     auto prevStats = sched.stats();
     std::uint64_t prevPosted = 0;
-    // The end of interval k (0-based), saturated like every time sum of the rig.
+    // The end of interval k (0-based). The sum saturates like every time sum of the rig;
+    // the product cannot overflow: validate() allows at most 10^6 intervals of at most 1 h.
     const auto intervalEnd = [&](std::size_t k) {
         return saturatingAdd(origin, cfg.interval * static_cast<Duration::rep>(k + 1));
     };
