@@ -1,6 +1,7 @@
 // ProcessSampler: the CPU % arithmetic on synthetic snapshots; sampling mechanics
 // checked by counts and values, never by timing.
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "measure/ProcessSampler.hpp"
 
 using namespace std::chrono_literals;
+using pullsched::rig::MachineCpuTicks;
 using pullsched::rig::ProcessSampler;
 using pullsched::rig::ProcessSnapshot;
 
@@ -98,4 +100,32 @@ TEST(ProcessSampler, DestructorStops) {
 
 TEST(ProcessSampler, RejectsNonPositiveInterval) {
     EXPECT_THROW(ProcessSampler(0ns), std::invalid_argument);
+}
+
+TEST(MachineCpuTicks, ParsesTheCpuLineOfProcStat) {
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    const MachineCpuTicks t = MachineCpuTicks::parse("cpu  300 0 40 1000 10 0 5 45 7 0");
+    ASSERT_TRUE(t.known);
+    EXPECT_TRUE(t.stealKnown);
+    EXPECT_EQ(t.total, 1400u) << "guest time is inside user already";
+    EXPECT_EQ(t.steal, 45u);
+    // A kernel without the steal column: CPU time, but no steal.
+    const MachineCpuTicks old = MachineCpuTicks::parse("cpu  300 0 40 1000");
+    EXPECT_TRUE(old.known);
+    EXPECT_FALSE(old.stealKnown);
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(old, old)));
+    for (const char* bad : {"", "cpu0 1 2 3 4 5 6 7 8", "cpu  1 2", "intr 5", "cpu  1 2 x 4"})
+        EXPECT_FALSE(MachineCpuTicks::parse(bad).known) << bad;
+}
+
+TEST(MachineCpuTicks, StealPercentBetweenTwoReadings) {
+    const MachineCpuTicks a = MachineCpuTicks::parse("cpu  300 0 40 1000 10 0 5 45");
+    const MachineCpuTicks b = MachineCpuTicks::parse("cpu  400 0 50 1050 10 0 5 85");
+    // Δtotal = 200, Δsteal = 40: a fifth of the machine's time went elsewhere.
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::stealPercent(a, b), 20.0);
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(a, a))) << "no time passed";
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(b, a))) << "backwards";
+    // This machine: read() gives a CPU line (Linux), steal where the kernel has it.
+    const MachineCpuTicks now = MachineCpuTicks::read();
+    EXPECT_TRUE(now.known);
 }
