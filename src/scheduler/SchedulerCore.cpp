@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "detail/ThreadAffinity.hpp"
 #include "pullsched/scheduler/Observer.hpp"
@@ -82,7 +83,7 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
 {
 }
 
-SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
+SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter)
     : cfg_((validate(cfg), cfg)),
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
@@ -95,19 +96,26 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       maxSpinners_(std::max(1u, cfg.workers / 2)),
       spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
                                ? processCpus()
-                               : std::vector<int>{}) {
+                               : std::vector<int>{}),
+      workForce_(std::move(starter)) {
     nextDutyCycle_ = now() + cfg_.dutyCycle;
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
-            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_));
-    workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
-                     [this](unsigned i) { workerLoop(*workers_[i]); });
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_.get()));
+    try {
+        workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
+                         [this](unsigned i) { workerLoop(*workers_[i]); });
+    } catch (...) {
+        // No destructor runs for a constructor that throws, and the work force's own
+        // would wait for ever on workers never told to stop: stop those that started.
+        shutdown(ShutdownMode::Cancel);
+        throw;
+    }
 }
 
 SchedulerCore::~SchedulerCore() {
-    shutdown(cfg_.shutdownMode);
-    pool_->retire();
+    shutdown(cfg_.shutdownMode);  // the pool is retired after the workers' caches returned
 }
 
 // ---------------------------------------------------------------- posting

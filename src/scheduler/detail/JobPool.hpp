@@ -105,4 +105,11 @@ class JobPool {
     std::vector<std::unique_ptr<SuccessorBlock[]>> blockChunks_;
 };
 
+/// A pool's owner: retires the pool when it goes (never deletes it), so that a scheduler
+/// whose constructor throws half-way lets go of its pool as its destructor would.
+struct RetirePool {
+    void operator()(JobPool* pool) const noexcept { pool->retire(); }
+};
+using PoolOwner = std::unique_ptr<JobPool, RetirePool>;
+
 }  // namespace pullsched::detail

@@ -35,7 +35,9 @@ namespace pullsched::detail {
 
 class SchedulerCore {
   public:
-    explicit SchedulerCore(const SchedulerConfig& cfg);
+    /// Throws std::system_error when a worker thread cannot be started, after stopping
+    /// and joining those that did. `starter` is for tests (see WorkForce::ThreadStarter).
+    explicit SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter = {});
     ~SchedulerCore();
     SchedulerCore(const SchedulerCore&) = delete;
     SchedulerCore& operator=(const SchedulerCore&) = delete;
@@ -174,7 +176,7 @@ class SchedulerCore {
     Observer* observer_;
     LoadController loadController_;
 
-    JobPool* pool_;  ///< retired, not deleted: handles may outlive the scheduler
+    PoolOwner pool_;  ///< retired, not deleted: handles may outlive the scheduler
     GroomingToken token_;
     /// Times the token holder had to wait for a queue lock; the design says never.
     std::atomic<std::uint64_t> tokenHolderWaits_{0};
