@@ -14,7 +14,7 @@ void Scheduler::drain() {
 }
 
 bool Scheduler::drainFor(Duration limit) {
-    return core_->drainUntil(SteadyClock::now() + limit);
+    return core_->drainUntil(saturatingAdd(SteadyClock::now(), limit));
 }
 
 ShutdownReport Scheduler::shutdown(ShutdownMode mode) {

@@ -98,7 +98,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
                                ? processCpus()
                                : std::vector<int>{}),
       workForce_(std::move(starter)) {
-    nextDutyCycle_ = now() + cfg_.dutyCycle;
+    nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
@@ -571,7 +571,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
-        nextDutyCycle_ = t + cfg_.dutyCycle;
+        nextDutyCycle_ = saturatingAdd(t, cfg_.dutyCycle);
         noteQueueDepth();
     }
     PULLSCHED_TRACE_POINT(w.trace, t, TokenDropped, r.moved);
@@ -780,8 +780,9 @@ bool SchedulerCore::untendedHead() const noexcept {
 void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     // Bounded by time on both clocks: an injected clock that stands still must not
     // trap the worker.
-    const Duration span = until - now();
-    const TimePoint realEnd = SteadyClock::now() + std::min(span, cfg_.horizons.idleWait);
+    const Duration span = saturatingSub(until, now());
+    const TimePoint realEnd =
+        saturatingAdd(SteadyClock::now(), std::min(span, cfg_.horizons.idleWait));
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
@@ -813,9 +814,9 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
         const bool netFirst = end < headEnd;
         observe(w, [&](Observer& o) {
             o.onSleep(w.index, SleepKind::TendNext,
-                      netFirst ? end - SteadyClock::now() : until - now());
+                      netFirst ? end - SteadyClock::now() : saturatingSub(until, now()));
         });
-        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
+        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, saturatingSub(until, now()).count());
         const bool notified = tenderSignal_.wait(key, end);
         w.quiet = netFirst && !notified && SteadyClock::now() >= end;
         w.tendSleepEnded = !notified && !netFirst;
@@ -842,7 +843,7 @@ bool SchedulerCore::idleSpin(Worker& w) {
         return false;
     }
     bool found = false;
-    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    const TimePoint spinEnd = saturatingAdd(SteadyClock::now(), cfg_.idleSpin);
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) {
             found = true;
@@ -900,9 +901,9 @@ void SchedulerCore::endWait(Worker& w) noexcept {
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
     if (clock_ == &steadyClock_) return schedulerTime;
-    const Duration d =
-        std::clamp<Duration>(schedulerTime - now(), Duration::zero(), cfg_.horizons.idleWait);
-    return SteadyClock::now() + d;
+    const Duration d = std::clamp<Duration>(saturatingSub(schedulerTime, now()), Duration::zero(),
+                                            cfg_.horizons.idleWait);
+    return saturatingAdd(SteadyClock::now(), d);
 }
 
 /// The (injected) clock moved: whoever watches the time queue must look again, which is
