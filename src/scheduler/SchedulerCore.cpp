@@ -49,6 +49,12 @@ constexpr unsigned kFanOutLookAhead = 16;
 /// (accepted, then finalised by shutdown) from another thread's (refused).
 thread_local const SchedulerCore* tlWorkerOf = nullptr;
 
+/// The next scheduler identity. Process-wide on purpose, the one such variable here: an
+/// identity must differ from every other scheduler's in the process, past ones included,
+/// which no per-instance state can promise. 64 bits do not wrap (a million schedulers a
+/// second would take over 500 000 years).
+std::atomic<std::uint64_t> nextSchedulerId{1};
+
 void validate(const SchedulerConfig& cfg) {
     auto fail = [](const std::string& what) {
         throw std::invalid_argument("pullsched: invalid SchedulerConfig: " + what);
@@ -85,6 +91,7 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
 
 SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter)
     : cfg_((validate(cfg), cfg)),
+      id_(nextSchedulerId.fetch_add(1, std::memory_order_relaxed)),
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
       loadController_(cfg.horizons),
@@ -148,7 +155,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         endOutsidePost();
         throw;
     }
-    rec->owner = this;
+    rec->owner = id_;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;

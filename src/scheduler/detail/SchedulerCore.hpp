@@ -62,7 +62,9 @@ class SchedulerCore {
     TimePoint now() const noexcept { return clock_->now(); }
     unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
     bool writeTraceDump(std::ostream& out) const;
-    bool owns(const JobRecord* rec) const noexcept { return rec->owner == this; }
+    /// Never the same for two schedulers of one process (see JobRecord::owner).
+    std::uint64_t id() const noexcept { return id_; }
+    bool owns(const JobRecord* rec) const noexcept { return rec->owner == id_; }
 
   private:
     struct Worker {
@@ -171,6 +173,7 @@ class SchedulerCore {
     void endOutsidePost() noexcept;
 
     const SchedulerConfig cfg_;
+    const std::uint64_t id_;
     SteadyClockSource steadyClock_;
     const ClockSource* clock_;
     Observer* observer_;

@@ -9,6 +9,7 @@
 //
 // There is no manager thread: workers pull. See docs/design.md.
 
+#include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
@@ -105,7 +106,7 @@ class Scheduler {
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (p.rec_->owner != core_.get())
+            if (p.rec_->owner != id_)
                 throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
         }
         detail::JobRecord* rec = acquireRecord(opts);
@@ -126,6 +127,7 @@ class Scheduler {
     void submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds);
 
     std::unique_ptr<detail::SchedulerCore> core_;
+    std::uint64_t id_;  ///< the core's identity, here so that post() checks handles inline
 };
 
 }  // namespace pullsched
