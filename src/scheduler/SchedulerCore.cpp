@@ -576,8 +576,10 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     if (w.tendSleepEnded && r.head)  // only then is it asked (see the Spin case)
         r.headFansOut = fansOutAhead(timeQueue_.head().payload);
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
+    std::int64_t periods = 0;  // duty cycles since the last one ran (many, when idle)
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
+        periods = 1 + saturatingSub(t, nextDutyCycle_) / cfg_.dutyCycle;
         nextDutyCycle_ = saturatingAdd(t, cfg_.dutyCycle);
         noteQueueDepth();
     }
@@ -587,6 +589,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     // Everything below runs without the token.
     if (dueList) due_.pushList(dueList);
     handOutsInTransit_.fetch_sub(1, std::memory_order_seq_cst);
+    // Without the token: freeing a burst's records takes a while.
+    if (periods > 0) pool_->trim(static_cast<std::size_t>(periods));
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
@@ -1054,6 +1058,7 @@ Statistics SchedulerCore::stats() const {
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
+    s.jobRecords = pool_->capacity();
     return s;
 }
 
