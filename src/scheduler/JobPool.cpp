@@ -127,8 +127,7 @@ JobRecord* JobPool::takeBatch(std::size_t max, std::size_t& got) {
     }
     free_ = last->link;
     last->link = nullptr;
-    outside_ += got;
-    periodPeak_ = std::max(periodPeak_, outside_);
+    outside_ += got;  // the peak is noted where outside_ falls again (giveBatch), not here
     return head;
 }
 
@@ -136,6 +135,9 @@ void JobPool::giveBatch(JobRecord* head, JobRecord* tail, std::size_t n) noexcep
     bool done = false;
     {
         std::lock_guard lock(lock_);
+        // outside_ rises only in takeBatch and falls only here, so its highest value is
+        // the one it has when it starts to fall: noted here, posting stays as it was.
+        periodPeak_ = std::max(periodPeak_, outside_);
         tail->link = free_;
         free_ = head;
         outside_ -= n;
@@ -165,8 +167,9 @@ std::size_t JobPool::trim(std::size_t periods) {
     {
         std::lock_guard lock(lock_);
         // When in those periods the peak came is not known: it counts for all of them.
+        const std::size_t peak = std::max(periodPeak_, outside_);
         for (std::size_t i = 0; i < std::min(periods, kQuietPeriods); ++i)
-            peaks_[period_++ % kQuietPeriods] = periodPeak_;
+            peaks_[period_++ % kQuietPeriods] = peak;
         periodPeak_ = outside_;
         const std::size_t need = *std::max_element(peaks_.begin(), peaks_.end());
         keep = std::max(retain_, need + need / 2);
@@ -178,7 +181,8 @@ std::size_t JobPool::trim(std::size_t periods) {
         {
             std::lock_guard lock(lock_);
             // A burst that began meanwhile keeps what it needs.
-            surplus = takeSurplus(std::max(keep, periodPeak_ + periodPeak_ / 2), kTrimChunk, got);
+            const std::size_t inUse = std::max(periodPeak_, outside_);
+            surplus = takeSurplus(std::max(keep, inUse + inUse / 2), kTrimChunk, got);
         }
         if (!surplus) break;
         deleteList(surplus);  // outside the lock: freeing is the slow part

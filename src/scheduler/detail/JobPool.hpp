@@ -123,7 +123,8 @@ class JobPool {
     bool retired_ = false;
     std::size_t capacity_ = 0;
     const std::size_t retain_;  ///< never trimmed below this
-    /// Most records outside during the current period, and during each of the last ones.
+    /// Most records outside during the current period (up to the last giveBatch), and
+    /// during each of the last ones.
     std::size_t periodPeak_ = 0;
     std::array<std::size_t, kQuietPeriods> peaks_{};
     std::size_t period_ = 0;
