@@ -42,7 +42,9 @@ class SchedulerCore;
 
 class Scheduler {
   public:
-    /// Starts the workers. Throws std::invalid_argument for a bad configuration.
+    /// Starts the workers. Throws std::invalid_argument for a bad configuration, and
+    /// std::system_error when a worker thread cannot be created (saying how many started;
+    /// those are stopped and joined first).
     explicit Scheduler(const SchedulerConfig& cfg = {});
     /// Orderly shutdown in the configured mode (default: cancel what has not started).
     ~Scheduler();
@@ -52,10 +54,10 @@ class Scheduler {
     /// Post a job: runs once, after every predecessor completed and not before
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
     /// cancelled instead. Callable from any thread, including from inside a job.
-    /// Throws std::invalid_argument (deadline before start, empty or foreign handle)
-    /// or std::logic_error (from another thread than this scheduler's workers, once
-    /// shutdown() began). A post that returns has its job reach a final state, at the
-    /// latest when shutdown() returns.
+    /// Throws std::invalid_argument (deadline before start, empty or foreign handle: of
+    /// another scheduler, also of a destroyed one at the same address) or std::logic_error
+    /// (from another thread than this scheduler's workers, once shutdown() began). A post
+    /// that returns has its job reach a final state, at the latest when shutdown() returns.
     template <class F>
     JobHandle post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
         return JobHandle(postRecord(std::forward<F>(work), opts, preds, true));
@@ -77,6 +79,7 @@ class Scheduler {
     /// wait for itself); waiting for another scheduler from a job is fine.
     void drain();
     /// drain() with a limit on the steady clock; false if work remained at the limit.
+    /// Duration::max() waits like drain(); a limit of zero or less looks once.
     bool drainFor(Duration limit);
     /// Stop the workers. From the moment it is called, post() from other threads throws.
     /// Drain: run every accepted job to its final state first (running jobs may still post,
