@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "detail/ThreadAffinity.hpp"
 #include "pullsched/scheduler/Observer.hpp"
@@ -48,6 +49,12 @@ constexpr unsigned kFanOutLookAhead = 16;
 /// (accepted, then finalised by shutdown) from another thread's (refused).
 thread_local const SchedulerCore* tlWorkerOf = nullptr;
 
+/// The next scheduler identity. Process-wide on purpose, the one such variable here: an
+/// identity must differ from every other scheduler's in the process, past ones included,
+/// which no per-instance state can promise. 64 bits do not wrap (a million schedulers a
+/// second would take over 500 000 years).
+std::atomic<std::uint64_t> nextSchedulerId{1};
+
 void validate(const SchedulerConfig& cfg) {
     auto fail = [](const std::string& what) {
         throw std::invalid_argument("pullsched: invalid SchedulerConfig: " + what);
@@ -82,8 +89,9 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
 {
 }
 
-SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
+SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter)
     : cfg_((validate(cfg), cfg)),
+      id_(nextSchedulerId.fetch_add(1, std::memory_order_relaxed)),
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
       loadController_(cfg.horizons),
@@ -95,19 +103,26 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       maxSpinners_(std::max(1u, cfg.workers / 2)),
       spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
                                ? processCpus()
-                               : std::vector<int>{}) {
-    nextDutyCycle_ = now() + cfg_.dutyCycle;
+                               : std::vector<int>{}),
+      workForce_(std::move(starter)) {
+    nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
-            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_));
-    workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
-                     [this](unsigned i) { workerLoop(*workers_[i]); });
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_.get()));
+    try {
+        workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
+                         [this](unsigned i) { workerLoop(*workers_[i]); });
+    } catch (...) {
+        // No destructor runs for a constructor that throws, and the work force's own
+        // would wait for ever on workers never told to stop: stop those that started.
+        shutdown(ShutdownMode::Cancel);
+        throw;
+    }
 }
 
 SchedulerCore::~SchedulerCore() {
-    shutdown(cfg_.shutdownMode);
-    pool_->retire();
+    shutdown(cfg_.shutdownMode);  // the pool is retired after the workers' caches returned
 }
 
 // ---------------------------------------------------------------- posting
@@ -140,7 +155,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         endOutsidePost();
         throw;
     }
-    rec->owner = this;
+    rec->owner = id_;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
@@ -561,9 +576,11 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     if (w.tendSleepEnded && r.head)  // only then is it asked (see the Spin case)
         r.headFansOut = fansOutAhead(timeQueue_.head().payload);
     nextHead_.store(r.head ? ticks(*r.head) : kNoTender, std::memory_order_seq_cst);
+    std::int64_t periods = 0;  // duty cycles since the last one ran (many, when idle)
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
-        nextDutyCycle_ = t + cfg_.dutyCycle;
+        periods = 1 + saturatingSub(t, nextDutyCycle_) / cfg_.dutyCycle;
+        nextDutyCycle_ = saturatingAdd(t, cfg_.dutyCycle);
         noteQueueDepth();
     }
     PULLSCHED_TRACE_POINT(w.trace, t, TokenDropped, r.moved);
@@ -572,6 +589,8 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w) {
     // Everything below runs without the token.
     if (dueList) due_.pushList(dueList);
     handOutsInTransit_.fetch_sub(1, std::memory_order_seq_cst);
+    // Without the token: freeing a burst's records takes a while.
+    if (periods > 0) pool_->trim(static_cast<std::size_t>(periods));
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
@@ -772,8 +791,9 @@ bool SchedulerCore::untendedHead() const noexcept {
 void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     // Bounded by time on both clocks: an injected clock that stands still must not
     // trap the worker.
-    const Duration span = until - now();
-    const TimePoint realEnd = SteadyClock::now() + std::min(span, cfg_.horizons.idleWait);
+    const Duration span = saturatingSub(until, now());
+    const TimePoint realEnd =
+        saturatingAdd(SteadyClock::now(), std::min(span, cfg_.horizons.idleWait));
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
@@ -805,9 +825,9 @@ void SchedulerCore::tendNext(TimePoint head, TimePoint until, Worker& w) {
         const bool netFirst = end < headEnd;
         observe(w, [&](Observer& o) {
             o.onSleep(w.index, SleepKind::TendNext,
-                      netFirst ? end - SteadyClock::now() : until - now());
+                      netFirst ? end - SteadyClock::now() : saturatingSub(until, now()));
         });
-        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
+        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, saturatingSub(until, now()).count());
         const bool notified = tenderSignal_.wait(key, end);
         w.quiet = netFirst && !notified && SteadyClock::now() >= end;
         w.tendSleepEnded = !notified && !netFirst;
@@ -834,7 +854,7 @@ bool SchedulerCore::idleSpin(Worker& w) {
         return false;
     }
     bool found = false;
-    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    const TimePoint spinEnd = saturatingAdd(SteadyClock::now(), cfg_.idleSpin);
     for (unsigned round = 0;; ++round) {
         if (workVisible() || untendedHead()) {
             found = true;
@@ -892,9 +912,9 @@ void SchedulerCore::endWait(Worker& w) noexcept {
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
     if (clock_ == &steadyClock_) return schedulerTime;
-    const Duration d =
-        std::clamp<Duration>(schedulerTime - now(), Duration::zero(), cfg_.horizons.idleWait);
-    return SteadyClock::now() + d;
+    const Duration d = std::clamp<Duration>(saturatingSub(schedulerTime, now()), Duration::zero(),
+                                            cfg_.horizons.idleWait);
+    return saturatingAdd(SteadyClock::now(), d);
 }
 
 /// The (injected) clock moved: whoever watches the time queue must look again, which is
@@ -1038,6 +1058,7 @@ Statistics SchedulerCore::stats() const {
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
+    s.jobRecords = pool_->capacity();
     return s;
 }
 
