@@ -97,6 +97,7 @@ struct IdealReference {
 };
 
 std::string idealStressText(const IdealBreakingPoint& ideal) {
+    if (ideal.probes == 0) return "n/a (not simulated: the search was interrupted)";
     return std::isnan(ideal.stress) ? fmt::format("n/a (no simulated probe broke up to stress {})",
                                                   stressText(ideal.low))
                                     : stressText(ideal.stress);
@@ -225,7 +226,7 @@ class BreakingPointMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
-        const TestChainGraph graph = graph_.graph();
+        const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
         const unsigned W = exec_.workers;
         const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
@@ -285,10 +286,13 @@ class BreakingPointMode final : public Mode {
                 break;
             }
             instrument.reset();
+            const CompletionLimit limit =
+                completionLimit(rc, schedule.expectedEnd(), stats.work(load), sched_.lifeWindow);
             const ScheduledGraphRuns runs =
-                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
+                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop, limit);
             std::vector<ProbeRun> outcomes;
             for (const RunResult& run : runs.runs) {
+                if (run.interrupted) continue;  // cut short: no figure
                 jobTime.add(run);
                 outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
                                     toMs(run.expectedEnd), run.expired > 0});
@@ -314,6 +318,11 @@ class BreakingPointMode final : public Mode {
                 r.partial = true;
                 break;
             }
+            if (!runs.late.empty()) {  // the scheduler was shut down: no further probe
+                stopReason =
+                    fmt::format("search stopped: a run at stress {} {}", stressText(*s), runs.late);
+                break;
+            }
             search.record(probes.back().broken);
         }
 
@@ -330,8 +339,11 @@ class BreakingPointMode final : public Mode {
         const double breaking = search.converged() ? search.estimate() : kMissing;
         const double ratio = breaking / limitStress;
         // where the schedule stops holding with no scheduling cost at all
+        // The simulation takes seconds on a large graph: a stopped search skips it.
         const IdealReference ideal =
-            IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
+            r.partial
+                ? IdealReference{}
+                : IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
         const double ofIdeal = ideal.stress();
         const double toIdeal = breaking / ofIdeal;
 
@@ -606,6 +618,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     setup.load = body.load();
     setup.policy = policy;
     setup.parallelism = C;
+    const Duration work = GraphStatistics(graph, policy).work(exec_.load);
 
     CsvTable summary;
     summary.addColumn("backend #");
@@ -648,6 +661,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             schedule.adapt(*s, C, exec_.load);
             if (schedule.expectedEnd() > sched_.maxSchedule) break;
             setup.schedule = schedule;
+            setup.completionLimit =
+                completionLimit(RunnerConfig{}, schedule.expectedEnd(), work).total();
             const std::vector<BackendSeries> series =
                 compareBackends({names[b]}, graph, setup, sched_.reps, backends_.warmup, ctx.stop);
             const BackendSeries& bs = series.front();

@@ -283,7 +283,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
             if (choice.name == "chain") return chainGraph(choice.nodes);
             if (choice.name == "grid") return gridGraph(choice.width, choice.height);
             policy = presets.rulesFor(choice.name).schedulingWeightPolicy();
-            return presets.presetGraph(choice.name, choice.nodes);
+            return presets.presetGraph(choice.name, choice.nodes, ctx.stop.predicate());
         }();
         const GraphStatistics stats(graph, policy);
         gr.levels = stats.levels();
