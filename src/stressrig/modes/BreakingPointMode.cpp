@@ -22,6 +22,7 @@
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/JobTimePerUnit.hpp"
@@ -215,6 +216,8 @@ class BreakingPointMode final : public Mode {
     }
     void validate(const OptionTable& t) override {
         graph_.validate();
+        refuseIfTooLarge({graph_.nodes, kProbeBytesPerNode},
+                         fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule != "adapted")
             throw UsageError(
                 "--mode=breaking-point searches the stress of the adapted schedule; "
@@ -226,6 +229,7 @@ class BreakingPointMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
+        ctx.progress.note(memoryNote({graph_.nodes, kProbeBytesPerNode}, availableMemory()));
         const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
         const unsigned W = exec_.workers;

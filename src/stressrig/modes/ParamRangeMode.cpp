@@ -20,6 +20,7 @@
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/RunInstrument.hpp"
@@ -78,6 +79,7 @@ class ParamRangeMode final : public Mode {
         if (to_ <= from_)
             throw UsageError(fmt::format(
                 "invalid --from={} --to={}: need a larger --to for a series", from_, to_));
+        refuseIfTooLarge({to_, kPeakBytesPerNode}, fmt::format("--to={}", to_));
         // The instrument keeps room for every job on every worker (RunInstrument).
         const double mib = double(exec_.workers) * double(2 * to_ + 16) *
                            double(sizeof(IncidenceCount::Event)) / (1024.0 * 1024.0);
@@ -89,6 +91,7 @@ class ParamRangeMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
+        ctx.progress.note(memoryNote({to_, kPeakBytesPerNode}, availableMemory()));
         (void)graph_.graph(from_,
                            ctx.stop.predicate());  // a bad pattern fails before anything runs
         const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();

@@ -26,6 +26,7 @@
 #include "cli/StopRequest.hpp"
 #include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -97,7 +98,13 @@ class PipecleanMode final : public Mode {
                    "machine cannot expire jobs");
     }
 
+    void validate(const OptionTable&) override {
+        refuseIfTooLarge({graph_.nodes, kPatternBytesPerNode},
+                         fmt::format("--nodes={}", graph_.nodes));
+    }
+
     ModeResult run(RunContext& ctx) override {
+        ctx.progress.note(memoryNote({graph_.nodes, kPatternBytesPerNode}, availableMemory()));
         JobBody body(exec_.loadKind, &ctx.progress);
         const auto& presets = presetList();
         std::vector<PatternResult> results;

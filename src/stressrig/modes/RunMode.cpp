@@ -20,6 +20,7 @@
 #include "cli/UsageError.hpp"
 #include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/Environment.hpp"
 #include "measure/LatencyHistogram.hpp"
@@ -124,6 +125,7 @@ class RunMode final : public Mode {
     }
     void validate(const OptionTable& t) override {
         graph_.validate();
+        refuseIfTooLarge({graph_.nodes, kRunBytesPerNode}, fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule == "default" && t.given("stress"))
             throw UsageError(
                 "--stress applies to --schedule=adapted; --schedule=default places "
@@ -163,6 +165,7 @@ class RunMode final : public Mode {
 };
 
 ModeResult RunMode::run(RunContext& ctx) {
+    ctx.progress.note(memoryNote({graph_.nodes, kRunBytesPerNode}, availableMemory()));
     const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
     const RuleSet rules = graph_.rulesFor();
     const WeightPolicy policy = rules.schedulingWeightPolicy();
