@@ -118,3 +118,22 @@ TEST(StopInsideARun, BreakingPointWhilePreparingALargeGraph) {
     const bool notSimulated = s.out.find("not simulated") != std::string::npos;
     EXPECT_TRUE(nothingMeasured || notSimulated) << s.out;
 }
+
+// A chain of 100 000 jobs of 1 ms: one run of over a minute, on pullsched and on a
+// backend of the rig's own (its jobs wait in the job for their start).
+TEST(StopInsideARun, Granularity) {
+    expectPartial(interruptInsideARun("granularity", {"--mode=granularity", "--graphs=chain:100000",
+                                                      "--min-size=1ms", "--max-run-time=10min"}));
+}
+
+TEST(StopInsideARun, GranularityOnThePool) {
+    expectPartial(interruptInsideARun(
+        "granularity-pool", {"--mode=granularity", "--graphs=chain:100000", "--min-size=1ms",
+                             "--max-run-time=10min", "--backends=pool"}));
+}
+
+TEST(StopInsideARun, RunOnThePool) {
+    expectPartial(
+        interruptInsideARun("run-pool", {"--mode=run", "--nodes=100000", "--schedule=default",
+                                         "--level=1ms", "--life-window=0s", "--backends=pool"}));
+}

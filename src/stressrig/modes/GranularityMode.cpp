@@ -312,6 +312,10 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                     break;
                 }
                 const BackendRun run = backend.run();
+                if (run.result.interrupted) {  // cut short: no figure, no failure
+                    r.partial = true;
+                    break;
+                }
                 if (p) ++p->runs;
                 ++runsTotal;
                 if (run.ok()) {
@@ -343,6 +347,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         for (std::size_t bi = 0; overhead_ && bi < backends.size() && !r.partial; ++bi) {
             BackendSetup setup;
             setup.workers = workers_;
+            setup.stop = ctx.stop.predicate();
             setup.placement = placement_.placement();
             setup.policy = policy;
             setup.parallelism = P;
@@ -377,6 +382,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 Backend& backend = *backends[bi];
                 BackendSetup setup;
                 setup.workers = workers_;
+                setup.stop = ctx.stop.predicate();
                 setup.placement = placement_.placement();
                 setup.timeBase = size;
                 setup.load = body.load();
