@@ -99,6 +99,15 @@ TestChainGraph GraphOptions::graph(std::size_t n, const testchain::StopPredicate
     return TestChainGraph::generate(rulesFor(), n, stop);
 }
 
+std::optional<TestChainGraph> GraphOptions::graphUnlessStopped(
+    std::size_t n, const testchain::StopPredicate& stop) const {
+    try {
+        return graph(n, stop);
+    } catch (const testchain::Stopped&) {
+        return std::nullopt;
+    }
+}
+
 TestChainGraph GraphOptions::presetGraph(std::string_view patternName, std::size_t n,
                                          const testchain::StopPredicate& stop) const {
     if (n < 2) throw UsageError(fmt::format("invalid node count {}: a graph needs at least 2", n));

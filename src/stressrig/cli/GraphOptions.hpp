@@ -41,6 +41,9 @@ struct GraphOptions {
     testchain::TestChainGraph graph(const testchain::StopPredicate& stop = {}) const {
         return graph(nodes, stop);
     }
+    /// graph(n, stop), or nullopt when the stop came first.
+    std::optional<testchain::TestChainGraph> graphUnlessStopped(
+        std::size_t n, const testchain::StopPredicate& stop) const;
     testchain::TestChainGraph presetGraph(std::string_view patternName, std::size_t n,
                                           const testchain::StopPredicate& stop = {}) const;
 };

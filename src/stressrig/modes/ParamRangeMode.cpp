@@ -116,18 +116,9 @@ class ParamRangeMode final : public Mode {
         std::vector<Point> points;
         std::string stoppedLate;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
-            if (ctx.stop.requested()) {
-                r.partial = true;
-                break;
-            }
             const std::size_t n = sizes[i];
-            std::optional<TestChainGraph> generated;
-            try {
-                generated.emplace(graph_.graph(n, ctx.stop.predicate()));
-            } catch (const Stopped&) {
-                r.partial = true;
-                break;
-            }
+            const std::optional<TestChainGraph> generated = pointGraph(n, ctx.stop, r);
+            if (!generated) break;
             const TestChainGraph& graph = *generated;
             LevelSchedule schedule(graph, policy);
             schedule.useDefault(Duration{0});  // every level due at once: a load peak
@@ -310,15 +301,22 @@ class ParamRangeMode final : public Mode {
     }
 
   private:
+    /// The graph of the next point; nullopt, and the result partial, on a stop request
+    /// (polled while it is generated, from its start).
+    std::optional<TestChainGraph> pointGraph(std::size_t n, const StopRequest& stop,
+                                             ModeResult& r) const {
+        std::optional<TestChainGraph> g = graph_.graphUnlessStopped(n, stop.predicate());
+        if (!g) r.partial = true;
+        return g;
+    }
+
     /// The mean work per job of the largest graph spread over the parallelism the machine
     /// gives; missing when a stop request ends its generation.
     double idealMsPerJobOf(WeightPolicy policy, unsigned P, const StopRequest& stop) const {
-        try {
-            const GraphStatistics largest(graph_.graph(to_, stop.predicate()), policy);
-            return toMs(largest.work(exec_.load)) / double(to_) / double(P);
-        } catch (const Stopped&) {
-            return kMissing;
-        }
+        const std::optional<TestChainGraph> largest =
+            graph_.graphUnlessStopped(to_, stop.predicate());
+        if (!largest) return kMissing;
+        return toMs(GraphStatistics(*largest, policy).work(exec_.load)) / double(to_) / double(P);
     }
 
     /// --backends other than pullsched alone: each point runs on every backend; the figures
@@ -379,18 +377,9 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
     std::vector<std::vector<Point>> points(names.size());  // [backend][point]
     std::vector<std::string> startTimes(names.size());
     for (std::size_t i = 0; i < sizes.size() && !r.systemFailure; ++i) {
-        if (ctx.stop.requested()) {
-            r.partial = true;
-            break;
-        }
         const std::size_t n = sizes[i];
-        std::optional<TestChainGraph> generated;
-        try {
-            generated.emplace(graph_.graph(n, ctx.stop.predicate()));
-        } catch (const Stopped&) {
-            r.partial = true;
-            break;
-        }
+        const std::optional<TestChainGraph> generated = pointGraph(n, ctx.stop, r);
+        if (!generated) break;
         const TestChainGraph& graph = *generated;
         setup.completionLimit = completionLimit(RunnerConfig{}, Duration{0},
                                                 GraphStatistics(graph, policy).work(exec_.load))
