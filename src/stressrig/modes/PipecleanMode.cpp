@@ -5,10 +5,9 @@
 // single-threaded recomputation on a run in which every job completed. Jobs that expired
 // (only with --life-window) and a run that outlasted its completion limit (its planned end
 // plus a margin that grows with the plan and the work) are measurements: their run's hash
-// is not checked. Timing
-// oddities — a pattern whose longest job took over kOutlierFactor x the median over the
-// patterns, or a job that ran over kJobOverrunFactor x its nominal time — are flagged as
-// warnings, since a busy machine produces them without any fault.
+// is not checked. Timing oddities — a pattern whose longest job took over kOutlierFactor x
+// the median over the patterns, or a job that ran over kJobOverrunFactor x its nominal
+// time — are flagged as warnings, since a busy machine produces them without any fault.
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -122,8 +121,9 @@ class PipecleanMode final : public Mode {
                 break;
             }
             results.push_back(std::move(pr));
-            ctx.progress.progress(p + 1, presets.size(),
-                                  fmt::format("{}: {}", pr.pattern, outcomeText(pr)));
+            ctx.progress.progress(
+                p + 1, presets.size(),
+                fmt::format("{}: {}", results.back().pattern, outcomeText(results.back())));
         }
         flagOutliers(results);
 
