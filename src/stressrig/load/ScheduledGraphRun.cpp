@@ -1,8 +1,8 @@
 #include "load/ScheduledGraphRun.hpp"
 
-#include <fmt/format.h>
-
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "cli/StopRequest.hpp"
 

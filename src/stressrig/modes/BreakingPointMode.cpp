@@ -308,7 +308,8 @@ class BreakingPointMode final : public Mode {
             if (!outcomes.empty()) {
                 probes.push_back(ProbeStatistics::of(*s, outcomes, th));
                 probeRuns.push_back(outcomes);
-                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty())
+                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty() &&
+                    !runs.runs.back().interrupted)
                     shown = {
                         *s, runs.runs.size(),
                         timelineJobsOf(
