@@ -75,6 +75,13 @@ int main(int argc, char* argv[]) {
     } catch (const UsageError& e) {
         fmt::print(std::cerr, "stressrig: {}\n", Reporter::oneLine(e.what()));
         return kExitUsage;
+    } catch (const pullsched::testchain::Stopped&) {
+        // A stop while a large graph was generated or prepared: a partial result, empty.
+        result = ModeResult{};
+        result.name = std::string(cl->mode->name());
+        result.partial = true;
+        result.verdict = "interrupted before anything was measured";
+        result.text.push_back("stopped on request while the graph was being prepared");
     } catch (const std::exception& e) {
         fmt::print(std::cerr, "stressrig: error: {}\n", Reporter::oneLine(e.what()));
         return kExitSystemFailure;

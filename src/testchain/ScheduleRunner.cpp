@@ -15,9 +15,8 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds{5};
 constexpr auto kFaultWaitLimit = std::chrono::seconds{5};
-
-/// States of runs that timed out: their jobs may still be pending and reference them,
-/// so they are never freed.
+/// Nodes prepared between two polls of the stop predicate in the constructor.
+constexpr std::size_t kStopCheckNodes = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -68,6 +67,7 @@ struct ScheduleRunner::State {
     std::string planningError;  ///< written by a failing planning job
     std::atomic<std::size_t> exitsRemaining{0};
     std::atomic<bool> faultSuccDone{false};
+    std::atomic<bool> stopping{false};  ///< the run was interrupted: post and run nothing more
     std::mutex mutex;
     std::condition_variable exitsDoneCv;
     bool exitsDone = false;  ///< guarded by mutex
@@ -80,6 +80,7 @@ namespace {
 using State = ScheduleRunner::State;
 
 void runNode(State& st, std::uint32_t i) {
+    if (st.stopping.load(std::memory_order_relaxed)) return;  // interrupted: skip the work
     const TimePoint t0 = st.sched->now();
     if (st.dropEdge && st.dropEdge->pred == i) {
         // Fault: force the order the dropped edge allows, succ before pred.
@@ -111,6 +112,8 @@ void planChunk(const std::shared_ptr<State>& owner, std::size_t chunk) {
     try {
         std::array<JobHandle, FanList::kCapacity> preds;
         for (std::size_t i = lo; i < hi; ++i) {
+            // One chunk may hold a whole graph: an interruption must not wait for it.
+            if (st.stopping.load(std::memory_order_relaxed)) return;
             if (st.skipNode == i) continue;
             std::size_t np = 0;
             for (std::uint32_t p : st.graph.node(i).predecessors()) {
@@ -174,6 +177,7 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
             throw std::invalid_argument("ScheduleRunner: fault.dropEdge touches fault.skipNode");
     }
 
+    throwIfStopped(config_.stop);  // after the copy of a possibly huge graph
     State& st = *state_;
     st.sched = &sched_;
     st.load = config_.load;
@@ -187,6 +191,7 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
     st.start.resize(n);
     st.deadline.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
+        if (i % kStopCheckNodes == 0) throwIfStopped(config_.stop);
         st.weight[i] =
             static_cast<std::uint32_t>(effectiveWeight(graph.node(i).weight, config_.policy));
         st.start[i] = schedule_.nodeStart(i);
@@ -197,8 +202,10 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
     st.began.resize(n);
     st.ended.resize(n);
 
+    throwIfStopped(config_.stop);
     st.graph.recalculate();
     expectedHash_ = st.graph.graphHash();
+    throwIfStopped(config_.stop);
 
     // Planning job k: its chunk's earliest node start, moved back by the span of
     // planningLevelsAhead levels and by the pre-roll; never before planning job k-1.
@@ -244,7 +251,8 @@ Duration ScheduleRunner::lowerBound(std::size_t workers) const {
 }
 
 RunResult ScheduleRunner::run() {
-    if (broken_) throw std::logic_error("ScheduleRunner: an earlier run timed out");
+    if (broken_)
+        throw std::logic_error("ScheduleRunner: an earlier run timed out or was interrupted");
     State& st = *state_;
     const std::size_t n = st.graph.size();
     const std::size_t chunks = planningJobCount();
@@ -260,6 +268,7 @@ RunResult ScheduleRunner::run() {
         if (st.graph.node(i).isExit() && st.skipNode != i) ++exits;
     st.exitsRemaining.store(exits, std::memory_order_relaxed);
     st.faultSuccDone.store(false, std::memory_order_relaxed);
+    st.stopping.store(false, std::memory_order_relaxed);
     st.exitsDone = exits == 0;
 
     RunResult r;
@@ -271,6 +280,10 @@ RunResult ScheduleRunner::run() {
     r.planningJobs = chunks;
 
     const Statistics before = sched_.stats();
+    if (config_.stop && config_.stop()) {  // nothing posted yet: the runner stays usable
+        r.interrupted = true;
+        return r;
+    }
     st.anchor = sched_.now() + preRoll() + config_.anchorDelay;
     r.anchor = st.anchor;
 
@@ -303,6 +316,11 @@ RunResult ScheduleRunner::run() {
                 ++nodeCursor;
             if (nodeCursor == n) break;
         }
+        if (config_.stop && config_.stop()) {
+            st.stopping.store(true, std::memory_order_relaxed);
+            r.interrupted = true;
+            break;
+        }
         if (SteadyClock::now() >= limitAt) {
             r.timedOut = true;
             break;
@@ -321,15 +339,14 @@ RunResult ScheduleRunner::run() {
         }
     }
 
-    if (r.timedOut) {
-        // Jobs may still run and reference the state: keep it alive for good.
+    if (r.timedOut || r.interrupted) {
         // Jobs may still run. Each holds the state through a shared_ptr, so it lives until
         // this runner and the last job have let go (finalising a job, cancelled ones
         // included, releases its callable). The runner refuses further runs: the graph's
         // hashes belong to the unfinished one.
         broken_ = true;
         plans.clear();
-        r.error = "run did not complete within the completion limit";
+        if (r.timedOut) r.error = "run did not complete within the completion limit";
         r.stats = statsDelta(sched_.stats(), before);
         return r;
     }
@@ -393,7 +410,8 @@ std::vector<RunResult> ScheduleRunner::runReps(std::size_t reps, bool stopOnFail
     out.reserve(reps);
     for (std::size_t i = 0; i < reps; ++i) {
         out.push_back(run());
-        if (out.back().timedOut || (stopOnFailure && !out.back().ok())) break;
+        if (out.back().timedOut || out.back().interrupted || (stopOnFailure && !out.back().ok()))
+            break;
     }
     return out;
 }

@@ -20,13 +20,14 @@ TestChainGraph::TestChainGraph(std::size_t nodes, std::size_t maxFan) : maxFan_(
     nodes_.resize(nodes);
 }
 
-TestChainGraph TestChainGraph::generate(const RuleSet& rules, std::size_t nodes) {
+TestChainGraph TestChainGraph::generate(const RuleSet& rules, std::size_t nodes,
+                                        const StopPredicate& stop) {
     TestChainGraph g{nodes, rules.maxFan()};
-    g.buildTopology(rules);
+    g.buildTopology(rules, stop);
     return g;
 }
 
-TestChainGraph& TestChainGraph::buildTopology(const RuleSet& ruleSet) {
+TestChainGraph& TestChainGraph::buildTopology(const RuleSet& ruleSet, const StopPredicate& stop) {
     if (ruleSet.maxFan() != maxFan_)
         throw std::invalid_argument(fmt::format(
             "buildTopology: rules have maxFan {} but the graph has {}", ruleSet.maxFan(), maxFan_));
@@ -58,7 +59,12 @@ TestChainGraph& TestChainGraph::buildTopology(const RuleSet& ruleSet) {
         n.weight = rules.weight.draw(n);
     };
 
+    std::size_t nextStopCheck = 0;
     while (cursor < total) {
+        if (cursor >= nextStopCheck) {  // a graph of millions of nodes takes seconds
+            throwIfStopped(stop);
+            nextStopCheck = cursor + kStopCheckNodes;
+        }
         curr.swap(next);
         next.clear();
         std::size_t toReduce = 0;

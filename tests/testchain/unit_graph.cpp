@@ -136,3 +136,21 @@ TEST(TestChainGraph, PerformSynchronouslyGivesTheGraphHash) {
     EXPECT_THROW(g.performGraphSynchronously(std::chrono::microseconds{1}, uncalibrated),
                  std::logic_error);
 }
+
+TEST(TestChainGraph, GenerationPollsItsStopPredicate) {
+    // Polled at the start and every kStopCheckNodes nodes: a stop on the second poll
+    // ends a graph larger than that before it is complete.
+    int polls = 0;
+    const StopPredicate secondPoll = [&polls] { return ++polls >= 2; };
+    EXPECT_THROW(
+        TestChainGraph::generate(RuleSet{}, 3 * TestChainGraph::kStopCheckNodes, secondPoll),
+        Stopped);
+    EXPECT_EQ(polls, 2);
+    polls = 0;
+    const StopPredicate never = [&polls] { return ++polls < 0; };
+    const TestChainGraph g =
+        TestChainGraph::generate(RuleSet{}, 3 * TestChainGraph::kStopCheckNodes, never);
+    EXPECT_GE(polls, 3);  // at the start and after each kStopCheckNodes
+    EXPECT_EQ(g.graphHash(),
+              TestChainGraph::generate(RuleSet{}, 3 * TestChainGraph::kStopCheckNodes).graphHash());
+}

@@ -379,6 +379,58 @@ TEST(ScheduleRunner, TimeoutIsReportedAndTheRunnerRefusesFurtherRuns) {
     }  // the scheduler cancels the pending jobs; the run state they reference stays alive
 }
 
+TEST(ScheduleRunner, StopRequestCutsARunShort) {
+    // A clock that never moves: the nodes never get due, so only the stop can end the
+    // run (without it, the run would wait for its completion limit and time out).
+    ManualClock clock;
+    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 256);
+    {
+        Scheduler sched({.workers = 2, .clock = &clock});
+        RunnerConfig cfg;
+        cfg.completionLimit = 30s;  // a hang guard: the stop must come long before
+        bool running = false;
+        int polls = 0;
+        // the third poll of run(): after the planning job was posted and the wait began
+        cfg.stop = [&] { return running && ++polls > 2; };
+        ScheduleRunner runner(sched, g, cfg);
+        running = true;
+        const RunResult r = runner.run();
+        EXPECT_TRUE(r.interrupted);
+        EXPECT_FALSE(r.timedOut);
+        EXPECT_FALSE(r.completed);
+        EXPECT_TRUE(r.error.empty()) << r.error;  // an interruption is no error of the run
+        EXPECT_TRUE(runner.broken());
+        EXPECT_THROW(runner.run(), std::logic_error);
+        const ShutdownReport rep = sched.shutdown(ShutdownMode::Cancel);  // what the caller does
+        EXPECT_GT(rep.cancelled, 0u);  // the nodes that had not started
+        EXPECT_EQ(sched.stats().pending, 0u);
+    }
+}
+
+TEST(ScheduleRunner, StopBeforeARunPostsNothing) {
+    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 64);
+    Scheduler sched({.workers = 2});
+    bool stop = false;
+    RunnerConfig cfg = fastConfig(10us, false);
+    cfg.stop = [&stop] { return stop; };
+    ScheduleRunner runner(sched, g, cfg);
+    stop = true;
+    const RunResult r = runner.run();
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(sched.stats().submitted, 0u);
+    EXPECT_FALSE(runner.broken());  // nothing pending: it may run again
+    stop = false;
+    EXPECT_TRUE(runner.run().ok());
+}
+
+TEST(ScheduleRunner, StopWhilePreparingThrowsStopped) {
+    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 64);
+    Scheduler sched({.workers = 1});
+    RunnerConfig cfg;
+    cfg.stop = [] { return true; };
+    EXPECT_THROW(ScheduleRunner(sched, g, cfg), Stopped);
+}
+
 TEST(ScheduleRunner, LowerBoundUsesTheConfiguredParallelism) {
     // burst/64 at 500 us: work 33 ms, critical path 15.5 ms. With 8 workers the bound
     // would be 15.5 ms; a run planned 2-way reports max(33 / 2, 15.5) = 16.5 ms.

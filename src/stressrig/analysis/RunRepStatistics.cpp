@@ -50,7 +50,7 @@ std::string RunRepOutcome::failure() const {
         return why;
     }
     auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
-    if (timedOut)
+    if (timedOut && late.empty())
         add(fmt::format("rep {}: {} (jobs lost or stuck)", rep, error));
     else if (!error.empty())
         add(fmt::format("rep {}: {}", rep, error));

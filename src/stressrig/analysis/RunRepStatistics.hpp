@@ -30,6 +30,9 @@ struct RunRepOutcome {
     /// what it lacks is neither a failure nor a measurement.
     bool interrupted = false;
     std::string error;  ///< the runner's reason when the run did not complete
+    /// A timed-out rep whose jobs all reached a final state once the rig shut the
+    /// scheduler down (lateRunFinding): lateness, a result, not a failure.
+    std::string late;
     Hash hash = Hash::NotChecked;
     std::uint64_t expectedHash = 0, actualHash = 0;
 

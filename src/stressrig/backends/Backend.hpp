@@ -38,6 +38,7 @@
 #include "pullsched/testchain/Duration.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/RunResult.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 #include "pullsched/testchain/WeightPolicy.hpp"
 
@@ -79,6 +80,9 @@ struct BackendSetup {
     bool deadlines = false;
     /// pullsched only: where its workers run.
     Placement placement = Placement::Spread;
+    /// Polled while a run goes on: once it asks, jobs that have not begun skip their work,
+    /// the run ends early with result.interrupted, and the backend is spent.
+    testchain::StopPredicate stop{};
     /// pullsched only: an observer of the scheduler (e.g. the rig's RunInstrument); must
     /// outlive the backend. Job tags are node ids (planning jobs carry a high tag bit).
     Observer* observer = nullptr;

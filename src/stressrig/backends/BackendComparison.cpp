@@ -13,6 +13,7 @@
 namespace pullsched::rig {
 
 std::string backendRunFailure(const BackendRun& run) {
+    if (run.result.interrupted) return {};  // cut short on purpose: says nothing
     if (std::string f = correctnessFailure(run.result); !f.empty()) return f;
     if (!run.result.completed) return "not every exit job completed";
     if (!run.result.hashOk)
@@ -121,9 +122,12 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
         std::unique_ptr<Backend> b = BackendRegistry::make(name);
         s.startTimes = b->startTimes();
         s.startTimesText = std::string(b->startTimesText());
-        b->prepare(graph, setup);
+        BackendSetup stoppable = setup;
+        stoppable.stop = stop.predicate();  // a stop ends a long run early
+        b->prepare(graph, stoppable);
         for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
             const BackendRun r = b->run();
+            if (r.result.interrupted) break;  // the measured loop sees the stop
             ++s.warmups;
             s.failure = backendRunFailure(r);
             if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
@@ -135,6 +139,11 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
                 break;
             }
             s.runs.push_back(b->run());
+            if (s.runs.back().result.interrupted) {  // no figure: not kept
+                s.runs.pop_back();
+                s.interrupted = true;
+                break;
+            }
             s.failure = backendRunFailure(s.runs.back());
             if (s.runs.back().result.timedOut) break;
         }

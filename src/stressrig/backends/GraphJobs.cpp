@@ -14,13 +14,21 @@ namespace {
 
 /// The spin at the end of a wait for a start time: covers the sleep's wake-up latency.
 constexpr Duration kSpinLead = std::chrono::microseconds{200};
+/// How often a run looks at its stop predicate (a stop must end a run within a second).
+constexpr Duration kStopPoll = std::chrono::milliseconds{20};
 
 }  // namespace
 
-void waitUntil(TimePoint t) noexcept {
-    if (t - SteadyClock::now() > kSpinLead) std::this_thread::sleep_until(t - kSpinLead);
+/// Waits until `t` (sleeping, then spinning the last kSpinLead); false if `stopping`
+/// was set first (looked at every kStopPoll while asleep).
+bool waitUntil(TimePoint t, const std::atomic<bool>& stopping) noexcept {
+    while (t - SteadyClock::now() > kSpinLead) {
+        if (stopping.load(std::memory_order_relaxed)) return false;
+        std::this_thread::sleep_until(std::min(t - kSpinLead, SteadyClock::now() + kStopPoll));
+    }
     while (SteadyClock::now() < t) {
     }
+    return true;
 }
 
 void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, bool waitInJob,
@@ -31,6 +39,7 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     if (setup.schedule && setup.schedule->size() != graph.size())
         throw std::invalid_argument("backend: schedule is for a graph of another size");
     prepared_ = false;
+    stop_ = setup.stop;
     graph_ = graph;
     load_ = setup.load;
     timeBase_ = setup.timeBase;
@@ -76,6 +85,19 @@ void GraphJobs::beginRun() {
         std::lock_guard lock(mutex_);
         done_ = false;
     }
+    stopping_.store(false, std::memory_order_relaxed);
+    if (stop_)
+        watcher_ = std::jthread([this](std::stop_token runEnded) {
+            while (!runEnded.stop_requested()) {
+                if (stop_()) {
+                    stopping_.store(true, std::memory_order_relaxed);
+                    std::lock_guard lock(mutex_);
+                    doneCv_.notify_all();  // waitAll() gives up waiting
+                    return;
+                }
+                std::this_thread::sleep_for(kStopPoll);
+            }
+        });
     anchor_ = SteadyClock::now();
 }
 
@@ -85,13 +107,18 @@ void GraphJobs::restartClock() noexcept {
 
 void GraphJobs::runNode(std::uint32_t i) noexcept {
     Duration waited{0};
-    if (waitInJob_ && start_[i] > Duration{0}) {
+    bool skip = stopping_.load(std::memory_order_relaxed);
+    if (!skip && waitInJob_ && start_[i] > Duration{0}) {
         const TimePoint entered = SteadyClock::now();
         const TimePoint due = anchor_ + start_[i];
         if (entered < due) {
-            waitUntil(due);
+            skip = !waitUntil(due, stopping_);
             waited = SteadyClock::now() - entered;
         }
+    }
+    if (skip) {  // interrupted: end at once, the exits still counting down
+        endNode(i);
+        return;
     }
     const TimePoint t0 = SteadyClock::now();
     const std::size_t w = weight_[i];
@@ -102,6 +129,10 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     began_[i] = t0 - anchor_;
     ended_[i] = t1 - anchor_;
     executions_[i].fetch_add(1, std::memory_order_relaxed);
+    endNode(i);
+}
+
+void GraphJobs::endNode(std::uint32_t i) noexcept {
     if (countDown_ && graph_.node(i).isExit() &&
         remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mutex_);
@@ -113,8 +144,9 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
 bool GraphJobs::waitAll() {
     if (!countDown_) throw std::logic_error("backend: waitAll() without Completion::CountDown");
     std::unique_lock lock(mutex_);
-    return doneCv_.wait_until(lock, saturatingAdd(SteadyClock::now(), completionLimit_),
-                              [&] { return done_; });
+    doneCv_.wait_until(lock, saturatingAdd(SteadyClock::now(), completionLimit_),
+                       [&] { return done_ || stopping_.load(std::memory_order_relaxed); });
+    return done_;
 }
 
 BackendRun GraphJobs::finish(bool timedOut) {
@@ -128,6 +160,11 @@ BackendRun GraphJobs::finish(bool timedOut) {
     r.workers = workers_;
     r.nodes = n;
     r.planningJobs = 0;
+    watcher_ = {};  // asks it to end and joins it
+    if (stopping_.load(std::memory_order_relaxed)) {
+        r.interrupted = true;
+        return out;
+    }
     if (timedOut) {
         r.timedOut = true;
         r.error = "run did not complete within the completion limit";

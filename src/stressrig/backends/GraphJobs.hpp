@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "backends/Backend.hpp"
@@ -51,7 +52,8 @@ class GraphJobs {
     /// graph (45 ns of a ~100 ns empty job, measured), so backends with a wait of their
     /// own (which counts in its own way) pay none, and the others only per exit.
     bool waitAll();
-    /// The run's result. `timedOut`: some job may still run, so no job is read.
+    /// The run's result. `timedOut`: some job may still run, so no job is read. A run that
+    /// setup.stop cut short is `interrupted`, its jobs unread as well.
     BackendRun finish(bool timedOut);
 
     const testchain::TestChainGraph& graph() const noexcept { return graph_; }
@@ -64,6 +66,9 @@ class GraphJobs {
     std::uint64_t expectedHash() const noexcept { return expectedHash_; }
 
   private:
+    /// A node job's end: the countdown over the exits (Completion::CountDown).
+    void endNode(std::uint32_t node) noexcept;
+
     bool prepared_ = false;
     testchain::TestChainGraph graph_{2, 1};
     std::optional<testchain::ComputationalLoad> load_;
@@ -90,6 +95,9 @@ class GraphJobs {
     std::mutex mutex_;
     std::condition_variable doneCv_;
     bool done_ = false;  ///< guarded by mutex_
+    testchain::StopPredicate stop_;
+    std::atomic<bool> stopping_{false};  ///< the run was interrupted: skip what has not begun
+    std::jthread watcher_;               ///< polls stop_ during a run
 };
 
 /// Waits until `t`: sleeps until shortly before, then spins (a sleep alone would wake

@@ -103,6 +103,7 @@ class PullschedBackend final : public Backend {
         rc.policy = setup.policy;
         rc.parallelism = setup.parallelism;
         rc.completionLimit = setup.completionLimit;
+        rc.stop = setup.stop;
         if (setup.schedule) {
             rc.deadlines = setup.deadlines;
             runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
@@ -148,6 +149,11 @@ class PullschedBackend final : public Backend {
         counter_.clear();
         BackendRun out;
         out.result = runner_->run();
+        if (out.result.interrupted) {
+            // Its jobs are still with the scheduler: cancel what has not started.
+            scheduler_->shutdown(ShutdownMode::Cancel);
+            return out;
+        }
         // Every job that counts is final (the runner waited for all handles), and a job
         // starts before its body, so the counts are complete.
         const std::size_t n = runner_->graph().size();

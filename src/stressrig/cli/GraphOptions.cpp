@@ -144,14 +144,24 @@ RuleSet GraphOptions::rulesFor(std::string_view patternName) const {
     return r;
 }
 
-TestChainGraph GraphOptions::graph(std::size_t n) const {
+TestChainGraph GraphOptions::graph(std::size_t n, const testchain::StopPredicate& stop) const {
     if (n < 2) throw UsageError(fmt::format("invalid node count {}: a graph needs at least 2", n));
-    return TestChainGraph::generate(rulesFor(), n);
+    return TestChainGraph::generate(rulesFor(), n, stop);
 }
 
-TestChainGraph GraphOptions::presetGraph(std::string_view patternName, std::size_t n) const {
+std::optional<TestChainGraph> GraphOptions::graphUnlessStopped(
+    std::size_t n, const testchain::StopPredicate& stop) const {
+    try {
+        return graph(n, stop);
+    } catch (const testchain::Stopped&) {
+        return std::nullopt;
+    }
+}
+
+TestChainGraph GraphOptions::presetGraph(std::string_view patternName, std::size_t n,
+                                         const testchain::StopPredicate& stop) const {
     if (n < 2) throw UsageError(fmt::format("invalid node count {}: a graph needs at least 2", n));
-    return TestChainGraph::generate(rulesFor(patternName), n);
+    return TestChainGraph::generate(rulesFor(patternName), n, stop);
 }
 
 }  // namespace pullsched::rig

@@ -36,9 +36,16 @@ struct GraphOptions {
         if (!rules.empty()) (void)rulesFor(pattern);  // a bogus --pattern beside --rules
     }
     /// The graph of the options (or of another preset, same seed and fan) with `n` nodes.
-    testchain::TestChainGraph graph(std::size_t n) const;
-    testchain::TestChainGraph graph() const { return graph(nodes); }
-    testchain::TestChainGraph presetGraph(std::string_view patternName, std::size_t n) const;
+    /// `stop` is polled while it is generated (testchain::Stopped).
+    testchain::TestChainGraph graph(std::size_t n, const testchain::StopPredicate& stop = {}) const;
+    testchain::TestChainGraph graph(const testchain::StopPredicate& stop = {}) const {
+        return graph(nodes, stop);
+    }
+    /// graph(n, stop), or nullopt when the stop came first.
+    std::optional<testchain::TestChainGraph> graphUnlessStopped(
+        std::size_t n, const testchain::StopPredicate& stop) const;
+    testchain::TestChainGraph presetGraph(std::string_view patternName, std::size_t n,
+                                          const testchain::StopPredicate& stop = {}) const;
 };
 
 /// The largest rules file --rules=@FILE reads; a rules file is a few lines.

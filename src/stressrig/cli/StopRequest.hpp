@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "pullsched/testchain/StopCheck.hpp"
+
 namespace pullsched::rig {
 
 /// A request to stop a run early. Modes poll requested() in their loops (and wait
@@ -33,6 +35,11 @@ class StopRequest {
     int exitCode() const noexcept;
     /// Sleeps `d` in slices of at most 50 ms; true if a stop was requested meanwhile.
     bool sleepFor(std::chrono::nanoseconds d) const;
+    /// requested() as the predicate testchain's long work polls (graph generation, runs).
+    /// The request must outlive it.
+    testchain::StopPredicate predicate() const {
+        return [this] { return requested(); };
+    }
 
   private:
     std::atomic<int> local_{0};

@@ -22,6 +22,7 @@
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/JobTimePerUnit.hpp"
@@ -97,6 +98,7 @@ struct IdealReference {
 };
 
 std::string idealStressText(const IdealBreakingPoint& ideal) {
+    if (ideal.probes == 0) return "n/a (not simulated: the search was interrupted)";
     return std::isnan(ideal.stress) ? fmt::format("n/a (no simulated probe broke up to stress {})",
                                                   stressText(ideal.low))
                                     : stressText(ideal.stress);
@@ -214,6 +216,8 @@ class BreakingPointMode final : public Mode {
     }
     void validate(const OptionTable& t) override {
         graph_.validate();
+        refuseIfTooLarge({graph_.nodes, kProbeBytesPerNode},
+                         fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule != "adapted")
             throw UsageError(
                 "--mode=breaking-point searches the stress of the adapted schedule; "
@@ -225,7 +229,8 @@ class BreakingPointMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
-        const TestChainGraph graph = graph_.graph();
+        ctx.progress.note(memoryNote({graph_.nodes, kProbeBytesPerNode}, availableMemory()));
+        const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
         const unsigned W = exec_.workers;
         const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
@@ -285,10 +290,13 @@ class BreakingPointMode final : public Mode {
                 break;
             }
             instrument.reset();
+            const CompletionLimit limit =
+                completionLimit(rc, schedule.expectedEnd(), stats.work(load), sched_.lifeWindow);
             const ScheduledGraphRuns runs =
-                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop);
+                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop, limit);
             std::vector<ProbeRun> outcomes;
             for (const RunResult& run : runs.runs) {
+                if (run.interrupted) continue;  // cut short: no figure
                 jobTime.add(run);
                 outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
                                     toMs(run.expectedEnd), run.expired > 0});
@@ -300,7 +308,8 @@ class BreakingPointMode final : public Mode {
             if (!outcomes.empty()) {
                 probes.push_back(ProbeStatistics::of(*s, outcomes, th));
                 probeRuns.push_back(outcomes);
-                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty())
+                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty() &&
+                    !runs.runs.back().interrupted)
                     shown = {
                         *s, runs.runs.size(),
                         timelineJobsOf(
@@ -312,6 +321,11 @@ class BreakingPointMode final : public Mode {
             if (r.systemFailure) break;
             if (runs.interrupted) {
                 r.partial = true;
+                break;
+            }
+            if (!runs.late.empty()) {  // the scheduler was shut down: no further probe
+                stopReason =
+                    fmt::format("search stopped: a run at stress {} {}", stressText(*s), runs.late);
                 break;
             }
             search.record(probes.back().broken);
@@ -330,8 +344,11 @@ class BreakingPointMode final : public Mode {
         const double breaking = search.converged() ? search.estimate() : kMissing;
         const double ratio = breaking / limitStress;
         // where the schedule stops holding with no scheduling cost at all
+        // The simulation takes seconds on a large graph: a stopped search skips it.
         const IdealReference ideal =
-            IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
+            r.partial
+                ? IdealReference{}
+                : IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
         const double ofIdeal = ideal.stress();
         const double toIdeal = breaking / ofIdeal;
 
@@ -606,6 +623,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
     setup.load = body.load();
     setup.policy = policy;
     setup.parallelism = C;
+    const Duration work = GraphStatistics(graph, policy).work(exec_.load);
 
     CsvTable summary;
     summary.addColumn("backend #");
@@ -648,6 +666,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             schedule.adapt(*s, C, exec_.load);
             if (schedule.expectedEnd() > sched_.maxSchedule) break;
             setup.schedule = schedule;
+            setup.completionLimit =
+                completionLimit(RunnerConfig{}, schedule.expectedEnd(), work).total();
             const std::vector<BackendSeries> series =
                 compareBackends({names[b]}, graph, setup, sched_.reps, backends_.warmup, ctx.stop);
             const BackendSeries& bs = series.front();

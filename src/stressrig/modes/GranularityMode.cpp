@@ -283,7 +283,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
             if (choice.name == "chain") return chainGraph(choice.nodes);
             if (choice.name == "grid") return gridGraph(choice.width, choice.height);
             policy = presets.rulesFor(choice.name).schedulingWeightPolicy();
-            return presets.presetGraph(choice.name, choice.nodes);
+            return presets.presetGraph(choice.name, choice.nodes, ctx.stop.predicate());
         }();
         const GraphStatistics stats(graph, policy);
         gr.levels = stats.levels();
@@ -312,6 +312,10 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                     break;
                 }
                 const BackendRun run = backend.run();
+                if (run.result.interrupted) {  // cut short: no figure, no failure
+                    r.partial = true;
+                    break;
+                }
                 if (p) ++p->runs;
                 ++runsTotal;
                 if (run.ok()) {
@@ -343,6 +347,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         for (std::size_t bi = 0; overhead_ && bi < backends.size() && !r.partial; ++bi) {
             BackendSetup setup;
             setup.workers = workers_;
+            setup.stop = ctx.stop.predicate();
             setup.placement = placement_.placement();
             setup.policy = policy;
             setup.parallelism = P;
@@ -377,6 +382,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                 Backend& backend = *backends[bi];
                 BackendSetup setup;
                 setup.workers = workers_;
+                setup.stop = ctx.stop.predicate();
                 setup.placement = placement_.placement();
                 setup.timeBase = size;
                 setup.load = body.load();

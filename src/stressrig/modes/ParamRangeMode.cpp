@@ -20,6 +20,7 @@
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/RunInstrument.hpp"
@@ -78,6 +79,7 @@ class ParamRangeMode final : public Mode {
         if (to_ <= from_)
             throw UsageError(fmt::format(
                 "invalid --from={} --to={}: need a larger --to for a series", from_, to_));
+        refuseIfTooLarge({to_, kPeakBytesPerNode}, fmt::format("--to={}", to_));
         // The instrument keeps room for every job on every worker (RunInstrument).
         const double mib = double(exec_.workers) * double(2 * to_ + 16) *
                            double(sizeof(IncidenceCount::Event)) / (1024.0 * 1024.0);
@@ -89,7 +91,9 @@ class ParamRangeMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
-        (void)graph_.graph(from_);  // a bad pattern fails before anything runs
+        ctx.progress.note(memoryNote({to_, kPeakBytesPerNode}, availableMemory()));
+        (void)graph_.graph(from_,
+                           ctx.stop.predicate());  // a bad pattern fails before anything runs
         const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
         const unsigned W = exec_.workers;
         const unsigned P = exec_.machineParallelism();
@@ -110,13 +114,12 @@ class ParamRangeMode final : public Mode {
         Scheduler scheduler(schedulerConfig(W, placement_.placement(), &instrument, to_ + 64));
 
         std::vector<Point> points;
+        std::string stoppedLate;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
-            if (ctx.stop.requested()) {
-                r.partial = true;
-                break;
-            }
             const std::size_t n = sizes[i];
-            const TestChainGraph graph = graph_.graph(n);
+            const std::optional<TestChainGraph> generated = pointGraph(n, ctx.stop, r);
+            if (!generated) break;
+            const TestChainGraph& graph = *generated;
             LevelSchedule schedule(graph, policy);
             schedule.useDefault(Duration{0});  // every level due at once: a load peak
             RunnerConfig rc;
@@ -127,9 +130,11 @@ class ParamRangeMode final : public Mode {
             rc.chunkSize = n;  // one planning job posts the whole peak
             rc.parallelism = P;
             instrument.reset();
+            const CompletionLimit limit = completionLimit(
+                rc, schedule.expectedEnd(), GraphStatistics(graph, policy).work(exec_.load));
             const ScheduledGraphRuns runs =
-                runScheduledGraph(scheduler, graph, schedule, rc, 1, ctx.stop);
-            if (runs.runs.empty()) {
+                runScheduledGraph(scheduler, graph, schedule, rc, 1, ctx.stop, limit);
+            if (runs.runs.empty() || runs.interrupted) {
                 r.partial = true;
                 break;
             }
@@ -143,6 +148,8 @@ class ParamRangeMode final : public Mode {
                 r.systemFailure = true;
                 r.failures.push_back(fmt::format("{} jobs: {}", n, runs.failure));
                 p.missingWhy = runs.failure;
+            } else if (!runs.late.empty()) {
+                p.missingWhy = runs.late;
             } else if (!runComplete(run)) {
                 p.missingWhy = fmt::format("hash not checked: {} jobs expired, {} cancelled",
                                            run.expired, run.cancelled);
@@ -164,6 +171,11 @@ class ParamRangeMode final : public Mode {
                                                   return fmt::format("{:.2f}", c);
                                               })));
             if (r.systemFailure) break;
+            if (runs.schedulerShutDown) {  // after a timeout: no further point on it
+                stoppedLate =
+                    fmt::format("series stopped after the {} jobs point, which {}", n, runs.late);
+                break;
+            }
         }
         std::stable_sort(points.begin(), points.end(),
                          [](const Point& a, const Point& b) { return a.jobs < b.jobs; });
@@ -181,8 +193,7 @@ class ParamRangeMode final : public Mode {
         const double meanConc = fitted.meanConcurrency;
         const std::size_t missing = fitted.missing;
         // Ideal: the mean work per job spread over the parallelism the machine gives.
-        const GraphStatistics largest(graph_.graph(to_), policy);
-        const double idealMsPerJob = toMs(largest.work(exec_.load)) / double(to_) / double(P);
+        const double idealMsPerJob = idealMsPerJobOf(policy, P, ctx.stop);
 
         if (missing)
             r.warnings.push_back(fmt::format(
@@ -214,7 +225,9 @@ class ParamRangeMode final : public Mode {
             po.yLabel = "result time (ms)";
             po.y2Label = "avg jobtime (us)";
             r.plots.push_back(
-                {"", GnuplotScript::parameterSeries(table, *model, po, {}, idealMsPerJob)});
+                {"", GnuplotScript::parameterSeries(
+                         table, *model, po, {},
+                         std::isnan(idealMsPerJob) ? std::optional<double>{} : idealMsPerJob)});
         }
 
         // ---- text
@@ -243,6 +256,7 @@ class ParamRangeMode final : public Mode {
             model ? fmt::format(", measured {} per job", dur(model->gradient(), 1e6)) : ""));
         if (r.partial)
             r.text.push_back(fmt::format("  stopped on request after {} points", points.size()));
+        if (!stoppedLate.empty()) r.text.push_back("  " + stoppedLate);
         if (r.systemFailure)
             r.verdict = "scheduler FAILED: " + r.failures.front();
         else if (model)
@@ -252,6 +266,7 @@ class ParamRangeMode final : public Mode {
                                     LinearRegression::formatSignificant(model->correlation(), 3));
         else
             r.verdict = "no model: " + noModel;
+        if (!stoppedLate.empty() && !r.systemFailure) r.verdict += "; " + stoppedLate;
         if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
 
         // ---- JSON
@@ -272,7 +287,7 @@ class ParamRangeMode final : public Mode {
         j["sigma_ms"] = jsonNumber(model ? model->sigma() : nan);
         j["model"] = model ? nlohmann::json(model->format()) : nlohmann::json(nullptr);
         j["mean_concurrency"] = jsonNumber(meanConc);
-        j["ideal_gradient_ms_per_job"] = idealMsPerJob;
+        j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
         nlohmann::json list = nlohmann::json::array();
         for (const Point& p : points)
             list.push_back({{"load_size_jobs", p.jobs},
@@ -286,6 +301,24 @@ class ParamRangeMode final : public Mode {
     }
 
   private:
+    /// The graph of the next point; nullopt, and the result partial, on a stop request
+    /// (polled while it is generated, from its start).
+    std::optional<TestChainGraph> pointGraph(std::size_t n, const StopRequest& stop,
+                                             ModeResult& r) const {
+        std::optional<TestChainGraph> g = graph_.graphUnlessStopped(n, stop.predicate());
+        if (!g) r.partial = true;
+        return g;
+    }
+
+    /// The mean work per job of the largest graph spread over the parallelism the machine
+    /// gives; missing when a stop request ends its generation.
+    double idealMsPerJobOf(WeightPolicy policy, unsigned P, const StopRequest& stop) const {
+        const std::optional<TestChainGraph> largest =
+            graph_.graphUnlessStopped(to_, stop.predicate());
+        if (!largest) return kMissing;
+        return toMs(GraphStatistics(*largest, policy).work(exec_.load)) / double(to_) / double(P);
+    }
+
     /// --backends other than pullsched alone: each point runs on every backend; the figures
     /// come from the jobs' own start and end times (the same way for every backend).
     ModeResult runBackends(RunContext& ctx, const std::vector<std::size_t>& sizes,
@@ -344,12 +377,13 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
     std::vector<std::vector<Point>> points(names.size());  // [backend][point]
     std::vector<std::string> startTimes(names.size());
     for (std::size_t i = 0; i < sizes.size() && !r.systemFailure; ++i) {
-        if (ctx.stop.requested()) {
-            r.partial = true;
-            break;
-        }
         const std::size_t n = sizes[i];
-        const TestChainGraph graph = graph_.graph(n);
+        const std::optional<TestChainGraph> generated = pointGraph(n, ctx.stop, r);
+        if (!generated) break;
+        const TestChainGraph& graph = *generated;
+        setup.completionLimit = completionLimit(RunnerConfig{}, Duration{0},
+                                                GraphStatistics(graph, policy).work(exec_.load))
+                                    .total();
         const std::vector<BackendSeries> series =
             compareBackends(names, graph, setup, 1, backends_.warmup, ctx.stop);
         for (std::size_t b = 0; b < series.size(); ++b) {
@@ -376,8 +410,7 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
         ctx.progress.progress(i + 1, sizes.size(), fmt::format("{} jobs", n));
     }
 
-    const GraphStatistics largest(graph_.graph(to_), policy);
-    const double idealMsPerJob = toMs(largest.work(exec_.load)) / double(to_) / double(P);
+    const double idealMsPerJob = idealMsPerJobOf(policy, P, ctx.stop);
 
     // One column group per backend, one row per load size (points in drawing order).
     CsvTable table;
@@ -479,7 +512,7 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
     j["sample_seed"] = sampleSeed_;
     j["points_planned"] = points_;
     j["points_measured"] = rows;
-    j["ideal_gradient_ms_per_job"] = idealMsPerJob;
+    j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
     j["backends"] = backendsJsonObj;
     return r;
 }

@@ -1,15 +1,17 @@
 // --mode=pipeclean: every preset pattern once, quickly, in series; a correctness check.
 //
-// The exit status depends only on correctness: a failed job, a job posted twice, a run
-// that never finished (a job lost), or a graph hash that differs from the
+// The exit status depends only on correctness: a failed job, a job posted twice, jobs
+// missing from the scheduler's accounting, or a graph hash that differs from the
 // single-threaded recomputation on a run in which every job completed. Jobs that expired
-// (only with --life-window) are a measurement: their run's hash is not checked. Timing
-// oddities — a pattern whose longest job took over kOutlierFactor x the median over the
-// patterns, or a job that ran over kJobOverrunFactor x its nominal time — are flagged as
-// warnings, since a busy machine produces them without any fault.
+// (only with --life-window) and a run that outlasted its completion limit (its planned end
+// plus a margin that grows with the plan and the work) are measurements: their run's hash
+// is not checked. Timing oddities — a pattern whose longest job took over kOutlierFactor x
+// the median over the patterns, or a job that ran over kJobOverrunFactor x its nominal
+// time — are flagged as warnings, since a busy machine produces them without any fault.
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +23,9 @@
 #include "cli/PlacementOption.hpp"
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
+#include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -44,14 +48,12 @@ namespace {
 constexpr double kOutlierFactor = 5.0;
 constexpr double kJobOverrunFactor = 10.0;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-/// A pattern of at most 100 000 short jobs finishes in seconds; this long means lost jobs.
-constexpr Duration kCompletionLimit = std::chrono::seconds{30};
 
 std::string hex(std::uint64_t h) {
     return fmt::format("0x{:016X}", h);
 }
 
-enum class Outcome { Ok, Expired, Failed };
+enum class Outcome { Ok, Expired, Late, Failed };
 
 struct PatternResult {
     std::string pattern;
@@ -68,6 +70,7 @@ struct PatternResult {
     double maxOverrun = kNaN;                      ///< max over jobs of run time / nominal time
     bool outlier = false;
     std::vector<std::string> warnings;
+    bool interrupted = false;  ///< a stop request cut the pattern short: no figure
 };
 
 class PipecleanMode final : public Mode {
@@ -94,20 +97,33 @@ class PipecleanMode final : public Mode {
                    "machine cannot expire jobs");
     }
 
+    void validate(const OptionTable&) override {
+        refuseIfTooLarge({graph_.nodes, kPatternBytesPerNode},
+                         fmt::format("--nodes={}", graph_.nodes));
+    }
+
     ModeResult run(RunContext& ctx) override {
+        ctx.progress.note(memoryNote({graph_.nodes, kPatternBytesPerNode}, availableMemory()));
         JobBody body(exec_.loadKind, &ctx.progress);
         const auto& presets = presetList();
         std::vector<PatternResult> results;
         bool stopped = false;
+        std::string interruptedIn;  ///< the pattern a stop request cut short
         for (std::size_t p = 0; p < presets.size(); ++p) {
             if (ctx.stop.requested()) {
                 stopped = true;
                 break;
             }
-            results.push_back(runPattern(std::string(presets[p].name), body));
-            const PatternResult& pr = results.back();
-            ctx.progress.progress(p + 1, presets.size(),
-                                  fmt::format("{}: {}", pr.pattern, outcomeText(pr)));
+            PatternResult pr = runPattern(std::string(presets[p].name), body, ctx.stop);
+            if (pr.interrupted) {
+                stopped = true;
+                interruptedIn = pr.pattern;
+                break;
+            }
+            results.push_back(std::move(pr));
+            ctx.progress.progress(
+                p + 1, presets.size(),
+                fmt::format("{}: {}", results.back().pattern, outcomeText(results.back())));
         }
         flagOutliers(results);
 
@@ -116,6 +132,9 @@ class PipecleanMode final : public Mode {
         r.calibration = body.json();
         r.partial = stopped;
         report(r, results, presets.size());
+        if (!interruptedIn.empty())
+            r.text.push_back(
+                fmt::format("interrupted during pattern {}: not reported", interruptedIn));
         return r;
     }
 
@@ -126,34 +145,58 @@ class PipecleanMode final : public Mode {
                 return pr.warnings.empty() ? "ok" : "ok, timing warning";
             case Outcome::Expired:
                 return "measured (" + pr.note + ")";
+            case Outcome::Late:
+                return "late: " + pr.note;
             case Outcome::Failed:
                 return "FAILED: " + pr.note;
         }
         return "?";
     }
 
-    PatternResult runPattern(const std::string& name, const JobBody& body) const {
+    PatternResult runPattern(const std::string& name, const JobBody& body,
+                             const StopRequest& stop) const {
         PatternResult pr;
         pr.pattern = name;
-        const TestChainGraph graph = graph_.presetGraph(name, graph_.nodes);
+        std::optional<TestChainGraph> generated;
+        try {
+            generated.emplace(graph_.presetGraph(name, graph_.nodes, stop.predicate()));
+        } catch (const Stopped&) {
+            pr.interrupted = true;
+            return pr;
+        }
+        const TestChainGraph& graph = *generated;
         const WeightPolicy policy = graph_.rulesFor(name).schedulingWeightPolicy();
         pr.levels = graph.levels();
         pr.work = GraphStatistics(graph, policy).work(exec_.load);
 
         pullsched::Scheduler sched(schedulerConfig(exec_.workers, placement_.placement()));
         RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, exec_.workers);
-        rc.completionLimit = kCompletionLimit;
         LevelSchedule schedule(graph, policy);
         schedule.useDefault(sched_.level);
         if (sched_.lifeWindow > Duration{0}) schedule.lifeWindow(sched_.lifeWindow);
+        const CompletionLimit limit =
+            completionLimit(rc, schedule.expectedEnd(), pr.work, sched_.lifeWindow);
+        rc.completionLimit = limit.total();
+        rc.stop = stop.predicate();
         RunResult run;
         try {
             ScheduleRunner runner(sched, graph, schedule, rc);
             run = runner.run();
+        } catch (const Stopped&) {
+            pr.interrupted = true;
+            return pr;
         } catch (const std::exception& e) {
             pr.note = e.what();
             return pr;
         }
+        pr.interrupted = run.interrupted;
+        RunFinding late;
+        if (run.interrupted || run.timedOut) {
+            // Jobs of the run are still with the scheduler: cancel what has not started.
+            sched.shutdown(ShutdownMode::Cancel);
+            late = lateRunFinding(run, limit, sched.stats().pending);
+        }
+        if (pr.interrupted) return pr;
         pr.nodes = run.nodes;
         pr.workers = run.workers;
         pr.completed = run.completedJobs;
@@ -183,9 +226,11 @@ class PipecleanMode final : public Mode {
             pr.note = fmt::format("{} jobs failed", pr.failed);
         } else if (pr.postedTwice > 0) {
             pr.note = fmt::format("{} jobs posted more than once", pr.postedTwice);
+        } else if (!late.failure.empty()) {
+            pr.note = late.failure;
         } else if (run.timedOut) {
-            pr.note = fmt::format("not finished within {}: jobs lost ({})",
-                                  Units::formatDuration(kCompletionLimit), run.error);
+            pr.outcome = Outcome::Late;
+            pr.note = late.late;
         } else if (notRun > 0) {
             pr.outcome = Outcome::Expired;
             pr.note = fmt::format("hash not checked: {} jobs expired, {} cancelled", pr.expired,
@@ -233,6 +278,8 @@ class PipecleanMode final : public Mode {
                 return pr.warnings.empty() ? "ok" : "warning";
             case Outcome::Expired:
                 return "not checked";
+            case Outcome::Late:
+                return "late";
             case Outcome::Failed:
                 return "FAILED";
         }
@@ -242,9 +289,11 @@ class PipecleanMode final : public Mode {
     void report(ModeResult& r, const std::vector<PatternResult>& results,
                 std::size_t presetCount) const {
         std::size_t failures = 0, unchecked = 0, warnings = 0, expired = 0, warnedPatterns = 0;
+        std::size_t late = 0;
         for (const PatternResult& pr : results) {
             warnedPatterns += !pr.warnings.empty();
             failures += pr.outcome == Outcome::Failed;
+            late += pr.outcome == Outcome::Late;
             unchecked += pr.outcome == Outcome::Expired;
             expired += pr.expired + pr.cancelled;
             warnings += pr.warnings.size();
@@ -327,7 +376,8 @@ class PipecleanMode final : public Mode {
         j["patterns_total"] = presetCount;
         j["patterns_run"] = results.size();
         j["failures"] = failures;
-        j["not_checked"] = unchecked;
+        j["not_checked"] = unchecked + late;
+        j["late"] = late;
         j["warnings"] = warnings;
         j["patterns"] = jp;
 
@@ -368,6 +418,11 @@ class PipecleanMode final : public Mode {
             r.warnings.push_back(fmt::format(
                 "{} of {} patterns had expired or cancelled jobs ({} in all): hash not checked",
                 unchecked, results.size(), expired));
+        if (late > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} patterns did not finish within their completion limit: hash not "
+                "checked (lateness is a result, not a lost job)",
+                late, results.size()));
         if (warnings > 0)
             r.warnings.push_back(
                 fmt::format("{} timing warning(s): outliers are flagged, they do "
@@ -378,9 +433,13 @@ class PipecleanMode final : public Mode {
                                     failures, results.size());
         else
             r.verdict = fmt::format(
-                "no correctness failure in {} patterns: {} hash-verified{}{}", results.size(),
-                results.size() - unchecked,
+                "no correctness failure in {} patterns: {} hash-verified{}{}{}", results.size(),
+                results.size() - unchecked - late,
                 unchecked ? fmt::format(", {} not checked (jobs expired)", unchecked) : "",
+                late ? fmt::format(", {} not checked (did not finish within their completion "
+                                   "limit)",
+                                   late)
+                     : "",
                 warnedPatterns ? fmt::format("; {} with timing warnings", warnedPatterns) : "");
     }
 

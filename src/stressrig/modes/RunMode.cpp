@@ -18,7 +18,9 @@
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
+#include "load/MemoryEstimate.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/Environment.hpp"
 #include "measure/LatencyHistogram.hpp"
@@ -123,6 +125,7 @@ class RunMode final : public Mode {
     }
     void validate(const OptionTable& t) override {
         graph_.validate();
+        refuseIfTooLarge({graph_.nodes, kRunBytesPerNode}, fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule == "default" && t.given("stress"))
             throw UsageError(
                 "--stress applies to --schedule=adapted; --schedule=default places "
@@ -162,7 +165,8 @@ class RunMode final : public Mode {
 };
 
 ModeResult RunMode::run(RunContext& ctx) {
-    const TestChainGraph graph = graph_.graph();
+    ctx.progress.note(memoryNote({graph_.nodes, kRunBytesPerNode}, availableMemory()));
+    const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
     const RuleSet rules = graph_.rulesFor();
     const WeightPolicy policy = rules.schedulingWeightPolicy();
     const unsigned W = exec_.workers;
@@ -196,8 +200,9 @@ ModeResult RunMode::run(RunContext& ctx) {
     Scheduler scheduler(schedulerConfig(W, placement_.placement(), &instrument, N + N / 64 + 16));
     RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
     // A run that is merely late must not count as lost: allow far more than the plan.
-    rc.completionLimit =
-        std::chrono::seconds{60} + 4 * (planned + stats.work(exec_.load) + sched_.lifeWindow);
+    const CompletionLimit limit =
+        completionLimit(rc, planned, stats.work(exec_.load), sched_.lifeWindow);
+    rc.completionLimit = limit.total();
     ScheduleRunner runner(scheduler, graph, schedule, rc);
     const std::string hash = fmt::format("0x{:016X}", runner.expectedHash());
 
@@ -235,11 +240,26 @@ ModeResult RunMode::run(RunContext& ctx) {
                 }
             });
             r = runner.run();
-        }                                                        // the watcher is joined here
-        if (!cut) scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in
+        }  // the watcher is joined here
+        RunFinding late;
+        if (r.timedOut) {
+            // Its jobs are still with the scheduler: cancel what has not started, then see
+            // whether every job is accounted for.
+            scheduler.shutdown(ShutdownMode::Cancel);
+            late = lateRunFinding(r, limit, scheduler.stats().pending);
+        } else if (!cut) {
+            scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in
+        }
         const IncidenceStatistic st = instrument.evaluate();
-        const RunRepOutcome o =
+        RunRepOutcome o =
             evaluateRunRep(rep, r, st.activations ? st.avgConcurrency : kMissing, cut);
+        if (r.timedOut && late.failure.empty()) {
+            o.late = late.late;
+            o.lost = 0;  // cancelled by the shutdown, not lost
+            res.warnings.push_back(fmt::format("rep {} {}", rep, late.late));
+        } else if (!late.failure.empty()) {
+            o.error = late.failure;
+        }
         outcomes.push_back(o);
 
         if (r.timedOut) {  // no job states: list the nodes as unfinished
@@ -527,7 +547,7 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
     setup.parallelism = C;
     setup.deadlines = false;  // only pullsched could expire a job: all run the same work
     setup.completionLimit =
-        std::chrono::seconds{60} + 4 * (schedule.expectedEnd() + stats.work(exec_.load));
+        completionLimit(RunnerConfig{}, schedule.expectedEnd(), stats.work(exec_.load)).total();
     const std::vector<BackendSeries> series = compareBackends(
         names, graph, setup, sched_.reps, backends_.warmup, ctx.stop, &ctx.progress);
 

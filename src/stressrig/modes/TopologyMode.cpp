@@ -6,6 +6,7 @@
 
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -40,8 +41,8 @@ class TopologyMode final : public Mode {
     }
     void validate(const OptionTable&) override { graph_.validate(); }
 
-    ModeResult run(RunContext&) override {
-        const TestChainGraph graph = graph_.graph();
+    ModeResult run(RunContext& ctx) override {
+        const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const RuleSet rules = graph_.rulesFor();
         const GraphStatistics raw(graph, WeightPolicy::Raw);
         const WeightPolicy policy = rules.schedulingWeightPolicy();

@@ -45,7 +45,10 @@ struct RunResult {
     /// false, since some exit then never completes).
     bool completed = false;
     bool timedOut = false;  ///< the completion limit passed (the runner is then unusable)
-    bool hashOk = false;    ///< actualHash == expectedHash
+    /// A stop request cut the run short: no job state was read, no figure is complete
+    /// (the runner is then unusable).
+    bool interrupted = false;
+    bool hashOk = false;  ///< actualHash == expectedHash
     /// completed && hashOk && no failed/expired/cancelled job.
     bool ok() const noexcept {
         return completed && hashOk && failed == 0 && expired == 0 && cancelled == 0;

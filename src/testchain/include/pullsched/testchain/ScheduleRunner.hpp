@@ -28,6 +28,8 @@
 //   deadlines         true: deadline = anchor + schedule.nodeDeadline(i) (its lifeWindow);
 //                     false: no deadline                                     (true)
 //   completionLimit   wall-clock limit for one run; then timedOut           (60 s)
+//   stop              StopPredicate polled by the constructor and while a run waits;
+//                     then the run is cut short (interrupted)               (none)
 //   parallelism       P of RunResult::lowerBound = max(work / P, critical path);
 //                     0: the scheduler's worker count                       (0)
 //   tagBase           node job tag = tagBase + node id; planning job tag =
@@ -54,6 +56,13 @@
 // must not be a worker of the scheduler. If a run times out, its jobs may still be
 // pending: they share ownership of the run state, so it stays valid until the last of
 // them is finalised, and the runner refuses further runs (run() throws std::logic_error).
+//
+// Stop: when config.stop asks during a run (polled with the 5 ms wait), no planning job
+// posts another node, node jobs that begin from then on skip their work, and run()
+// returns at once with `interrupted` (no job state read; the runner is spent as after a
+// timeout). Jobs not yet started stay with the scheduler: the caller cancels them with
+// Scheduler::shutdown(ShutdownMode::Cancel) or by destroying it. A stop while the
+// constructor prepares a large graph throws Stopped.
 
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +76,7 @@
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/RunResult.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 #include "pullsched/testchain/WeightPolicy.hpp"
 
@@ -100,6 +110,7 @@ struct RunnerConfig {
     Duration anchorDelay{0};
     bool deadlines = true;
     Duration completionLimit = std::chrono::seconds{60};
+    StopPredicate stop{};  ///< called on the runner's thread only
     std::size_t parallelism = 0;
     std::uint64_t tagBase = 0;
     Fault fault{};
@@ -112,7 +123,7 @@ class ScheduleRunner {
 
     /// Copies graph and schedule; computes the expected hash. The scheduler must outlive
     /// the runner. Throws std::invalid_argument for a schedule of another size, chunkSize 0,
-    /// an uncalibrated load or a bad fault.
+    /// an uncalibrated load or a bad fault; Stopped when config.stop asks meanwhile.
     ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph, LevelSchedule schedule,
                    RunnerConfig config = {});
     /// Default schedule (level l at l × 1 ms) for config.policy.
@@ -124,7 +135,7 @@ class ScheduleRunner {
     /// One run: clear hashes, plan and run the whole graph, wait for all exits, verify.
     RunResult run();
     /// `reps` runs in a row, each cleared and verified. Stops after a run that is not
-    /// ok() when stopOnFailure (and always after a timeout).
+    /// ok() when stopOnFailure (and always after a timeout or an interruption).
     std::vector<RunResult> runReps(std::size_t reps, bool stopOnFailure = false);
 
     std::uint64_t expectedHash() const noexcept { return expectedHash_; }
@@ -139,7 +150,7 @@ class ScheduleRunner {
     Duration planningStart(std::size_t chunk) const;
     /// max(work / P, critical path) with the runner's policy and timeBase.
     Duration lowerBound(std::size_t workers) const;
-    bool broken() const noexcept { return broken_; }  ///< a run timed out
+    bool broken() const noexcept { return broken_; }  ///< a run timed out or was interrupted
 
     struct State;  // per-runner run state shared with the jobs (ScheduleRunner.cpp)
 

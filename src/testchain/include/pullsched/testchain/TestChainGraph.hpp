@@ -8,6 +8,7 @@
 #include "pullsched/testchain/Duration.hpp"
 #include "pullsched/testchain/Node.hpp"
 #include "pullsched/testchain/RuleSet.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 
 namespace pullsched::testchain {
 
@@ -24,12 +25,18 @@ class TestChainGraph {
     /// N unlinked nodes on level 0, hash 0, weight 0. N must be > 1, maxFan 1..16.
     explicit TestChainGraph(std::size_t nodes = kDefaultNodes, std::size_t maxFan = kDefaultMaxFan);
 
-    /// A graph of `nodes` nodes with the rules' maxFan, built from the rules.
-    static TestChainGraph generate(const RuleSet& rules, std::size_t nodes = kDefaultNodes);
+    /// A graph of `nodes` nodes with the rules' maxFan, built from the rules. `stop` is
+    /// polled every kStopCheckNodes nodes; Stopped is thrown when it asks.
+    static TestChainGraph generate(const RuleSet& rules, std::size_t nodes = kDefaultNodes,
+                                   const StopPredicate& stop = {});
 
     /// Re-generates the topology (spec §3). Uses rules.seed if set, else node 0's hash.
-    /// rules.maxFan() must equal maxFan(). The rules are copied: counters restart.
-    TestChainGraph& buildTopology(const RuleSet& rules);
+    /// rules.maxFan() must equal maxFan(). The rules are copied: counters restart. `stop`
+    /// as for generate().
+    TestChainGraph& buildTopology(const RuleSet& rules, const StopPredicate& stop = {});
+
+    /// Nodes generated between two polls of a stop predicate (a few ms of work).
+    static constexpr std::size_t kStopCheckNodes = std::size_t{1} << 16;
 
     TestChainGraph& setSeed(std::uint64_t seed);  ///< node 0's hash = the seed value
     TestChainGraph& setWeight(std::size_t w);     ///< every node gets weight w

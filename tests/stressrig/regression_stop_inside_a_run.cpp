@@ -1,0 +1,139 @@
+// SIGINT inside one long graph run, for every mode that runs graphs on a schedule: the
+// run is cut short, what has not started is cancelled, and the rig ends with exit 130
+// and a result marked partial. The wait for the end is bounded only as a hang guard (a
+// broken stop would otherwise wait for a schedule of minutes); nothing here is timed.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "RigBinary.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = rigtest::fs;
+
+struct Stopped {
+    bool ended = false;  ///< the process ended within the hang guard
+    int code = -1;
+    nlohmann::json envelope;
+    std::string out, err;
+};
+
+/// Starts the rig with `args` (and --name=r), waits until it has calibrated its jobs,
+/// gives it `inside` to be well inside its first long graph run (or its generation),
+/// sends SIGINT and waits for it to end.
+Stopped interruptInsideARun(const std::string& name, std::vector<std::string> args,
+                            std::chrono::milliseconds inside = 2000ms) {
+    const fs::path dir = rigtest::scratch("stop-inside", name);
+    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    args.insert(args.begin(), bin.string());
+    args.push_back("--no-render");
+    args.push_back("--name=r");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        ::dup2(::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+        ::dup2(::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(bin.c_str(), argv.data());
+        ::_exit(127);
+    }
+    Stopped s;
+    for (int i = 0; i < 1200; ++i) {  // hang guard of a minute for the calibration
+        if (rigtest::slurp(dir / "stderr.txt").find("calibrated") != std::string::npos) break;
+        std::this_thread::sleep_for(50ms);
+    }
+    std::this_thread::sleep_for(inside);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    for (int i = 0; i < 400 && !s.ended; ++i) {  // hang guard: 20 s
+        s.ended = ::waitpid(pid, &status, WNOHANG) == pid;
+        if (!s.ended) std::this_thread::sleep_for(50ms);
+    }
+    if (!s.ended) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+    }
+    s.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    s.out = rigtest::slurp(dir / "stdout.txt");
+    s.err = rigtest::slurp(dir / "stderr.txt");
+    if (fs::exists(dir / "out/r.json")) s.envelope = rigtest::fileEnvelope(dir / "out/r.json");
+    fs::remove_all(dir);
+    return s;
+}
+
+void expectPartial(const Stopped& s) {
+    EXPECT_TRUE(s.ended) << "still running 20 s after SIGINT\n" << s.err;
+    EXPECT_EQ(s.code, 130) << s.err;
+    ASSERT_TRUE(s.envelope.is_object()) << s.err;
+    EXPECT_EQ(s.envelope.at("partial"), true);
+    EXPECT_EQ(s.envelope.at("exit_status"), 130);
+    EXPECT_TRUE(s.envelope.at("failures").empty()) << s.envelope.at("failures");
+}
+
+}  // namespace
+
+// Seven patterns of 100 000 nodes at 1 ms per level: the first one alone plans minutes.
+TEST(StopInsideARun, Pipeclean) {
+    expectPartial(interruptInsideARun("pipeclean", {"--mode=pipeclean", "--nodes=100000"}));
+}
+
+// One load peak of 99 999 jobs of 500 µs: half a minute of work on two workers.
+TEST(StopInsideARun, ParamRange) {
+    expectPartial(interruptInsideARun(
+        "param-range", {"--mode=param-range", "--from=99999", "--to=100000", "--points=2"}));
+}
+
+// Jobs of 2 ms: the first probe's runs plan about a minute.
+TEST(StopInsideARun, BreakingPoint) {
+    expectPartial(interruptInsideARun(
+        "breaking-point", {"--mode=breaking-point", "--nodes=100000", "--reps=2", "--load=2ms"}));
+}
+
+// One rep planned for 100 s.
+TEST(StopInsideARun, Run) {
+    expectPartial(interruptInsideARun("run", {"--mode=run", "--nodes=100000", "--schedule=default",
+                                              "--level=1ms", "--life-window=0s"}));
+}
+
+// A stop while a graph of three million nodes is still being prepared: nothing more is
+// done with it, not even the seconds-long simulation of the ideal run.
+TEST(StopInsideARun, BreakingPointWhilePreparingALargeGraph) {
+    const Stopped s = interruptInsideARun(
+        "breaking-point-large", {"--mode=breaking-point", "--nodes=3000000", "--reps=2"}, 300ms);
+    expectPartial(s);
+    const bool nothingMeasured =
+        s.out.find("interrupted before anything was measured") != std::string::npos;
+    const bool notSimulated = s.out.find("not simulated") != std::string::npos;
+    EXPECT_TRUE(nothingMeasured || notSimulated) << s.out;
+}
+
+// A chain of 100 000 jobs of 1 ms: one run of over a minute, on pullsched and on a
+// backend of the rig's own (its jobs wait in the job for their start).
+TEST(StopInsideARun, Granularity) {
+    expectPartial(interruptInsideARun("granularity", {"--mode=granularity", "--graphs=chain:100000",
+                                                      "--min-size=1ms", "--max-run-time=10min"}));
+}
+
+TEST(StopInsideARun, GranularityOnThePool) {
+    expectPartial(interruptInsideARun(
+        "granularity-pool", {"--mode=granularity", "--graphs=chain:100000", "--min-size=1ms",
+                             "--max-run-time=10min", "--backends=pool"}));
+}
+
+TEST(StopInsideARun, RunOnThePool) {
+    expectPartial(
+        interruptInsideARun("run-pool", {"--mode=run", "--nodes=100000", "--schedule=default",
+                                         "--level=1ms", "--life-window=0s", "--backends=pool"}));
+}
