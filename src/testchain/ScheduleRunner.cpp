@@ -284,7 +284,7 @@ RunResult ScheduleRunner::run() {
         r.interrupted = true;
         return r;
     }
-    st.anchor = sched_.now() + preRoll() + config_.anchorDelay;
+    st.anchor = saturatingAdd(sched_.now(), saturatingAdd(preRoll(), config_.anchorDelay));
     r.anchor = st.anchor;
 
     std::vector<JobHandle> plans(chunks);
@@ -301,7 +301,7 @@ RunResult ScheduleRunner::run() {
 
     // Wait until every planning job and every posted node job reached a final state.
     // The last exit wakes us; polling covers runs where some exit never completes.
-    const auto limitAt = SteadyClock::now() + config_.completionLimit;
+    const auto limitAt = saturatingAdd(SteadyClock::now(), config_.completionLimit);
     std::size_t planCursor = 0;
     std::size_t nodeCursor = 0;
     bool planningFailed = false;
