@@ -44,8 +44,6 @@ class LoadController {
     /// what keeps sleepers from waking in lockstep and an idle scheduler from costing CPU.
     WorkerAction decide(std::optional<TimePoint> head, TimePoint now, bool mayTend) const noexcept;
 
-    const LoadHorizons& horizons() const noexcept { return h_; }
-
   private:
     LoadHorizons h_;
 };
