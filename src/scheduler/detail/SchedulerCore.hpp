@@ -1,7 +1,9 @@
 #pragma once
 // The scheduler's machinery behind the public Scheduler facade: queues, grooming token,
 // load controller, the workers' pull loop, and the accounting of every job's end.
-// docs/design.md walks through a job's path in prose.
+// docs/design.md walks through a job's path in prose. The member functions live in one
+// file per concern (the groups below name theirs); the sleep/wake protocol is a class of
+// its own (WakeProtocol), and so are the queues, the load controller and CpuSpread.
 
 #include <atomic>
 #include <cstdint>
@@ -107,6 +109,7 @@ class SchedulerCore {
     };
     using WaitEnd = WakeProtocol::WaitEnd;
 
+    // Construction, posting, drain() and shutdown() are in SchedulerCore.cpp.
     // The pull loop and a job's path (JobPath.cpp).
     void workerLoop(Worker& w);
     void run(JobRecord* job, Worker& w);
