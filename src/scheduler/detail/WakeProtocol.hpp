@@ -46,15 +46,17 @@ class WakeProtocol {
 
     /// Whether there is anything a worker must do instead of waiting. Conditions 1-4 of
     /// the park guard (mayPark); the tender checks these alone before its timed sleep.
+    /// What they share: a waker that published before this worker announced its wait saw
+    /// no waiter, or a spinner, or a wake in flight, and woke nobody; this look is the
+    /// only one that will see its work.
     static bool workSeen(const QueuesSeen& q) noexcept {
-        // Condition 1: an untimed job is queued. Posts and releases wake a sleeper only
-        // when nobody spins (a spinner will see them, and passes the wake on), so a
-        // worker that stopped spinning must look once more before it sleeps.
+        // Condition 1: an untimed job is queued (a post, a release, a batch moved). Its
+        // waker may have left it to a spinner (rule A) or to the worker a wake is in
+        // flight to (rule B), and that may be this worker, on its way to sleep.
         // Condition 2: a due timed job waits in the due queue. A groomer that moved
-        // several wakes one sleeper; that one may be us, on our way to sleep.
-        // Condition 3: a timed job sits in the entrance. Its poster woke a sleeper (or
-        // the tender) to groom it in; that may be us too, and without grooming nobody
-        // learns whether it is due.
+        // several runs one and wakes one sleeper for the rest, under the same rules.
+        // Condition 3: a timed job sits in the entrance. Only grooming tells whether it is
+        // due; its poster may have woken a sleeper or the tender to groom it in: us.
         // Condition 4: the scheduler is stopping. shutdown() notifies every sleeper once;
         // a worker that announced its wait after that notification must not sleep.
         return q.untimed || q.due || q.entrance || q.stopping;
@@ -69,8 +71,8 @@ class WakeProtocol {
     }
 
     /// The park guard: a worker that announced its wait may sleep only if none of the
-    /// five conditions holds. Evaluated once more after the idle spin, for the same
-    /// reasons: the spin ends without an announcement.
+    /// five conditions holds. The idle spin polls the same guard (any condition ends the
+    /// spin as "work found"), and the park after it checks once more after announcing.
     static bool mayPark(const QueuesSeen& q, std::int64_t nextHead,
                         std::int64_t tendTarget) noexcept {
         return !workSeen(q) && !headUntended(nextHead, tendTarget);
