@@ -362,7 +362,7 @@ BENCHMARK(BM_Sched_BusyConcurrency)
 // CPU it ran on; per graph run: the makespan from the gate to the last job's end, and the
 // share of jobs that ran on the CPU the other worker used most in that run (0: two CPUs,
 // ~0.5: both workers on one CPU all along). The OS left both workers on one vCPU for most
-// of a run in about two runs of three here (docs/design.md, "Spreading busy workers");
+// of a run in about two runs of three here (docs/decisions.md, "Busy workers spread themselves");
 // PULLSCHED_BENCH_SPREAD=0 runs the same without CpuSpread. Fixed iterations: each waits
 // for its gate.
 void BM_Sched_Placement(benchmark::State& state) {

@@ -94,6 +94,7 @@ Statistics SchedulerCore::stats() const {
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();
     s.maxQueueDepth = std::max(maxQueueDepth_.load(std::memory_order_relaxed), s.queueDepth);
+    s.jobRecords = pool_->capacity();
     return s;
 }
 

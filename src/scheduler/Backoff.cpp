@@ -10,8 +10,13 @@ Backoff::Backoff(const BackoffConfig& cfg, std::uint64_t seed) noexcept
 BackoffStep Backoff::stepFor(const BackoffConfig& cfg, unsigned level, unsigned r) noexcept {
     if (level <= cfg.spinLevels) return {level, Duration::zero()};
     const unsigned exponent = std::min(level, cfg.maxExponent) - cfg.spinLevels - 1;
-    const Duration base = cfg.sleepBase + cfg.jitterStep * r;
-    return {0, base * (1u << exponent)};
+    // Saturating: a huge configured base sleeps for ever rather than not at all.
+    Duration sleep = cfg.sleepBase;
+    for (unsigned i = 0; i < r; ++i)
+        sleep = saturatingAdd(sleep, cfg.jitterStep);
+    for (unsigned i = 0; i < exponent; ++i)
+        sleep = saturatingAdd(sleep, sleep);
+    return {0, sleep};
 }
 
 BackoffStep Backoff::onContention() noexcept {

@@ -100,24 +100,29 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w, bool askFanOut) {
     r.more = timeQueue_.size() > 1;
     if (askFanOut && r.head) r.headFansOut = fansOutAhead(timeQueue_.head().payload);
     wake_.publishHead(r.head);
+    std::int64_t periods = 0;  // duty cycles since the last one ran (many, when idle)
     if (t >= nextDutyCycle_) {
         // Duty cycle: the periodic upkeep the reference ran as an internal job.
-        nextDutyCycle_ = t + cfg_.dutyCycle;
+        periods = 1 + saturatingSub(t, nextDutyCycle_) / cfg_.dutyCycle;
+        nextDutyCycle_ = saturatingAdd(t, cfg_.dutyCycle);
         noteQueueDepth();
     }
     PULLSCHED_TRACE_POINT(w.trace, t, TokenDropped, r.moved);
     token_.release();
-    handOutDue(dueList, expired, t, r, w);
+    handOutDue(dueList, expired, periods, t, r, w);
     return r;
 }
 
 /// The second half of a grooming pass, without the token: the due jobs go to the due
-/// queue, the expired ones are finalised, and sleepers are woken for what this worker
-/// will not run itself.
-void SchedulerCore::handOutDue(JobRecord* dueList, JobRecord* expired, TimePoint t,
-                               const GroomResult& r, Worker& w) {
+/// queue, the record pool is trimmed for the `periods` duty cycles that passed, the
+/// expired jobs are finalised, and sleepers are woken for what this worker will not run
+/// itself.
+void SchedulerCore::handOutDue(JobRecord* dueList, JobRecord* expired, std::int64_t periods,
+                               TimePoint t, const GroomResult& r, Worker& w) {
     if (dueList) due_.pushList(dueList);
     handOutsInTransit_.fetch_sub(1, std::memory_order_seq_cst);
+    // Without the token: freeing a burst's records takes a while.
+    if (periods > 0) pool_->trim(static_cast<std::size_t>(periods));
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;

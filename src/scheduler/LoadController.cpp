@@ -23,7 +23,7 @@ std::string_view toString(CapacityClass c) noexcept {
 CapacityClass LoadController::classify(std::optional<TimePoint> head,
                                        TimePoint now) const noexcept {
     if (!head) return CapacityClass::IdleWait;
-    const Duration d = *head - now;
+    const Duration d = saturatingSub(*head, now);
     if (d <= Duration::zero()) return CapacityClass::Dispatch;
     if (d <= h_.nearTime) return CapacityClass::SpinTime;
     if (d <= h_.workTime) return CapacityClass::NearTime;
@@ -42,15 +42,15 @@ WorkerAction LoadController::decide(std::optional<TimePoint> head, TimePoint now
             return {K::Spin, *head};
         case CapacityClass::NearTime:
             // Too close to sleep: an OS sleep would overshoot the start.
-            if (*head - now <= h_.spinWindow) return {K::Spin, *head};
+            if (saturatingSub(*head, now) <= h_.spinWindow) return {K::Spin, *head};
             [[fallthrough]];
         case CapacityClass::WorkTime:
-            if (mayTend) return {K::TendNext, *head - h_.spinWindow};
+            if (mayTend) return {K::TendNext, saturatingAdd(*head, -h_.spinWindow)};
             return {K::Park, kNoDeadline};
         case CapacityClass::IdleWait:
             // One sleep until shortly before the head, however far: a post of an earlier
             // job wakes the tender, so it need not look again once per idle cycle.
-            if (mayTend) return {K::TendNext, *head - h_.spinWindow};
+            if (mayTend) return {K::TendNext, saturatingAdd(*head, -h_.spinWindow)};
             return {K::Park, kNoDeadline};
     }
     return {K::Park, kNoDeadline};

@@ -5,7 +5,7 @@
 namespace pullsched {
 
 Scheduler::Scheduler(const SchedulerConfig& cfg)
-    : core_(std::make_unique<detail::SchedulerCore>(cfg)) {}
+    : core_(std::make_unique<detail::SchedulerCore>(cfg)), id_(core_->id()) {}
 
 Scheduler::~Scheduler() = default;  // the core's destructor shuts down in the configured mode
 
@@ -14,7 +14,7 @@ void Scheduler::drain() {
 }
 
 bool Scheduler::drainFor(Duration limit) {
-    return core_->drainUntil(SteadyClock::now() + limit);
+    return core_->drainUntil(saturatingAdd(SteadyClock::now(), limit));
 }
 
 ShutdownReport Scheduler::shutdown(ShutdownMode mode) {

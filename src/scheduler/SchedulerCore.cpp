@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "detail/ThreadAffinity.hpp"
 
@@ -20,6 +21,12 @@ namespace {
 /// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
 /// (accepted, then finalised by shutdown) from another thread's (refused).
 thread_local const SchedulerCore* tlWorkerOf = nullptr;
+
+/// The next scheduler identity. Process-wide on purpose, the one such variable here: an
+/// identity must differ from every other scheduler's in the process, past ones included,
+/// which no per-instance state can promise. 64 bits do not wrap (a million schedulers a
+/// second would take over 500 000 years).
+std::atomic<std::uint64_t> nextSchedulerId{1};
 
 void validate(const SchedulerConfig& cfg) {
     auto fail = [](const std::string& what) {
@@ -55,8 +62,9 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
 {
 }
 
-SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
+SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter)
     : cfg_((validate(cfg), cfg)),
+      id_(nextSchedulerId.fetch_add(1, std::memory_order_relaxed)),
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
       loadController_(cfg.horizons),
@@ -68,19 +76,26 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg)
       wake_(cfg.workers),
       spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
                                ? processCpus()
-                               : std::vector<int>{}) {
-    nextDutyCycle_ = now() + cfg_.dutyCycle;
+                               : std::vector<int>{}),
+      workForce_(std::move(starter)) {
+    nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
     for (unsigned i = 0; i < cfg_.workers; ++i)
         workers_.push_back(std::make_unique<Worker>(
-            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_));
-    workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
-                     [this](unsigned i) { workerLoop(*workers_[i]); });
+            i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_.get()));
+    try {
+        workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
+                         [this](unsigned i) { workerLoop(*workers_[i]); });
+    } catch (...) {
+        // No destructor runs for a constructor that throws, and the work force's own
+        // would wait for ever on workers never told to stop: stop those that started.
+        shutdown(ShutdownMode::Cancel);
+        throw;
+    }
 }
 
 SchedulerCore::~SchedulerCore() {
-    shutdown(cfg_.shutdownMode);
-    pool_->retire();
+    shutdown(cfg_.shutdownMode);  // the pool is retired after the workers' caches returned
 }
 
 // ---------------------------------------------------------------- posting
@@ -117,7 +132,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         endOutsidePost();
         throw;
     }
-    rec->owner = this;
+    rec->owner = id_;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;

@@ -1,6 +1,8 @@
 #include "detail/WorkForce.hpp"
 
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "detail/ThreadAffinity.hpp"
@@ -21,7 +23,7 @@ void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
     threads_.reserve(count);
     for (unsigned i = 0; i < count; ++i) {
         const int cpu = cpus.empty() ? -1 : cpus[i];
-        threads_.emplace_back([i, lowTimerSlack, cpu, body] {
+        std::function<void()> run = [i, lowTimerSlack, cpu, body] {
 #if defined(__linux__)
             if (lowTimerSlack) prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
             if (cpu >= 0) bindCallingThread({&cpu, 1});  // best effort
@@ -32,7 +34,17 @@ void WorkForce::start(unsigned count, bool lowTimerSlack, WorkerPinning pinning,
             (void)cpu;
 #endif
             body(i);
-        });
+        };
+        try {
+            // Reserved above: the push cannot throw and drop a running thread.
+            threads_.push_back(starter_ ? starter_(i, std::move(run))
+                                        : std::thread(std::move(run)));
+        } catch (const std::system_error& e) {
+            throw std::system_error(e.code(), "pullsched: could not start worker thread " +
+                                                  std::to_string(i + 1) + " of " +
+                                                  std::to_string(count) + " (" + std::to_string(i) +
+                                                  " started)");
+        }
     }
 }
 

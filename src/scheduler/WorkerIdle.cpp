@@ -87,8 +87,9 @@ WakeProtocol::QueuesSeen SchedulerCore::queuesSeen() const noexcept {
 void SchedulerCore::spinUntil(TimePoint until, Worker& w) {
     // Bounded by time on both clocks: an injected clock that stands still must not
     // trap the worker.
-    const Duration span = until - now();
-    const TimePoint realEnd = SteadyClock::now() + std::min(span, cfg_.horizons.idleWait);
+    const Duration span = saturatingSub(until, now());
+    const TimePoint realEnd =
+        saturatingAdd(SteadyClock::now(), std::min(span, cfg_.horizons.idleWait));
     PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, 0);
     (void)w;
     while (now() < until && SteadyClock::now() < realEnd) {
@@ -120,9 +121,9 @@ SchedulerCore::WaitEnd SchedulerCore::sleepTowardsHead(TimePoint head, TimePoint
         const bool netFirst = sleepEnd < headEnd;
         observe(w, [&](Observer& o) {
             o.onSleep(w.index, SleepKind::TendNext,
-                      netFirst ? sleepEnd - SteadyClock::now() : until - now());
+                      netFirst ? sleepEnd - SteadyClock::now() : saturatingSub(until, now()));
         });
-        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, (until - now()).count());
+        PULLSCHED_TRACE_POINT(w.trace, now(), Sleep, saturatingSub(until, now()).count());
         const bool notified = wake_.tenderSleep(key, sleepEnd);
         end = WakeProtocol::tenderSleepEnd(notified, netFirst, SteadyClock::now() >= sleepEnd);
         wake_.safetyNet().giveBack(w.index);
@@ -145,7 +146,7 @@ bool SchedulerCore::idleSpin(bool quiet) {
     if (quiet || cfg_.idleSpin <= Duration::zero()) return false;
     if (!wake_.startSpin()) return false;
     bool found = false;
-    const TimePoint spinEnd = SteadyClock::now() + cfg_.idleSpin;
+    const TimePoint spinEnd = saturatingAdd(SteadyClock::now(), cfg_.idleSpin);
     for (unsigned round = 0;; ++round) {
         if (!wake_.mayParkNow(queuesSeen())) {
             found = true;
@@ -206,9 +207,9 @@ SchedulerCore::WaitEnd SchedulerCore::parkEnded(bool quiet, Worker& w) noexcept 
 
 TimePoint SchedulerCore::toSteady(TimePoint schedulerTime) const noexcept {
     if (clock_ == &steadyClock_) return schedulerTime;
-    const Duration d =
-        std::clamp<Duration>(schedulerTime - now(), Duration::zero(), cfg_.horizons.idleWait);
-    return SteadyClock::now() + d;
+    const Duration d = std::clamp<Duration>(saturatingSub(schedulerTime, now()), Duration::zero(),
+                                            cfg_.horizons.idleWait);
+    return saturatingAdd(SteadyClock::now(), d);
 }
 
 }  // namespace pullsched::detail

@@ -12,6 +12,7 @@
 #include "measure/Environment.hpp"
 #include "report/Progress.hpp"
 #include "report/Reporter.hpp"
+#include "report/ResultFiles.hpp"
 
 namespace {
 
@@ -55,6 +56,13 @@ int main(int argc, char* argv[]) {
     if (cl->action == CommandLine::Action::Version) {
         std::cout << versionText();
         return 0;
+    }
+    // A result that cannot be written is known before the run, not after hours of it.
+    try {
+        ResultFiles::checkWritable(cl->output.directory());
+    } catch (const std::exception& e) {
+        fmt::print(std::cerr, "stressrig: {}; nothing was run\n", Reporter::oneLine(e.what()));
+        return kExitWriteFailure;
     }
     Environment env = Environment::capture();
     if (const std::string busy = env.busyWarning(); !busy.empty())

@@ -83,3 +83,15 @@ TEST(Backoff, JitterDiffersBetweenWorkers) {
     }
     EXPECT_TRUE(differs);
 }
+
+// A base so large that doubling it overflows: the sleep saturates at Duration::max()
+// instead of wrapping negative (which read as "do not sleep" and spun instead).
+TEST(Backoff, HugeSleepsSaturateInsteadOfWrapping) {
+    BackoffConfig cfg;
+    cfg.sleepBase = pullsched::Duration::max() / 4;
+    cfg.jitterStep = pullsched::Duration::max() / 8;
+    EXPECT_EQ(Backoff::stepFor(cfg, 4, 0).sleep, cfg.sleepBase);
+    EXPECT_EQ(Backoff::stepFor(cfg, 4, 10).sleep, pullsched::Duration::max());
+    EXPECT_EQ(Backoff::stepFor(cfg, 8, 0).sleep, pullsched::Duration::max());
+    EXPECT_EQ(Backoff::stepFor(cfg, 12, 1).sleep, pullsched::Duration::max());
+}

@@ -1,10 +1,12 @@
 // The record pool and a worker's cache: every record is accounted for (on the shared
 // list, in a cache, or in use), a cache keeps at most two batches, records go back to
-// the pool they came from, and the pool outlives its owner while records are out.
+// the pool they came from, the pool outlives its owner while records are out, and what a
+// burst needed goes back to the heap once kQuietPeriods periods passed without one.
 #include "detail/JobPool.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 #include <thread>
 #include <vector>
@@ -117,4 +119,129 @@ TEST(JobPool, HandlesOutliveSchedulerWithWorkerCaches) {
     for (const auto& h : handles)
         EXPECT_EQ(h.state(), pullsched::JobState::Completed);
     handles.clear();  // the last references: the pool goes with them
+}
+
+namespace {
+std::vector<JobRecord*> acquireN(JobPool* pool, std::size_t n) {
+    std::vector<JobRecord*> recs;
+    for (std::size_t i = 0; i < n; ++i)
+        recs.push_back(pool->acquire());
+    return recs;
+}
+void releaseAll(JobPool* pool, std::vector<JobRecord*>& recs) {
+    for (JobRecord* r : recs)
+        pool->release(r);
+    recs.clear();
+}
+constexpr std::size_t kQuiet = JobPool::kQuietPeriods;
+}  // namespace
+
+TEST(JobPool, ABurstsRecordsGoBackAfterTheQuietPeriods) {
+    JobPool* pool = JobPool::create(64);
+    auto recs = acquireN(pool, 10000);
+    const std::size_t grown = pool->capacity();
+    EXPECT_GE(grown, 10000u);
+    releaseAll(pool, recs);
+    EXPECT_EQ(pool->capacity(), grown);  // returning records frees nothing by itself
+    // The period of the burst and the kQuiet - 1 after it still remember its peak.
+    for (std::size_t i = 0; i < kQuiet; ++i) {
+        EXPECT_EQ(pool->trim(), 0u) << "period " << i;
+        EXPECT_EQ(pool->capacity(), grown);
+    }
+    EXPECT_EQ(pool->trim(), grown - 64);  // more than one chunk: all of it, in one call
+    EXPECT_EQ(pool->capacity(), 64u);     // the initial capacity stays
+    EXPECT_EQ(pool->outside(), 0u);
+    EXPECT_EQ(pool->trim(), 0u);
+    recs = acquireN(pool, 100);  // and it grows again when needed
+    EXPECT_GE(pool->capacity(), 100u);
+    releaseAll(pool, recs);
+    pool->retire();  // LeakSanitizer: every record deleted once
+}
+
+TEST(JobPool, KeepsWhatTheRecentLoadUsesPlusHalf) {
+    JobPool* pool = JobPool::create(64);
+    auto recs = acquireN(pool, 10000);
+    std::vector<JobRecord*> held(recs.end() - 1000, recs.end());
+    recs.resize(recs.size() - 1000);
+    releaseAll(pool, recs);  // 1000 stay in use
+    for (std::size_t i = 0; i <= kQuiet; ++i)
+        pool->trim();
+    EXPECT_EQ(pool->capacity(), 1500u);  // 1000 in use + a half as margin
+    EXPECT_EQ(pool->outside(), 1000u);
+    releaseAll(pool, held);
+    for (std::size_t i = 0; i < kQuiet; ++i)
+        EXPECT_EQ(pool->trim(), 0u);  // the 1000 are still the recent peak
+    EXPECT_EQ(pool->trim(), 1500u - 64u);
+    EXPECT_EQ(pool->capacity(), 64u);
+    pool->retire();
+}
+
+TEST(JobPool, BurstsWithinTheQuietPeriodsReuseTheirRecords) {
+    JobPool* pool = JobPool::create(64);
+    auto recs = acquireN(pool, 10000);
+    const std::size_t grown = pool->capacity();
+    releaseAll(pool, recs);
+    for (int burst = 0; burst < 5; ++burst) {
+        for (std::size_t i = 0; i < kQuiet - 1; ++i)
+            EXPECT_EQ(pool->trim(), 0u);
+        recs = acquireN(pool, 10000);
+        EXPECT_EQ(pool->capacity(), grown) << "burst " << burst << " allocated anew";
+        releaseAll(pool, recs);
+    }
+    for (std::size_t i = 0; i < kQuiet; ++i)
+        EXPECT_EQ(pool->trim(), 0u);
+    EXPECT_EQ(pool->trim(), grown - 64);
+    pool->retire();
+}
+
+TEST(JobPool, RecordsInAWorkersCacheCountAsInUse) {
+    JobPool* pool = JobPool::create(64);
+    auto recs = acquireN(pool, 1000);
+    releaseAll(pool, recs);
+    {
+        RecordCache cache(pool);
+        Bound bound(cache);
+        pool->release(pool->acquire());  // one batch now sits in the cache
+        ASSERT_EQ(cache.size(), RecordCache::kBatch);
+        for (std::size_t i = 0; i <= kQuiet; ++i)
+            pool->trim();
+        EXPECT_EQ(pool->capacity(), 64u);  // 32 cached: 48 < the 64 kept anyway
+        EXPECT_EQ(pool->outside(), RecordCache::kBatch);
+    }
+    EXPECT_EQ(pool->outside(), 0u);
+    pool->retire();
+}
+
+// Through the scheduler: a burst held back by a gate makes the pool grow; drained, the
+// records stay while the (manual) clock stands still, and go back to the initial capacity
+// after quiet duty cycles. Counted in Statistics::jobRecords, never timed.
+TEST(JobPool, SchedulerGivesABurstsRecordsBackAfterQuietDutyCycles) {
+    pullsched::ManualClock clock;
+    pullsched::SchedulerConfig cfg;
+    cfg.clock = &clock;
+    pullsched::Scheduler sched(cfg);
+    EXPECT_EQ(sched.stats().jobRecords, cfg.initialJobCapacity);
+    std::atomic<bool> open{false};
+    pullsched::JobHandle gate = sched.post([&] { open.wait(false); });
+    const pullsched::JobHandle preds[] = {gate};
+    for (int i = 0; i < 20000; ++i)
+        sched.postDetached([] {}, {}, preds);
+    const std::uint64_t peak = sched.stats().jobRecords;
+    EXPECT_GT(peak, 20000u);
+    open.store(true);
+    open.notify_all();
+    sched.drain();
+    EXPECT_EQ(sched.stats().jobRecords, peak);  // the clock stood still: no duty cycle yet
+    // Each step: a period on the scheduler's clock, and a worker woken to groom past it.
+    int steps = 0;
+    for (; steps < 1000 && sched.stats().jobRecords != cfg.initialJobCapacity; ++steps) {
+        clock.advance(cfg.dutyCycle);
+        const std::uint64_t grooms = sched.stats().tokenAcquisitions;
+        while (sched.stats().tokenAcquisitions == grooms) {
+            sched.wake();  // again, in case it reached a worker not yet asleep
+            std::this_thread::yield();
+        }
+    }
+    EXPECT_EQ(sched.stats().jobRecords, cfg.initialJobCapacity);
+    EXPECT_GE(steps, static_cast<int>(kQuiet)) << "given back before the quiet periods passed";
 }

@@ -92,3 +92,21 @@ TEST(LoadController, FarHeadTenderSleepsUntilSpinWindowBeforeHeadInOneWait) {
         EXPECT_EQ(a.until, now + d - ref.spinWindow);  // not one idle cycle (20 ms) ahead
     }
 }
+
+// A head and a (manual) clock at opposite ends of the time range: head - now does not
+// fit in a Duration. It must read as "very far", not wrap to "overdue" and keep a worker
+// dispatching in a busy loop; and the other way round as due.
+TEST(LoadController, DistancesBeyondTheDurationRangeSaturate) {
+    LoadController lc(ref);
+    const TimePoint early = TimePoint::min() + 1h;
+    const TimePoint late = TimePoint::max() - 1h;
+    EXPECT_EQ(lc.classify(late, early), CapacityClass::IdleWait);
+    EXPECT_EQ(lc.classify(TimePoint::max(), TimePoint::min() + 1ns), CapacityClass::IdleWait);
+    EXPECT_EQ(lc.classify(early, late), CapacityClass::Dispatch);
+    EXPECT_EQ(lc.classify(TimePoint::min() + 1ns, TimePoint::max()), CapacityClass::Dispatch);
+    auto far = lc.decide(late, early, true);
+    EXPECT_EQ(far.kind, Kind::TendNext);
+    EXPECT_EQ(far.until, late - 120us);
+    EXPECT_EQ(lc.decide(late, early, false).kind, Kind::Park);
+    EXPECT_EQ(lc.decide(early, late, true).kind, Kind::Dispatch);
+}

@@ -231,7 +231,10 @@ TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
     EXPECT_EQ(res.at("open_comparison").at("run"), false);
     EXPECT_NE(res.at("open_comparison").at("reason").get<std::string>().find("completed no job"),
               std::string::npos);
-    EXPECT_EQ(res.at("closed").at("achieved_rate_per_s"), 0.0);
+    // No completion in the span is no measured rate, not 0/s.
+    EXPECT_TRUE(res.at("closed").at("achieved_rate_per_s").is_null());
+    EXPECT_EQ(res.at("closed").at("completed_in_span"), 0);
+    EXPECT_EQ(res.at("closed").at("span_too_short"), true);
     ASSERT_FALSE(j.at("warnings").empty());
     EXPECT_NE(j.at("warnings")[0].get<std::string>().find("open comparison not run"),
               std::string::npos);
@@ -239,6 +242,26 @@ TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("warning: open comparison not run"), std::string::npos) << r.out;
+}
+
+TEST(ClosedMode, ThroughputCountsCompletionsNotSubmissions) {
+    // 4 users submit 4 jobs of 300 ms at once; none of them can end within the 50 ms span.
+    // Counting submissions made that "80/s"; the span measured no completion at all.
+    const RigRun r = rigJson("completions",
+                             "--mode=closed --users=4 --workers=2 --load=300ms "
+                             "--duration=50ms --warmup=0s");
+    const json& c = r.j.at("result").at("closed");
+    EXPECT_EQ(c.at("measured"), 4) << "the four submissions in the span";
+    EXPECT_EQ(c.at("completed"), 4) << "all four ran after the span";
+    EXPECT_EQ(c.at("completed_in_span"), 0);
+    EXPECT_TRUE(c.at("achieved_rate_per_s").is_null()) << c.dump();
+    EXPECT_EQ(c.at("span_too_short"), true);
+    const std::string verdict = r.j.at("verdict").get<std::string>();
+    EXPECT_NE(verdict.find("no throughput, no job completed in the measured span of 50.0ms: "
+                           "it was too short for one job"),
+              std::string::npos)
+        << verdict;
+    EXPECT_EQ(r.j.at("result").at("open_comparison").at("run"), false);
 }
 
 namespace {

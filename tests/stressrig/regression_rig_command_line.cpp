@@ -77,6 +77,12 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
         {"--mode=topology --nodes=1", "invalid --nodes=1: must be 2..10000000"},
         {"--mode=topology --nodes=8 --nodes=9", "--nodes given more than once"},
         {"--mode=topology --name=a/b", "invalid --name='a/b'"},
+        // a real newline inside the quotes (/bin/sh may not know $'\n')
+        {"--mode=topology --name='a\nb'", "invalid --name='a\\nb'"},
+        {"--mode=topology --name=.hidden", "invalid --name='.hidden'"},
+        {"--mode=topology --rules=';;;'", "invalid --rules=';;;': an empty rule list"},
+        {"--mode=topology --rules='\n'", "invalid --rules='\\n': an empty rule list"},
+        {"--mode=topology --rules=@/dev/zero", "is not a regular file (a character device)"},
         {"--mode=topology --out=", "invalid --out: needs a value"},
         {"--mode=topology extra", "unexpected argument 'extra'"},
         {"--mode=run --placement=everywhere", "invalid --placement='everywhere'"},
@@ -114,5 +120,34 @@ TEST(RigCommandLine, TopologyWritesItsResultSet) {
     EXPECT_NE(r.out.find("graph hash 0x258C8DEF5E0791BF"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("total work          33.0ms  (66 x 500µs)"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("\nwork "), std::string::npos) << "one work figure, not two";
+    fs::remove_all(dir);
+}
+
+TEST(RigCommandLine, AnUnwritableOutExitsThreeBeforeAnyWork) {
+    const fs::path dir = rigtest::scratch("cli", "unwritable");
+    const fs::path plain = dir / "plain";
+    { std::ofstream(plain) << "a regular file\n"; }
+    // A folder under a regular file, the regular file itself, and a place the kernel owns.
+    const std::vector<std::string> outs{(plain / "results").string(), plain.string(),
+                                        "/proc/pullsched-results"};
+    // Each mode would print progress on stderr and take a while if it started.
+    const std::vector<std::string> modes{"--mode=run --pattern=burst --nodes=64",
+                                         "--mode=closed --duration=300ms --warmup=0s",
+                                         "--mode=soak --duration=2s --interval=1s --warmup=0s"};
+    for (const std::string& mode : modes)
+        for (const std::string& out : outs) {
+            const std::string args = mode + " --out='" + out + "'";
+            const Result r = rig(args, dir);
+            EXPECT_EQ(r.code, 3) << args << "\n" << r.err;
+            EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line, no progress: " << r.err;
+            EXPECT_NE(r.err.find("nothing was run"), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find(out), std::string::npos) << "names the folder: " << r.err;
+            EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+        }
+    EXPECT_EQ(rigtest::slurp(plain), "a regular file\n");
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir))
+        left.push_back(e.path().filename().string());
+    EXPECT_EQ(left, std::vector<std::string>{"plain"}) << "no staging folder left behind";
     fs::remove_all(dir);
 }

@@ -130,11 +130,29 @@ TEST(SoakMode, EnoughIntervalsGiveTrendsWithUncertainty) {
     EXPECT_NE(r.out.find("RSS MiB"), std::string::npos);
     const std::string csv = rigtest::slurp(dir / "out/soak.csv");
     for (const char* col : {"\"throughput per s\"", "\"p99 lateness us\"", "\"rss MiB\"",
-                            "\"cpu %\"", "\"backlog\"", "\"drops\""})
+                            "\"cpu %\"", "\"backlog\"", "\"drops\"", "\"steal %\""})
         EXPECT_NE(csv.find(col), std::string::npos) << col;
     for (const char* f :
          {"soak-throughput.gp", "soak-memory.gp", "soak-cpu.gp", "soak-lateness.hgrm"})
         EXPECT_TRUE(rigtest::fs::exists(dir / "out" / f)) << f;
+    // Per interval: the process's CPU share, steal time (null where the kernel has none)
+    // and RSS, so that a fall of throughput can be told apart and memory given back seen.
+    for (const json& i : j.at("result").at("intervals")) {
+        EXPECT_TRUE(i.at("cpu_percent").is_number()) << i.dump();
+        EXPECT_TRUE(i.at("steal_percent").is_number() || i.at("steal_percent").is_null());
+        EXPECT_TRUE(i.at("rss_mib").is_number()) << i.dump();
+    }
+    EXPECT_TRUE(t.at("cpu_percent_points_per_hour").is_object()) << t.dump();
+    EXPECT_TRUE(t.at("rss_peak_mib").is_number()) << t.dump();
+    const json& v = j.at("result").at("verdict");
+    EXPECT_TRUE(v.at("memory_returned").is_boolean()) << v.dump();
+    // A cause only where throughput fell.
+    EXPECT_EQ(v.at("throughput_cause").is_null(),
+              j.at("verdict").get<std::string>().find("throughput fell") == std::string::npos)
+        << v.dump();
+    EXPECT_NE(r.out.find("steal %"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("RSS: "), std::string::npos) << r.out;
+    EXPECT_NE(rigtest::slurp(dir / "out/soak-cpu.gp").find("steal %"), std::string::npos);
 }
 
 TEST(SoakMode, DropsOverTheThresholdAreNeverStable) {

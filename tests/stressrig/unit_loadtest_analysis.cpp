@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "analysis/LoadTestAnalysis.hpp"
@@ -82,4 +83,27 @@ TEST(LoadTestAnalysis, MedianAndOutliers) {
     const auto o = outliers(v, 5.0);  // median 1.1 → bound 5.5
     EXPECT_EQ(o, (std::vector<bool>{false, false, false, false, true, false, false}));
     EXPECT_EQ(outliers(v, 5.0, 10.0), std::vector<bool>(7, false));  // floor
+}
+
+TEST(LoadTestAnalysis, WindowThroughputCountsCompletionsAndSaysWhenTooShort) {
+    // 300 completions in a 1.5 s window of 1 ms jobs: 200/s.
+    const WindowThroughput ok = windowThroughput(300, 1500ms, 1ms);
+    EXPECT_DOUBLE_EQ(ok.perSecond, 200.0);
+    EXPECT_FALSE(ok.tooShort);
+    // Jobs of 7 s, a 50 ms window, nothing ended in it: no rate (not 0/s), too short.
+    const WindowThroughput none = windowThroughput(0, 50ms, 7s);
+    EXPECT_TRUE(std::isnan(none.perSecond));
+    EXPECT_TRUE(none.tooShort);
+    // Four jobs begun before a window shorter than one job ended in it: a rate, flagged.
+    const WindowThroughput early = windowThroughput(4, 50ms, 7s);
+    EXPECT_DOUBLE_EQ(early.perSecond, 80.0);
+    EXPECT_TRUE(early.tooShort);
+    // A window exactly one job long can hold one.
+    EXPECT_FALSE(windowThroughput(1, 7s, 7s).tooShort);
+    EXPECT_DOUBLE_EQ(windowThroughput(1, 7s, 7s).perSecond, 1.0 / 7.0);
+    // An empty (or negative) window measures nothing.
+    EXPECT_TRUE(std::isnan(windowThroughput(5, 0ns, 1ms).perSecond));
+    EXPECT_TRUE(windowThroughput(5, -1ms, 1ms).tooShort);
+    // Many fast jobs in a long window: no overflow, no flag.
+    EXPECT_DOUBLE_EQ(windowThroughput(1'000'000'000, 1000s, 0ns).perSecond, 1e6);
 }

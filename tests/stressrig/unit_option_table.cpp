@@ -118,6 +118,11 @@ TEST(OptionTable, ConfigurationIsTypedJsonWithUnitsInTheKeys) {
 TEST(OptionTable, ErrorsNameTheOptionAndItsBounds) {
     EXPECT_EQ(errorOf({"--count=9"}), "invalid --count=9: must be 1..8");
     EXPECT_EQ(errorOf({"--count=-1"}), "invalid --count='-1': expected a non-negative integer");
+    // Past 64 bits: too large, not "not an integer", and never wrapped.
+    EXPECT_EQ(errorOf({"--count=99999999999999999999"}),
+              "invalid --count='99999999999999999999': too large (at most 18446744073709551615)");
+    EXPECT_EQ(errorOf({"--seed=0x1ffffffffffffffff"}),
+              "invalid --seed='0x1ffffffffffffffff': too large (at most 18446744073709551615)");
     EXPECT_EQ(errorOf({"--stress=1e-300"}), "invalid --stress=1e-300: must be 0.01..100");
     EXPECT_EQ(errorOf({"--stress=nan"}), "invalid --stress='nan': expected a number");
     EXPECT_EQ(errorOf({"--load=20s"}), "invalid --load=20s: must be 100ns..10.0s");

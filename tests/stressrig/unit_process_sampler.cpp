@@ -1,6 +1,7 @@
 // ProcessSampler: the CPU % arithmetic on synthetic snapshots; sampling mechanics
 // checked by counts and values, never by timing.
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "measure/ProcessSampler.hpp"
 
 using namespace std::chrono_literals;
+using pullsched::rig::MachineCpuTicks;
 using pullsched::rig::ProcessSampler;
 using pullsched::rig::ProcessSnapshot;
 
@@ -87,12 +89,43 @@ TEST(ProcessSampler, SamplesAreOrderedInTime) {
 }
 
 TEST(ProcessSampler, DestructorStops) {
-    auto s = std::make_unique<ProcessSampler>(1h);
+    // The probe runs on the sampler thread, once per sample: an interval of an hour leaves
+    // only the final sample that stop() takes before it joins.
+    std::atomic<int> probes{0};
+    auto s = std::make_unique<ProcessSampler>(1h, [&] { return std::int64_t{probes++}; });
     s->start();
-    s.reset();  // must join, not hang or terminate
-    SUCCEED();
+    s.reset();  // must stop (final sample, join), not hang, detach or terminate
+    EXPECT_EQ(probes.load(), 1) << "the destructor did not take the final sample and join";
 }
 
 TEST(ProcessSampler, RejectsNonPositiveInterval) {
     EXPECT_THROW(ProcessSampler(0ns), std::invalid_argument);
+}
+
+TEST(MachineCpuTicks, ParsesTheCpuLineOfProcStat) {
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    const MachineCpuTicks t = MachineCpuTicks::parse("cpu  300 0 40 1000 10 0 5 45 7 0");
+    ASSERT_TRUE(t.known);
+    EXPECT_TRUE(t.stealKnown);
+    EXPECT_EQ(t.total, 1400u) << "guest time is inside user already";
+    EXPECT_EQ(t.steal, 45u);
+    // A kernel without the steal column: CPU time, but no steal.
+    const MachineCpuTicks old = MachineCpuTicks::parse("cpu  300 0 40 1000");
+    EXPECT_TRUE(old.known);
+    EXPECT_FALSE(old.stealKnown);
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(old, old)));
+    for (const char* bad : {"", "cpu0 1 2 3 4 5 6 7 8", "cpu  1 2", "intr 5", "cpu  1 2 x 4"})
+        EXPECT_FALSE(MachineCpuTicks::parse(bad).known) << bad;
+}
+
+TEST(MachineCpuTicks, StealPercentBetweenTwoReadings) {
+    const MachineCpuTicks a = MachineCpuTicks::parse("cpu  300 0 40 1000 10 0 5 45");
+    const MachineCpuTicks b = MachineCpuTicks::parse("cpu  400 0 50 1050 10 0 5 85");
+    // Δtotal = 200, Δsteal = 40: a fifth of the machine's time went elsewhere.
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::stealPercent(a, b), 20.0);
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(a, a))) << "no time passed";
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::stealPercent(b, a))) << "backwards";
+    // This machine: read() gives a CPU line (Linux), steal where the kernel has it.
+    const MachineCpuTicks now = MachineCpuTicks::read();
+    EXPECT_TRUE(now.known);
 }

@@ -163,6 +163,43 @@ TEST(Reporter, AnUnwritableDirectoryIsAWriteFailure) {
     fs::remove_all(dir);
 }
 
+TEST(ResultFiles, CheckWritableLeavesNothingBehind) {
+    const fs::path dir = rigtest::scratch("reporter", "check");
+    // Folders the check had to create go again: a refused or failed run leaves none.
+    ResultFiles::checkWritable(dir / "new" / "deeper/");
+    EXPECT_TRUE(fs::is_empty(dir)) << "neither the folders nor the test file stay";
+    // An existing folder stays, without the staging folder or the test file.
+    fs::create_directory(dir / "old");
+    ResultFiles::checkWritable(dir / "old");
+    ASSERT_TRUE(fs::is_directory(dir / "old"));
+    EXPECT_TRUE(fs::is_empty(dir / "old"));
+    fs::remove_all(dir);
+}
+
+TEST(ResultFiles, CheckWritableFailsOnAFullDiskAndCleansUp) {
+    const fs::path dir = rigtest::scratch("reporter", "checkfull");
+    std::string tried;
+    auto fullDisk = [&tried](const fs::path& file, const std::string&) {
+        tried = file.string();
+        throw ResultWriteError("error writing '" + file.string() + "': No space left on device");
+    };
+    try {
+        ResultFiles::checkWritable(dir / "out", fullDisk);
+        ADD_FAILURE() << "a failed test write must throw";
+    } catch (const ResultWriteError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("No space left on device"), std::string::npos) << what;
+        EXPECT_NE(what.find((dir / "out").string()), std::string::npos) << what;
+    }
+    EXPECT_FALSE(tried.empty()) << "the check writes a file, it does not only create folders";
+    EXPECT_TRUE(fs::is_empty(dir)) << "the folder it created is gone again";
+    // A folder under a regular file cannot be made at all.
+    { std::ofstream(dir / "file") << "x"; }
+    EXPECT_THROW(ResultFiles::checkWritable(dir / "file" / "out"), ResultWriteError);
+    EXPECT_EQ(rigtest::slurp(dir / "file"), "x");
+    fs::remove_all(dir);
+}
+
 TEST(Reporter, ExitStatusFollowsTheOutcome) {
     const fs::path dir = rigtest::scratch("reporter", "status");
     {

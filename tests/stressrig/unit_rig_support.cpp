@@ -1,5 +1,7 @@
 // Small pieces of the rig's framework: stop requests, environment, statistics with
 // missing values, supported percentiles, --rules=@FILE.
+#include <sys/stat.h>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,7 @@
 #include "RigBinary.hpp"
 #include "analysis/SampleStatistics.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/OutputOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "measure/Environment.hpp"
@@ -138,6 +141,72 @@ TEST(GraphOptions, RulesFileErrorsSayWhy) {
               "expand:p=0.27,max=4;reduce:p=0.44");
     EXPECT_EQ(readRulesArgument(" expand:p=0.5 "), "expand:p=0.5");
     fs::remove_all(dir);
+}
+
+namespace {
+
+/// The UsageError readRulesArgument throws for `arg`, or "no error".
+std::string rulesError(const std::string& arg) {
+    try {
+        readRulesArgument(arg);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST(GraphOptions, AnEmptyRuleListIsAnError) {
+    for (const std::string arg : {";;;", "\n", " ; \t;\r\n;", ";"})
+        EXPECT_NE(rulesError(arg).find("an empty rule list"), std::string::npos)
+            << "'" << arg << "': " << rulesError(arg);
+    EXPECT_EQ(readRulesArgument("expand:p=0.5;;"), "expand:p=0.5;;") << "a rule is enough";
+    const fs::path dir = rigtest::scratch("rules", "separators");
+    { std::ofstream(dir / "semis") << ";;;\n  ;\n# only separators\n"; }
+    EXPECT_EQ(rulesError("@" + (dir / "semis").string()),
+              "invalid --rules=@" + (dir / "semis").string() + ": the file holds no rules");
+    fs::remove_all(dir);
+}
+
+TEST(GraphOptions, RulesFileMustBeASmallRegularFile) {
+    const fs::path dir = rigtest::scratch("rules", "kinds");
+    // A device that never ends: refused before anything is read.
+    EXPECT_EQ(rulesError("@/dev/zero"),
+              "invalid --rules=@/dev/zero: is not a regular file (a character device); a rules "
+              "file must be one");
+    // A FIFO nobody writes to: refused, not waited on (a blocking open would hang here).
+    const fs::path fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(rulesError("@" + fifo.string()),
+              "invalid --rules=@" + fifo.string() +
+                  ": is not a regular file (a FIFO); a rules file must be one");
+    // One byte over the limit, however valid its content.
+    const fs::path big = dir / "big";
+    {
+        std::ofstream out(big);
+        std::string line = "expand:p=0.5\n";
+        for (std::size_t written = 0; written <= kMaxRulesFileBytes; written += line.size())
+            out << line;
+    }
+    EXPECT_EQ(
+        rulesError("@" + big.string()),
+        "invalid --rules=@" + big.string() + ": larger than the 1024 KiB a rules file may hold");
+    fs::resize_file(big, kMaxRulesFileBytes);
+    EXPECT_EQ(rulesError("@" + big.string()), "no error") << "the limit itself is allowed";
+    fs::remove_all(dir);
+}
+
+TEST(OutputOptions, NamesAreASafeFileNameStem) {
+    for (const std::string& ok : {std::string("r"), std::string("soak-2026.11.25"),
+                                  std::string("A_b+c"), std::string("0"), std::string(100, 'x')})
+        EXPECT_TRUE(safeResultName(ok)) << ok;
+    for (const std::string& bad :
+         {std::string(""), std::string("a\nb"), std::string("a/b"), std::string("."),
+          std::string(".."), std::string(".hidden"), std::string("-rf"), std::string("a b"),
+          std::string("a\0b", 3), std::string("caf\xc3\xa9"), std::string("x;rm"),
+          std::string("$(id)"), std::string(101, 'x')})
+        EXPECT_FALSE(safeResultName(bad)) << "'" << bad << "'";
 }
 
 TEST(GraphOptions, PatternRulesSeedAndFan) {

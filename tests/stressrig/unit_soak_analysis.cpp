@@ -164,3 +164,134 @@ TEST(SoakAnalysis, LatenessMissesCountAboveTheLimit) {
     EXPECT_EQ(latenessMisses(h, 0), 100u);
     EXPECT_EQ(latenessMisses(LatencyHistogram{}, 0), 0u);
 }
+
+namespace {
+
+/// Throughput 1100 → 800 over intervals 2..8 (−27 % from its start), the first interval
+/// skipped; CPU share and steal time given per interval (NaN: not recorded).
+std::vector<SoakInterval> falling(std::vector<double> cpu, std::vector<double> steal = {}) {
+    auto v = series({0, 1100, 1050, 1000, 950, 900, 850, 800}, {60, 60, 60, 60, 60, 60, 60, 60});
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        v[i].cpuPercent = cpu[i];
+        v[i].stealPercent = steal.empty() ? NAN : steal[i];
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST(SoakAnalysis, AFallWithTheCpuShareIsTheProcessGettingLessCpu) {
+    // 155 % → 68 % of one core, falling with throughput: other work took the CPU.
+    const SoakVerdict s = judgeSoak(falling({0, 155, 140.5, 126, 111.5, 97, 82.5, 68}), clean());
+    EXPECT_EQ(s.verdict, "degrading") << s.reason;
+    EXPECT_EQ(s.throughputCause, "less-cpu");
+    EXPECT_NEAR(s.cpuFirstPercent, 155, 1e-9);
+    EXPECT_NEAR(s.cpuLastPercent, 68, 1e-9);
+    EXPECT_NE(s.reason.find("throughput fell"), std::string::npos) << s.reason;
+    EXPECT_NE(s.reason.find("the process's CPU share fell with it (155 % → 68 % of one core): "
+                            "it got less CPU, the scheduler did not slow down"),
+              std::string::npos)
+        << s.reason;
+    EXPECT_NE(s.trendText.find("CPU share -"), std::string::npos) << s.trendText;
+}
+
+TEST(SoakAnalysis, AFallWithTheCpuShareHeldIsTheScheduler) {
+    // The same fall at a steady 150 % (a little noise): the scheduler did less with it.
+    const SoakVerdict s = judgeSoak(falling({0, 150, 151, 149, 150, 151, 149, 150}), clean());
+    EXPECT_EQ(s.verdict, "degrading") << s.reason;
+    EXPECT_EQ(s.throughputCause, "scheduler");
+    EXPECT_NE(s.reason.find("the process's CPU share did not fall with it (150 % → 150 % of one "
+                            "core): the scheduler completed fewer jobs with the CPU it had"),
+              std::string::npos)
+        << s.reason;
+    // A share that rose while throughput fell is the scheduler too.
+    EXPECT_EQ(judgeSoak(falling({0, 100, 110, 120, 130, 140, 150, 160}), clean()).throughputCause,
+              "scheduler");
+    // A small fall of the share beside a large fall of throughput does not explain it:
+    // 150 → 140 % is −7 %, throughput −27 %.
+    EXPECT_EQ(
+        judgeSoak(falling({0, 150, 148.3, 146.7, 145, 143.3, 141.7, 140}), clean()).throughputCause,
+        "scheduler");
+}
+
+TEST(SoakAnalysis, AFallWithRisingStealTimeNamesTheHypervisor) {
+    const std::vector<double> steal{0, 0, 5, 10, 15, 20, 25, 30};
+    // The share held, steal rose: the hypervisor.
+    const SoakVerdict held =
+        judgeSoak(falling({0, 150, 151, 149, 150, 151, 149, 150}, steal), clean());
+    EXPECT_EQ(held.throughputCause, "steal") << held.reason;
+    EXPECT_NE(held.reason.find("steal time rose 0.0 % → 30.0 % while the CPU share held"),
+              std::string::npos)
+        << held.reason;
+    // The share fell and steal rose: both are said.
+    const SoakVerdict both =
+        judgeSoak(falling({0, 155, 140.5, 126, 111.5, 97, 82.5, 68}, steal), clean());
+    EXPECT_EQ(both.throughputCause, "less-cpu");
+    EXPECT_NE(both.reason.find("; steal time rose 0.0 % → 30.0 %): it got less CPU"),
+              std::string::npos)
+        << both.reason;
+    // Steady steal is no cause.
+    EXPECT_EQ(judgeSoak(falling({0, 150, 151, 149, 150, 151, 149, 150}, {0, 2, 2, 2, 2, 2, 2, 2}),
+                        clean())
+                  .throughputCause,
+              "scheduler");
+}
+
+TEST(SoakAnalysis, AFallWithoutCpuFiguresSaysItCannotTell) {
+    const std::vector<double> none(8, NAN);
+    const SoakVerdict s = judgeSoak(falling(none), clean());
+    EXPECT_EQ(s.verdict, "degrading");
+    EXPECT_EQ(s.throughputCause, "unknown");
+    EXPECT_NE(s.reason.find("the CPU share was not recorded"), std::string::npos) << s.reason;
+}
+
+TEST(SoakAnalysis, NoCauseWithoutAFall) {
+    // The CPU share may move (less work, other load) while throughput holds: no cause.
+    auto v =
+        series({1000, 1000, 1001, 999, 1000, 1000, 1001, 999}, {60, 60, 60, 60, 60, 60, 60, 60});
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i].cpuPercent = 150 - 10.0 * static_cast<double>(i);
+    const SoakVerdict s = judgeSoak(v, clean());
+    EXPECT_EQ(s.verdict, "stable") << s.reason;
+    EXPECT_TRUE(s.throughputCause.empty()) << s.throughputCause;
+}
+
+TEST(SoakAnalysis, MemoryGivenBackIsNotGrowth) {
+    // The pool grew for 20 intervals (60 → 440 MiB) and returned its records in the last:
+    // RSS is back where it started. The line through the points still rises
+    // significantly, by more than the growth limits; what stays at the end decides.
+    std::vector<double> rss{50};
+    for (int i = 0; i < 20; ++i)
+        rss.push_back(60 + 20.0 * i);
+    rss.push_back(60);
+    const auto v = series(std::vector<double>(rss.size(), 1000), rss);
+    const SoakVerdict s = judgeSoak(v, clean());
+    ASSERT_TRUE(s.memoryMiBPerHour.significant());
+    EXPECT_GT(s.memoryMiBPerHour.low95, 0) << "the fitted line alone would call it growth";
+    EXPECT_EQ(s.verdict, "stable") << s.reason;
+    EXPECT_EQ(s.reason.find("RSS grew"), std::string::npos) << s.reason;
+    EXPECT_TRUE(s.memoryReturned);
+    EXPECT_DOUBLE_EQ(s.rssFirstMiB, 60);
+    EXPECT_DOUBLE_EQ(s.rssPeakMiB, 440);
+    EXPECT_DOUBLE_EQ(s.rssLastMiB, 60);
+    EXPECT_NE(s.reason.find("memory given back: RSS peaked at 440.0 MiB and ended at 60.0 MiB"),
+              std::string::npos)
+        << s.reason;
+}
+
+TEST(SoakAnalysis, FallingMemoryIsShownAndNeverDegrading) {
+    const auto v = series({1000, 1000, 1001, 999, 1000, 1000, 1001, 999},
+                          {400, 400, 350, 300, 250, 200, 150, 100});
+    const SoakVerdict s = judgeSoak(v, clean());
+    EXPECT_EQ(s.verdict, "stable") << s.reason;
+    EXPECT_FALSE(s.degrading);
+    EXPECT_TRUE(s.memoryReturned);
+    EXPECT_LT(s.memoryMiBPerHour.high95, 0) << "a significant fall";
+    EXPECT_NE(s.trendText.find("memory -"), std::string::npos) << s.trendText;
+    // Growth that stays is still growth.
+    const auto grew = series({1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000},
+                             {40, 50, 60, 70, 80, 90, 100, 110});
+    const SoakVerdict g = judgeSoak(grew, clean());
+    EXPECT_EQ(g.verdict, "degrading");
+    EXPECT_FALSE(g.memoryReturned);
+}

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iostream>
 #include <string>
 #include <tuple>
 
@@ -378,32 +377,6 @@ TEST(ScheduleRunner, TimeoutIsReportedAndTheRunnerRefusesFurtherRuns) {
         EXPECT_TRUE(runner.broken());
         EXPECT_THROW(runner.run(), std::logic_error);
     }  // the scheduler cancels the pending jobs; the run state they reference stays alive
-}
-
-// --- demonstration (not part of the suite) ----------------------------------------------
-// ./testchain_unit_schedule_runner --gtest_also_run_disabled_tests --gtest_filter='*Demo*'
-TEST(ScheduleRunner, DISABLED_DemoBurst64) {
-    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 64);
-    const Duration tb = 500us;
-    LevelSchedule schedule(g);
-    schedule.adapt(1.0, 2, tb);
-    Scheduler sched({.workers = 2});
-    RunnerConfig cfg;
-    cfg.timeBase = tb;
-    cfg.load = cpuLoad();
-    ScheduleRunner runner(sched, g, schedule, cfg);
-    for (const RunResult& r : runner.runReps(5)) {
-        Duration maxLate{0};
-        for (const auto& j : r.jobs)
-            if (j.ran()) maxLate = std::max(maxLate, j.lateness());
-        std::cout << "burst64 tb=500us P=2 stress=1: expected " << r.expectedEnd.count() / 1e6
-                  << " ms, actual " << r.runTime.count() / 1e6 << " ms, lower bound "
-                  << r.lowerBound.count() / 1e6 << " ms, max lateness " << maxLate.count() / 1e6
-                  << " ms, hash " << std::hex << r.actualHash << (r.hashOk ? " ok" : " WRONG")
-                  << std::dec << ", expired " << r.expired << ", jobs " << r.completedJobs
-                  << ", planning " << r.planningJobs << ", calib " << cpuLoad().calibration().speed
-                  << "/us\n";
-    }
 }
 
 TEST(ScheduleRunner, LowerBoundUsesTheConfiguredParallelism) {

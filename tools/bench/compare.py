@@ -8,8 +8,8 @@ variant, the median ns/job of each library over the rounds, the spread (min-max)
 ratio pullsched / TBB, pullsched's scheduler counters, and the timing figures (lateness,
 idle CPU) with the load averages of every process. Python 3 standard library only.
 
-  tools/bench/compare.py --rounds 3 --out data/bench/2026-11-23
-  tools/bench/compare.py --summarize data/bench/2026-11-23    # table from saved JSON only
+  tools/bench/compare.py --rounds 3 --out out/bench            # ~5 min on 2 cores
+  tools/bench/compare.py --summarize data/results/bench      # table from saved JSON only
   tools/bench/compare.py --before /tmp/old_bench --rounds 3 --out DIR
       # also runs an older build's pullsched benchmarks in every round ("before" columns)
 """
@@ -98,11 +98,26 @@ def collect(runs, lib, pred, key):
     return vals
 
 
+def measured(runs, out_dir):
+    """Where and when: the first JSON's context and the first line of loads.txt (its date,
+    commit, CPUs and binary), and the commands that remake the run and this table."""
+    ctx = next((json.load(open(os.path.join(out_dir, f))).get("context", {})
+                for f in sorted(os.listdir(out_dir)) if re.match(r"round\d+-\w+\.json$", f)), {})
+    loads = os.path.join(out_dir, "loads.txt")
+    head = open(loads).readline().strip() if os.path.exists(loads) else "no loads.txt"
+    return [f"- **Run**: {head}.",
+            f"- **Machine**: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
+            f"{ctx.get('mhz_per_cpu', '?')} MHz; load averages of every process at the end.",
+            f"- **Files**: `{out_dir}`: roundN-LIB.json (Google Benchmark JSON), loads.txt.",
+            f"- **Regenerate**: `tools/bench/compare.py --rounds {len({r for (_, r) in runs})} "
+            f"--out DIR` (a new run), `tools/bench/compare.py --summarize {out_dir}` (this table)."]
+
+
 def summarize(out_dir):
     runs = load_runs(out_dir)
     rounds = sorted({r for (_, r) in runs})
     lines = [f"# scheduler_bench: pullsched vs oneTBB, {len(rounds)} interleaved rounds",
-             "", f"Raw output: `{out_dir}` (roundN-LIB.txt/.json, loads.txt).", ""]
+             ""] + measured(runs, out_dir) + [""]
     errors = [f"{l} round {r}: {b['name']}: {b.get('error_message')}"
               for (l, r), bs in sorted(runs.items()) for b in bs if b.get("error_occurred")]
     if errors:
@@ -209,8 +224,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default="build/bin/scheduler_bench")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--out", default=os.path.join(
-        "data", "bench", datetime.datetime.utcnow().strftime("%Y-%m-%d")))
+    ap.add_argument("--out", default=os.path.join("out", "bench"))
     ap.add_argument("--summarize", metavar="DIR", help="only print the table of a saved run")
     ap.add_argument("--before", metavar="BINARY",
                     help="an older scheduler_bench: its pullsched benchmarks run in every round too")
@@ -223,8 +237,10 @@ def main():
         sys.exit(f"{args.binary}: not found; build the scheduler_bench target first")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "loads.txt"), "w") as log:
-        log.write(f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M:%S} UTC, {os.cpu_count()} CPUs, "
-                  f"{args.rounds} rounds, binary {args.binary}\n")
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                                text=True).stdout.strip() or "unknown"
+        log.write(f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M:%S} UTC, commit {commit}, "
+                  f"{os.cpu_count()} CPUs, {args.rounds} rounds, binary {args.binary}\n")
         for rnd in range(1, args.rounds + 1):
             binaries = {"pullsched": args.binary, "tbb": args.binary}
             if args.before:

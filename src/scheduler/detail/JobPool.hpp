@@ -1,7 +1,9 @@
 #pragma once
-// Pooled job records: blocks allocated up front and on growth, reused forever after,
-// so a scheduler in steady state posts jobs without touching the heap.
+// Pooled job records: allocated up front and on growth, reused while the load needs them,
+// so a scheduler in steady state posts jobs without touching the heap; given back to the
+// heap once a burst is over (see JobPool::trim).
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -58,9 +60,19 @@ class RecordCache {
 /// The shared free list is an intrusive list under a spin lock. A poster on another thread
 /// takes one record per post from it and a worker exchanges 32 at a time, so the lock's
 /// line stays with the poster: one uncontended locked instruction per post.
+///
+/// Records are allocated one by one (a block could only be freed once all of its records
+/// were), so that any free record can go back to the heap: see trim().
 class JobPool {
   public:
-    /// Allocate with new; end with retire(), never delete.
+    /// Periods (trim() calls) a peak of records in use is remembered: a scheduler's duty
+    /// cycle calls trim(), so at the default 50 ms a burst's records go back after 1 s
+    /// without one like it. A shorter memory would make bursts repeated every few periods
+    /// allocate their records anew each time.
+    static constexpr std::size_t kQuietPeriods = 20;
+
+    /// Allocate with new; end with retire(), never delete. `initialCapacity` (at least 64)
+    /// is allocated now and kept for good.
     static JobPool* create(std::size_t initialCapacity) { return new JobPool(initialCapacity); }
     JobPool(const JobPool&) = delete;
     JobPool& operator=(const JobPool&) = delete;
@@ -79,6 +91,15 @@ class JobPool {
     SuccessorBlock* acquireBlock();
     void releaseBlocks(SuccessorBlock* list) noexcept;
 
+    /// `periods` periods ended since the last call (the owner's duty cycle; an idle
+    /// scheduler's comes late), with the peak seen since then: the free records beyond
+    /// what the last kQuietPeriods periods needed at most, plus the growth margin of a
+    /// half (so a steady load never regrows), and beyond the initial capacity, go back to
+    /// the heap. Deletes in chunks, releasing the lock between them, so posters are held
+    /// up for at most one chunk. Returns how many records it deleted.
+    std::size_t trim(std::size_t periods = 1);
+
+    /// Records held: in use, in a worker's cache, or free.
     std::size_t capacity() const;
     /// Records not on the shared free list: in use, or in a worker's cache.
     std::size_t outside() const;
@@ -89,6 +110,9 @@ class JobPool {
     ~JobPool();
     /// Call with lock_ held.
     void grow(std::size_t count);
+    /// Up to `max` free records off the shared list, above `keep` held; with lock_ held.
+    JobRecord* takeSurplus(std::size_t keep, std::size_t max, std::size_t& got) noexcept;
+    static void deleteList(JobRecord* list) noexcept;
     /// Up to `max` records as a list through `link`; how many in `got`. Never empty.
     JobRecord* takeBatch(std::size_t max, std::size_t& got);
     /// A list of `n` records through `link`, back to the shared list.
@@ -101,11 +125,23 @@ class JobPool {
     std::size_t outside_ = 0;
     bool retired_ = false;
     std::size_t capacity_ = 0;
-    std::vector<std::unique_ptr<JobRecord[]>> blocks_;
+    const std::size_t retain_;  ///< never trimmed below this
+    /// Most records outside during the current period (up to the last giveBatch), and
+    /// during each of the last ones.
+    std::size_t periodPeak_ = 0;
+    std::array<std::size_t, kQuietPeriods> peaks_{};
+    std::size_t period_ = 0;
 
     SpinLock blockLock_;
     SuccessorBlock* freeBlocks_ = nullptr;
     std::vector<std::unique_ptr<SuccessorBlock[]>> blockChunks_;
 };
+
+/// A pool's owner: retires the pool when it goes (never deletes it), so that a scheduler
+/// whose constructor throws half-way lets go of its pool as its destructor would.
+struct RetirePool {
+    void operator()(JobPool* pool) const noexcept { pool->retire(); }
+};
+using PoolOwner = std::unique_ptr<JobPool, RetirePool>;
 
 }  // namespace pullsched::detail

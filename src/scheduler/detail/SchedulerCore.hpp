@@ -38,7 +38,9 @@ namespace pullsched::detail {
 
 class SchedulerCore {
   public:
-    explicit SchedulerCore(const SchedulerConfig& cfg);
+    /// Throws std::system_error when a worker thread cannot be started, after stopping
+    /// and joining those that did. `starter` is for tests (see WorkForce::ThreadStarter).
+    explicit SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter = {});
     ~SchedulerCore();
     SchedulerCore(const SchedulerCore&) = delete;
     SchedulerCore& operator=(const SchedulerCore&) = delete;
@@ -63,7 +65,9 @@ class SchedulerCore {
     TimePoint now() const noexcept { return clock_->now(); }
     unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
     bool writeTraceDump(std::ostream& out) const;
-    bool owns(const JobRecord* rec) const noexcept { return rec->owner == this; }
+    /// Never the same for two schedulers of one process (see JobRecord::owner).
+    std::uint64_t id() const noexcept { return id_; }
+    bool owns(const JobRecord* rec) const noexcept { return rec->owner == id_; }
 
   private:
     /// One worker thread's state. Only the fields that live longer than one step of its
@@ -133,8 +137,8 @@ class SchedulerCore {
     void awaitHandOuts() const noexcept;
     GroomResult groom(Worker& w, bool askFanOut);
     static bool fansOutAhead(JobRecord* head);
-    void handOutDue(JobRecord* dueList, JobRecord* expired, TimePoint t, const GroomResult& r,
-                    Worker& w);
+    void handOutDue(JobRecord* dueList, JobRecord* expired, std::int64_t periods, TimePoint t,
+                    const GroomResult& r, Worker& w);
 
     // Waking others: the scheduler's side of the WakeProtocol (Waking.cpp).
     void wakeForDueWork(Worker* w);
@@ -181,12 +185,13 @@ class SchedulerCore {
     void endOutsidePost() noexcept;
 
     const SchedulerConfig cfg_;
+    const std::uint64_t id_;
     SteadyClockSource steadyClock_;
     const ClockSource* clock_;
     Observer* observer_;
     LoadController loadController_;
 
-    JobPool* pool_;  ///< retired, not deleted: handles may outlive the scheduler
+    PoolOwner pool_;  ///< retired, not deleted: handles may outlive the scheduler
     GroomingToken token_;
     /// Times the token holder had to wait for a queue lock; the design says never.
     std::atomic<std::uint64_t> tokenHolderWaits_{0};

@@ -12,6 +12,18 @@ std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseco
     return static_cast<std::uint64_t>(tt.end() - first);
 }
 
+WindowThroughput windowThroughput(std::uint64_t completions, std::chrono::nanoseconds window,
+                                  std::chrono::nanoseconds cycle) {
+    WindowThroughput t;
+    if (window <= std::chrono::nanoseconds{0} || completions == 0) {
+        t.tooShort = true;
+        return t;
+    }
+    t.perSecond = static_cast<double>(completions) / std::chrono::duration<double>(window).count();
+    t.tooShort = window < cycle;
+    return t;
+}
+
 std::vector<double> sweepRates(double from, double to, double step) {
     std::vector<double> r;
     if (!(from > 0) || !(to >= from) || !(step >= 0) || !std::isfinite(to)) return r;

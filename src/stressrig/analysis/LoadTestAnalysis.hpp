@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,23 @@ std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseco
 /// relative). step 0 gives 5 evenly spaced rates (from and to included); from == to
 /// gives one. Empty when from ≤ 0, to < from or step < 0.
 std::vector<double> sweepRates(double from, double to, double step);
+
+// ------------------------------------------------------------------ closed load
+
+/// The throughput of a load over its measured window.
+struct WindowThroughput {
+    /// Completions in the window per second of it; missing when the window is empty or
+    /// no job completed in it (a window too short for one job measures no rate, not 0).
+    double perSecond = std::numeric_limits<double>::quiet_NaN();
+    /// The window could not hold one job: none completed in it, or it is shorter than
+    /// one job's cycle, so the completions it saw began before it.
+    bool tooShort = false;
+};
+
+/// `completions` that ended inside a measured window of length `window`, where one job
+/// takes at least `cycle` (a closed user's busy time plus think time).
+WindowThroughput windowThroughput(std::uint64_t completions, std::chrono::nanoseconds window,
+                                  std::chrono::nanoseconds cycle);
 
 // ------------------------------------------------------------------ headroom
 

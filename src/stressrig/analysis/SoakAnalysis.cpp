@@ -31,6 +31,63 @@ std::string join(const std::vector<std::string>& parts) {
     return s;
 }
 
+std::string memoryReturnedText(const SoakVerdict& v) {
+    return fmt::format("memory given back: RSS peaked at {:.1f} MiB and ended at {:.1f} MiB",
+                       v.rssPeakMiB, v.rssLastMiB);
+}
+
+/// `fit` scaled by k (a change of unit of y).
+SlopeFit scaled(SlopeFit fit, double k) {
+    fit.slope *= k;
+    fit.standardError *= k;
+    fit.low95 *= k;
+    fit.high95 *= k;
+    fit.meanY *= k;
+    return fit;
+}
+
+/// Relative fall from `first` to `last` (0.25 = fell by a quarter); 0 when first ≤ 0.
+double relativeFall(double first, double last) {
+    return first > 0 ? (first - last) / first : 0;
+}
+
+/// What moved with a fall of throughput: the process's CPU share, steal time, or
+/// neither (the scheduler did less with the CPU it had). Fills the verdict's cause and
+/// returns the clause for its reason.
+std::string throughputCause(SoakVerdict& v, double throughputFall, const SoakLimits& limits) {
+    const SlopeFit& cpu = v.cpuPercentPerHour;
+    const SlopeFit& steal = v.stealPercentPerHour;
+    const bool stealRose =
+        steal.significant() && v.stealLastPercent - v.stealFirstPercent >= limits.stealRisePoints;
+    const std::string stealText =
+        fmt::format("steal time rose {:.1f} % → {:.1f} %", v.stealFirstPercent, v.stealLastPercent);
+    if (!cpu.fitted) {
+        v.throughputCause = "unknown";
+        return "the CPU share was not recorded, so a slower scheduler cannot be told from a "
+               "process that got less CPU";
+    }
+    const std::string shares =
+        fmt::format("{:.0f} % → {:.0f} % of one core", v.cpuFirstPercent, v.cpuLastPercent);
+    const double cpuFall = relativeFall(v.cpuFirstPercent, v.cpuLastPercent);
+    if (cpu.significant() && cpuFall > 0 && cpuFall >= limits.cpuShareOfFall * throughputFall) {
+        v.throughputCause = "less-cpu";
+        return fmt::format(
+            "the process's CPU share fell with it ({}{}): it got less CPU, the scheduler did not "
+            "slow down",
+            shares, stealRose ? "; " + stealText : std::string());
+    }
+    if (stealRose) {
+        v.throughputCause = "steal";
+        return fmt::format("{} while the CPU share held ({}): the hypervisor took CPU time",
+                           stealText, shares);
+    }
+    v.throughputCause = "scheduler";
+    return fmt::format(
+        "the process's CPU share did not fall with it ({}): the scheduler completed fewer jobs "
+        "with the CPU it had",
+        shares);
+}
+
 }  // namespace
 
 double studentT95(std::size_t df) noexcept {
@@ -67,6 +124,8 @@ SlopeFit SlopeFit::of(std::span<const double> x, std::span<const double> y) {
         sxy += (xs[i] - mx) * (ys[i] - my);
     }
     if (!(sxx > 0)) return f;
+    f.meanX = mx;
+    f.meanY = my;
     f.slope = sxy / sxx;
     double ssr = 0;
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -105,11 +164,17 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
     const std::size_t skip = std::min(limits.skip, intervals.size());
     const auto used = intervals.subspan(skip);
     v.intervals = used.size();
-    std::vector<double> hours, thr, rssMiB;
+    std::vector<double> hours, thr, rssMiB, cpu, steal;
     for (const SoakInterval& i : used) {
         hours.push_back(i.tSeconds / 3600.0);
         thr.push_back(i.throughput);
         rssMiB.push_back(i.rssBytes / kMiB);
+        cpu.push_back(i.cpuPercent);
+        steal.push_back(i.stealPercent);
+        if (!std::isfinite(i.rssBytes)) continue;
+        if (!std::isfinite(v.rssFirstMiB)) v.rssFirstMiB = i.rssBytes / kMiB;
+        v.rssLastMiB = i.rssBytes / kMiB;
+        if (!(v.rssPeakMiB >= v.rssLastMiB)) v.rssPeakMiB = v.rssLastMiB;
     }
     const SampleStatistics thrStats = SampleStatistics::of(thr);
     const SampleStatistics rssStats = SampleStatistics::of(rssMiB);
@@ -117,15 +182,21 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
     const bool enough = used.size() >= limits.minIntervals && thrStats.count >= limits.minIntervals;
     if (enough) {
         const SlopeFit t = SlopeFit::of(hours, thr);
-        if (t.fitted && v.meanThroughput > 0) {
-            const double k = 100.0 / v.meanThroughput;  // to % of the mean
-            v.throughputPercentPerHour = t;
-            v.throughputPercentPerHour.slope *= k;
-            v.throughputPercentPerHour.standardError *= k;
-            v.throughputPercentPerHour.low95 *= k;
-            v.throughputPercentPerHour.high95 *= k;
-        }
+        if (t.fitted && v.meanThroughput > 0)
+            v.throughputPercentPerHour = scaled(t, 100.0 / v.meanThroughput);  // % of the mean
         v.memoryMiBPerHour = SlopeFit::of(hours, rssMiB);
+        v.cpuPercentPerHour = SlopeFit::of(hours, cpu);
+        v.stealPercentPerHour = SlopeFit::of(hours, steal);
+        if (!hours.empty()) {
+            // Shares on the fitted lines, never below 0 (rounding shows "-0.0 %" otherwise).
+            const auto share = [](const SlopeFit& f, double h) {
+                return f.fitted ? std::max(0.0, f.at(h)) : kMissing;
+            };
+            v.cpuFirstPercent = share(v.cpuPercentPerHour, hours.front());
+            v.cpuLastPercent = share(v.cpuPercentPerHour, hours.back());
+            v.stealFirstPercent = share(v.stealPercentPerHour, hours.front());
+            v.stealLastPercent = share(v.stealPercentPerHour, hours.back());
+        }
     }
     const SlopeFit& tp = v.throughputPercentPerHour;
     const SlopeFit& mem = v.memoryMiBPerHour;
@@ -135,8 +206,14 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
                                           fixed(f.high95 - f.slope, 2), unit)
                             : std::string("n/a");
         };
-        v.trendText = fmt::format("throughput {}, memory {} (95 % interval, {} intervals)",
-                                  slope(tp, "%/h"), slope(mem, "MiB/h"), used.size());
+        // The CPU share and steal time beside them: what a fall of throughput moved with.
+        std::string cpuText;
+        if (v.cpuPercentPerHour.fitted)
+            cpuText += ", CPU share " + slope(v.cpuPercentPerHour, "points/h");
+        if (v.stealPercentPerHour.fitted)
+            cpuText += ", steal " + slope(v.stealPercentPerHour, "points/h");
+        v.trendText = fmt::format("throughput {}, memory {}{} (95 % interval, {} intervals)",
+                                  slope(tp, "%/h"), slope(mem, "MiB/h"), cpuText, used.size());
     } else {
         v.trendText = fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)",
                                   used.size(), used.size() == 1 ? "" : "s",
@@ -150,16 +227,27 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
     std::vector<std::string> worse;
     if (!hours.empty()) {
         const double spanH = hours.back() - hours.front();
-        if (tp.fitted && tp.significant() && tp.slope * spanH < -100 * limits.throughputDrop)
-            worse.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.3g} %/h)",
-                                        -tp.slope * spanH, tp.slope));
+        if (tp.fitted && tp.significant() && tp.slope * spanH < -100 * limits.throughputDrop) {
+            // Relative to the fitted start, as the CPU share's fall is.
+            const double first = tp.at(hours.front()), last = tp.at(hours.back());
+            const std::string cause = throughputCause(v, relativeFall(first, last), limits);
+            worse.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.3g} %/h); {}",
+                                        -tp.slope * spanH, tp.slope, cause));
+        }
+        // Growth must still be there at the end: a pool that grew and then gave its
+        // memory back is not a leak, however the line through it slopes.
+        const double kept = v.rssLastMiB - v.rssFirstMiB;
+        const auto large = [&](double mib, double reference) {
+            return mib * kMiB > limits.memoryGrowthBytes &&
+                   mib > limits.memoryGrowthFraction * reference;
+        };
         if (mem.fitted && mem.significant()) {
             const double growth = mem.slope * spanH;
-            if (growth * kMiB > limits.memoryGrowthBytes &&
-                growth > limits.memoryGrowthFraction * rssStats.mean)
+            if (large(growth, rssStats.mean) && large(kept, rssStats.mean))
                 worse.push_back(fmt::format("RSS grew {:.1f} MiB over the run ({:+.3g} MiB/h)",
                                             growth, mem.slope));
         }
+        v.memoryReturned = large(v.rssPeakMiB - v.rssLastMiB, v.rssPeakMiB);
         const double last = used.back().backlog, first = used.front().backlog;
         if (last > limits.backlogBound && last > first)
             worse.push_back(fmt::format("backlog grew to {:.0f} jobs", last));
@@ -174,6 +262,7 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
     } else if (v.degrading) {
         v.verdict = "degrading";
         v.reason = join(worse);
+        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
     } else if (!tp.fitted) {
         v.verdict = "inconclusive";
         v.reason = fmt::format("drops and misses within the threshold, but {}", v.trendText);
@@ -183,6 +272,7 @@ SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals&
             "drops and misses within the {} threshold, no significant "
             "degradation: {}",
             percentText(limits.dropThreshold), v.trendText);
+        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
     }
     return v;
 }

@@ -18,8 +18,11 @@ struct SoakInterval {
     double throughput = kMissing;     ///< completions / s in the interval
     double latenessP99Us = kMissing;  ///< µs
     double rssBytes = kMissing;
-    double cpuPercent = kMissing;
-    double backlog = kMissing;  ///< due jobs not started, at the end of the interval
+    double cpuPercent = kMissing;  ///< the process's CPU share: 100 = one core busy
+    double backlog = kMissing;     ///< due jobs not started, at the end of the interval
+    /// Per cent of the machine's CPU time a hypervisor took (steal, /proc/stat); missing
+    /// where the kernel does not report it.
+    double stealPercent = kMissing;
 };
 
 /// A least-squares slope with its standard error and 95 % confidence interval
@@ -31,10 +34,13 @@ struct SlopeFit {
     double slope = kMissing;
     double standardError = kMissing;
     double low95 = kMissing, high95 = kMissing;
+    double meanX = kMissing, meanY = kMissing;  ///< the fitted line passes through them
 
     static SlopeFit of(std::span<const double> x, std::span<const double> y);
     /// Whether the interval excludes 0 (the trend is more than noise).
     bool significant() const noexcept { return fitted && (low95 > 0 || high95 < 0); }
+    /// The fitted line at `x`; missing when nothing was fitted.
+    double at(double x) const noexcept { return fitted ? meanY + slope * (x - meanX) : kMissing; }
 };
 
 /// Two-sided 95 % quantile of Student's t with `df` degrees of freedom.
@@ -63,6 +69,12 @@ struct SoakLimits {
     double memoryGrowthFraction = 0.10;
     /// Degrading when the backlog at the end exceeds this and grew over the run.
     double backlogBound = 1000;
+    /// When throughput falls, the process "got less CPU" when its CPU share fell by at
+    /// least this fraction of the throughput's fall (relative to their starting values);
+    /// otherwise the scheduler did less with the CPU it had.
+    double cpuShareOfFall = 0.5;
+    /// Steal time counts as having risen when it grew by this many percentage points.
+    double stealRisePoints = 1.0;
 };
 
 struct SoakVerdict {
@@ -73,8 +85,21 @@ struct SoakVerdict {
     bool overThreshold = false;
     bool degrading = false;
     double meanThroughput = kMissing;
-    /// Fitted slopes: throughput in % of its mean per hour, memory in MiB per hour.
-    SlopeFit throughputPercentPerHour, memoryMiBPerHour;
+    /// Fitted slopes: throughput in % of its mean per hour, memory in MiB per hour, the
+    /// CPU share and steal time in percentage points per hour.
+    SlopeFit throughputPercentPerHour, memoryMiBPerHour, cpuPercentPerHour, stealPercentPerHour;
+    /// When throughput fell (a degrading verdict says so), what moved with it:
+    /// "less-cpu" (the process's CPU share fell with it, possibly by steal), "steal" (steal
+    /// time rose, the CPU share held), "scheduler" (the CPU share held or rose: the
+    /// scheduler did less with the same CPU), "unknown" (no CPU figures); empty otherwise.
+    std::string throughputCause;
+    /// The CPU share and steal time on the fitted lines at the first and last interval used.
+    double cpuFirstPercent = kMissing, cpuLastPercent = kMissing;
+    double stealFirstPercent = kMissing, stealLastPercent = kMissing;
+    /// RSS of the intervals used: first, highest, last (MiB).
+    double rssFirstMiB = kMissing, rssPeakMiB = kMissing, rssLastMiB = kMissing;
+    /// RSS ended clearly below its peak (by the memory growth limits): memory was given back.
+    bool memoryReturned = false;
     /// "throughput -0.42 ± 1.3 %/h, memory +0.10 ± 0.21 MiB/h (95 %, 9 intervals)" or
     /// "trend: n/a (only 3 intervals)".
     std::string trendText;

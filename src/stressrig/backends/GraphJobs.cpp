@@ -113,7 +113,8 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
 bool GraphJobs::waitAll() {
     if (!countDown_) throw std::logic_error("backend: waitAll() without Completion::CountDown");
     std::unique_lock lock(mutex_);
-    return doneCv_.wait_until(lock, SteadyClock::now() + completionLimit_, [&] { return done_; });
+    return doneCv_.wait_until(lock, saturatingAdd(SteadyClock::now(), completionLimit_),
+                              [&] { return done_; });
 }
 
 BackendRun GraphJobs::finish(bool timedOut) {

@@ -120,8 +120,8 @@ class PullschedBackend final : public Backend {
         jobs_.beginRun();
         const std::size_t n = jobs_.size();
         const auto budget = std::chrono::microseconds{2 * n + 2000};
-        const JobHandle gate = scheduler_->post([this] { jobs_.restartClock(); },
-                                                {.start = scheduler_->now() + budget});
+        const JobHandle gate = scheduler_->post(
+            [this] { jobs_.restartClock(); }, {.start = saturatingAdd(scheduler_->now(), budget)});
         std::vector<JobHandle> preds;
         for (std::size_t i = 0; i < n; ++i) {
             preds.clear();

@@ -79,7 +79,7 @@ class StreamBackend {
     /// Waits until every submitted job has ended, at most `limit` (or until `stop` is
     /// requested); true if all have.
     bool drain(std::chrono::nanoseconds limit, const StopRequest* stop = nullptr) {
-        const auto until = pullsched::SteadyClock::now() + limit;
+        const auto until = pullsched::saturatingAdd(pullsched::SteadyClock::now(), limit);
         while (!allEnded()) {
             if ((stop && stop->requested()) || pullsched::SteadyClock::now() >= until) return false;
             std::this_thread::sleep_for(std::chrono::microseconds{500});

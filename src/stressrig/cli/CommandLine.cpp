@@ -127,7 +127,8 @@ std::string helpText(const CommandLine& cl) {
          "\nExit codes: 0 the measurement was made (overload, misses and drops are results);\n"
          "  1 a correctness failure of the scheduler (a job lost, run twice or failed, a hash "
          "mismatch);\n"
-         "  2 bad input (nothing run, nothing written); 3 results could not be written;\n"
+         "  2 bad input (nothing run, nothing written); 3 results could not be written (an\n"
+         "  --out that cannot be written is found before the run: then nothing is run);\n"
          "  130 / 143 interrupted by SIGINT / SIGTERM (what was measured is written, marked "
          "partial).\n";
     s += fmt::format("\nOptions of --mode={}:", cl.mode->name());

@@ -1,9 +1,13 @@
 #include "cli/GraphOptions.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -23,23 +27,71 @@ std::string trim(const std::string& s) {
     return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
 }
 
+/// Whether `spec` holds any rule. A list of only separators and blanks would silently
+/// mean "the neutral rules".
+bool holdsRules(std::string_view spec) {
+    return spec.find_first_not_of("; \t\r\n") != std::string_view::npos;
+}
+
 }  // namespace
 
 std::string readRulesArgument(const std::string& text) {
     const std::string spec = trim(text);
-    if (spec.empty() || spec[0] != '@') return spec;
+    if (spec.empty() || spec[0] != '@') {
+        if (!holdsRules(spec))
+            throw UsageError(
+                fmt::format("invalid --rules='{}': an empty rule list (give at "
+                            "least one RULE:KEY=VAL, or leave --rules out)",
+                            text));
+        return spec;
+    }
     const std::filesystem::path file = spec.substr(1);
-    std::error_code ec;
     if (file.empty()) throw UsageError("invalid --rules=@: no file name after '@'");
-    if (std::filesystem::is_directory(file, ec))
-        throw UsageError(
-            fmt::format("invalid --rules=@{}: is a directory, not a rules file", file.string()));
-    std::ifstream in(file);
-    if (!in)
-        throw UsageError(fmt::format("invalid --rules=@{}: cannot read the file: {}", file.string(),
-                                     std::strerror(errno)));
-    std::string all, line;
-    while (std::getline(in, line)) {
+    const std::string what = fmt::format("invalid --rules=@{}", file.string());
+    // Open first and ask the open file what it is: a FIFO must not block the open, and
+    // /dev/zero must not be read at all.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw UsageError(fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
+    struct FdCloser {
+        int fd;
+        ~FdCloser() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw UsageError(fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
+    if (S_ISDIR(st.st_mode))
+        throw UsageError(fmt::format("{}: is a directory, not a rules file", what));
+    if (!S_ISREG(st.st_mode))
+        throw UsageError(fmt::format("{}: is not a regular file ({}); a rules file must be one",
+                                     what,
+                                     S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                     : S_ISCHR(st.st_mode)  ? "a character device"
+                                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                                            : "not a plain file"));
+    const auto tooLarge = [&] {
+        return UsageError(fmt::format("{}: larger than the {} KiB a rules file may hold", what,
+                                      kMaxRulesFileBytes / 1024));
+    };
+    if (static_cast<std::uintmax_t>(st.st_size) > kMaxRulesFileBytes) throw tooLarge();
+    // Read at most one byte past the limit: the size a file reports (0 for many /proc
+    // files) is not a bound on what it yields.
+    std::string content;
+    char buffer[4096];
+    while (content.size() <= kMaxRulesFileBytes) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+            throw UsageError(
+                fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
+        if (n == 0) break;
+        content.append(buffer, static_cast<std::size_t>(n));
+    }
+    if (content.size() > kMaxRulesFileBytes) throw tooLarge();
+    std::string all;
+    std::istringstream in(content);
+    for (std::string line; std::getline(in, line);) {
         const auto hash = line.find('#');
         if (hash != std::string::npos) line.erase(hash);
         line = trim(line);
@@ -47,9 +99,7 @@ std::string readRulesArgument(const std::string& text) {
         if (!all.empty() && all.back() != ';') all += ';';
         all += line;
     }
-    if (all.empty())
-        throw UsageError(
-            fmt::format("invalid --rules=@{}: the file holds no rules", file.string()));
+    if (!holdsRules(all)) throw UsageError(fmt::format("{}: the file holds no rules", what));
     return all;
 }
 

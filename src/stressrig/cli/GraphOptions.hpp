@@ -41,8 +41,13 @@ struct GraphOptions {
     testchain::TestChainGraph presetGraph(std::string_view patternName, std::size_t n) const;
 };
 
-/// `--rules` text: `@FILE` is read (one rule per line, '#' comments); errors name the file
-/// and why it cannot be read (missing, a directory, empty).
+/// The largest rules file --rules=@FILE reads; a rules file is a few lines.
+inline constexpr std::size_t kMaxRulesFileBytes = 1024 * 1024;
+
+/// `--rules` text: `@FILE` is read (one rule per line, '#' comments). UsageError for an
+/// empty rule list (`;;;`, blanks), and for a file that is missing, not a regular file
+/// (a directory, FIFO, device), larger than kMaxRulesFileBytes or without rules; the
+/// message names the file and why.
 std::string readRulesArgument(const std::string& text);
 
 }  // namespace pullsched::rig

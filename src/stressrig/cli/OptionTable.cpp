@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -46,11 +47,15 @@ double parseNumber(std::string_view option, std::string_view text) {
     return v;
 }
 
-Duration parseDurationOption(std::string_view option, std::string_view text) {
+/// The bounds go into the message too: "100000000h" is refused as too large for a
+/// nanosecond count before the range check could name them.
+Duration parseDurationOption(std::string_view option, std::string_view text,
+                             const std::string& bounds) {
     try {
         return Units::parseDuration(trim(text));
     } catch (const std::exception& e) {
-        throw UsageError(fmt::format("invalid --{}='{}': {}", option, text, e.what()));
+        throw UsageError(
+            fmt::format("invalid --{}='{}': {} (must be {})", option, text, e.what(), bounds));
     }
 }
 
@@ -79,6 +84,9 @@ std::uint64_t parseUnsignedOption(std::string_view option, std::string_view text
     }
     std::uint64_t v = 0;
     auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+    if (ec == std::errc::result_out_of_range && p == digits.data() + digits.size())
+        throw UsageError(fmt::format("invalid --{}='{}': too large (at most {})", option, text,
+                                     std::numeric_limits<std::uint64_t>::max()));
     if (digits.empty() || ec != std::errc{} || p != digits.data() + digits.size())
         throw UsageError(
             fmt::format("invalid --{}='{}': expected a non-negative integer", option, text));
@@ -177,7 +185,7 @@ OptionTable& OptionTable::duration(std::string name, Duration& field, Duration m
     Entry& e = add(name, "DUR", std::move(help), bounds, Units::formatDuration(field, true));
     e.jsonKey += "_us";
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
-        field = checkedRange(name, s, parseDurationOption(name, s), min, max, bounds);
+        field = checkedRange(name, s, parseDurationOption(name, s, bounds), min, max, bounds);
     };
     e.value = [&field] { return nlohmann::json(micros(field)); };
     return *this;
@@ -191,7 +199,7 @@ OptionTable& OptionTable::optionalDuration(std::string name, std::optional<Durat
                    field ? Units::formatDuration(*field, true) : std::move(unsetText));
     e.jsonKey += "_us";
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
-        field = checkedRange(name, s, parseDurationOption(name, s), min, max, bounds);
+        field = checkedRange(name, s, parseDurationOption(name, s, bounds), min, max, bounds);
     };
     e.value = [&field] { return field ? nlohmann::json(micros(*field)) : nlohmann::json(nullptr); };
     return *this;

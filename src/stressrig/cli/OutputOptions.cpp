@@ -6,6 +6,19 @@
 
 namespace pullsched::rig {
 
+bool safeResultName(std::string_view name) {
+    // The name ends up in file names, shell commands for gnuplot and dot, HTML and CSV
+    // comments: a small portable set keeps all of them plain.
+    if (name.empty() || name.size() > kMaxNameLength || name[0] == '.' || name[0] == '-')
+        return false;
+    for (const char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '+';
+        if (!ok) return false;
+    }
+    return true;
+}
+
 void OutputOptions::declare(OptionTable& t) {
     t.group("Output");
     t.text("out", out, "DIR", "directory for the result files", [](const std::string& s) {
@@ -13,10 +26,14 @@ void OutputOptions::declare(OptionTable& t) {
             throw UsageError("invalid --out: empty directory name");
         return s;
     });
-    t.text("name", name, "NAME", "base name of the result files (default: per mode)",
+    t.text("name", name, "NAME",
+           "base name of the result files (default: per mode); letters, digits and . _ - +",
            [](const std::string& s) {
-               if (s.empty() || s.find('/') != std::string::npos || s == "." || s == "..")
-                   throw UsageError(fmt::format("invalid --name='{}': a plain file name stem", s));
+               if (!safeResultName(s))
+                   throw UsageError(fmt::format(
+                       "invalid --name='{}': a file name stem of 1..{} letters, digits and "
+                       ". _ - + that does not start with '.' or '-'",
+                       s, kMaxNameLength));
                return s;
            });
     t.flag("json", json, "print the JSON result envelope on stdout instead of the text report");

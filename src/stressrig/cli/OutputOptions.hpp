@@ -3,10 +3,18 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "cli/OptionTable.hpp"
 
 namespace pullsched::rig {
+
+/// Longest --name: the files add suffixes such as "-timeseries.csv" to it.
+inline constexpr std::size_t kMaxNameLength = 100;
+
+/// Whether `name` may be a result's base name: 1..kMaxNameLength of [A-Za-z0-9._+-], not
+/// starting with '.' (hidden, "..") or '-' (read as an option by tools).
+bool safeResultName(std::string_view name);
 
 struct OutputOptions {
     std::string out = "out";  ///< directory of the result files

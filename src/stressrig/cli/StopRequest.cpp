@@ -3,6 +3,8 @@
 #include <csignal>
 #include <thread>
 
+#include "pullsched/scheduler/Time.hpp"
+
 namespace pullsched::rig {
 
 namespace {
@@ -40,7 +42,8 @@ int StopRequest::exitCode() const noexcept {
 
 bool StopRequest::sleepFor(std::chrono::nanoseconds d) const {
     using namespace std::chrono;
-    const auto end = steady_clock::now() + d;
+    // Saturated: sleepFor(nanoseconds::max()) waits for the stop, it does not return at once.
+    const auto end = pullsched::saturatingAdd(steady_clock::now(), d);
     while (!requested()) {
         const auto now = steady_clock::now();
         if (now >= end) return false;

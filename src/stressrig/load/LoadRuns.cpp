@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "analysis/LoadTestAnalysis.hpp"
 #include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/LatencyRecorder.hpp"
@@ -83,17 +84,20 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     const auto s0 = ProcessSampler::snapshot();
     sampler.start();
     const TimePoint origin = sched.now() + 2ms;
+    const TimePoint warmEnd = saturatingAdd(origin, pc.warmup);
+    const TimePoint end = saturatingAdd(origin, cfg.duration);
     std::optional<std::uint64_t> completedAtWarmup;
     if (pc.warmup == Duration{0}) completedAtWarmup = 0;
     driver.play(tt, Duration{0}, origin, [&](TimePoint now) {
-        if (!completedAtWarmup && now >= origin + pc.warmup)
-            completedAtWarmup = sched.stats().completed;
+        if (!completedAtWarmup && now >= warmEnd) completedAtWarmup = sched.stats().completed;
     });
-    r.interrupted = driver.stopped() || sleepUntil(origin + cfg.duration, stop);
-    const TimePoint measuredEnd = std::min(sched.now(), origin + cfg.duration);
+    r.interrupted = driver.stopped() || sleepUntil(end, stop);
+    const TimePoint measuredEnd = std::min(sched.now(), end);
     const auto atEnd = sched.stats();
-    r.drained = driver.drain(r.interrupted ? Duration{200ms}
-                                           : std::max<Duration>(pc.deadlineWindow * 2, 2s));
+    r.drained =
+        driver.drain(r.interrupted ? Duration{200ms}
+                                   : std::max<Duration>(
+                                         saturatingAdd(pc.deadlineWindow, pc.deadlineWindow), 2s));
     if (!r.drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
     const auto s1 = ProcessSampler::snapshot();
     finishResources(r, s0, s1, sampler);
@@ -106,10 +110,9 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     r.expired = st.expired;
     r.failed = st.failed;
     r.cancelled = st.cancelled;
-    r.span = std::max(Duration{0},
-                      std::chrono::duration_cast<Duration>(measuredEnd - (origin + pc.warmup)));
-    r.achievedRate =
-        completedAtWarmup ? rateOver(atEnd.completed - *completedAtWarmup, r.span) : kMissing;
+    r.span = std::max(Duration{0}, saturatingSub(measuredEnd, warmEnd));
+    if (completedAtWarmup) r.completedInSpan = atEnd.completed - *completedAtWarmup;
+    r.achievedRate = completedAtWarmup ? rateOver(r.completedInSpan, r.span) : kMissing;
     recorder.harvest(r.lateness);
     r.generatorCpuPercent = 100.0 * std::chrono::duration<double>(driver.generatorCpu()).count() /
                             std::max(1e-9, std::chrono::duration<double>(r.wall).count());
@@ -126,8 +129,11 @@ struct ClosedState {
     Duration think{0};
     TimePoint measureFrom{}, stopAt{};
     std::atomic<bool> stopping{false};
+    /// End of the measured span: stopAt, or earlier when a stop request cut the run short.
+    std::atomic<TimePoint::rep> measureUntil{0};
     struct alignas(64) User {
         std::uint64_t posted = 0, measured = 0;
+        std::uint64_t completedInSpan = 0;  ///< jobs of this user that ended inside the span
     };
     std::vector<User> users;
 
@@ -138,11 +144,18 @@ struct ClosedState {
         ++users[u].posted;
         if (m) ++users[u].measured;
         pullsched::JobOptions o;
-        o.start = now + think;  // latency counts from the actual submission (after thinking)
+        // latency counts from the actual submission (after thinking)
+        o.start = saturatingAdd(now, think);
         o.tag = (m ? kMeasuredTag : 0) | u;
         sched->postDetached(
             [this, u] {
                 load->invoke(jobLoad);
+                // Throughput is completions, stamped by the job itself: the main thread
+                // reading a counter at the span's ends sees them late on a busy machine.
+                const TimePoint done = sched->now();
+                const TimePoint until{
+                    TimePoint::duration{measureUntil.load(std::memory_order_relaxed)}};
+                if (done >= measureFrom && done < until) ++users[u].completedInSpan;
                 submit(u);
             },
             o);
@@ -171,13 +184,15 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
     sampler.start();
     const Duration warm = std::min(cfg.warmup, cfg.duration);
     const TimePoint origin = sched.now();
-    st.measureFrom = origin + warm;
-    st.stopAt = origin + cfg.duration;
+    st.measureFrom = saturatingAdd(origin, warm);
+    st.stopAt = saturatingAdd(origin, cfg.duration);
+    st.measureUntil.store(st.stopAt.time_since_epoch().count(), std::memory_order_relaxed);
     for (unsigned u = 0; u < st.users.size(); ++u)
         st.submit(u);
     r.interrupted = sleepUntil(st.stopAt, stop);
-    st.stopping.store(true, std::memory_order_relaxed);
     const TimePoint measuredEnd = std::min(sched.now(), st.stopAt);
+    st.measureUntil.store(measuredEnd.time_since_epoch().count(), std::memory_order_relaxed);
+    st.stopping.store(true, std::memory_order_relaxed);
     // The users' last jobs may still think for up to --think: a stop must not wait for them.
     while (!sched.drainFor(50ms)) {
         if (stop && stop->requested()) {
@@ -194,18 +209,19 @@ LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::Computa
     for (const auto& u : st.users) {
         r.posted += u.posted;
         r.measured += u.measured;
+        r.completedInSpan += u.completedInSpan;
     }
     r.completed = stats.completed;
     r.expired = stats.expired;
     r.failed = stats.failed;
     r.cancelled = stats.cancelled;
-    r.span =
-        std::max(Duration{0}, std::chrono::duration_cast<Duration>(measuredEnd - st.measureFrom));
-    // The users submit a job when their last one is done, so the jobs they submitted in the
-    // measured span are its throughput. Counted by the users themselves: reading the
-    // completion counter from this thread at the span's ends was 0 when the thread woke
-    // only after the span (ThreadSanitizer's slowdown on a busy machine did that).
-    r.achievedRate = measuredEnd > st.measureFrom ? rateOver(r.measured, r.span) : kMissing;
+    r.span = std::max(Duration{0}, saturatingSub(measuredEnd, st.measureFrom));
+    // Completions, not submissions: a user submits at the start of the span without any
+    // of its jobs finishing in it (jobs of 7 s in a 50 ms span made "80/s" of submissions).
+    const loadtest::WindowThroughput thr = loadtest::windowThroughput(
+        r.completedInSpan, r.span, saturatingAdd(cfg.jobLoad, cfg.think));
+    r.achievedRate = thr.perSecond;
+    r.spanTooShort = thr.tooShort;
     r.offeredRate = r.achievedRate;  // a closed load offers what the system lets it
     recorder.harvest(r.lateness);
     return r;
@@ -225,6 +241,7 @@ StepResult runRateStep(const RateStepConfig& cfg, const testchain::Computational
     OpenLoadDriver driver(sched, load, pc, stop);
 
     const TimePoint origin = sched.now() + 2ms;
+    const TimePoint warmEnd = saturatingAdd(origin, cfg.warm);
     std::optional<std::uint64_t> completedAtWarm;
     std::optional<ProcessSnapshot> s0;
     if (cfg.warm <= Duration{0}) {
@@ -232,13 +249,13 @@ StepResult runRateStep(const RateStepConfig& cfg, const testchain::Computational
         s0 = ProcessSampler::snapshot();
     }
     driver.play(tt, Duration{0}, origin, [&](TimePoint now) {
-        if (!completedAtWarm && now >= origin + cfg.warm) {
+        if (!completedAtWarm && now >= warmEnd) {
             completedAtWarm = sched.stats().completed;
             s0 = ProcessSampler::snapshot();
             r.m.backlogStart = static_cast<double>(driver.backlog());
         }
     });
-    r.interrupted = driver.stopped() || sleepUntil(origin + cfg.hold, stop);
+    r.interrupted = driver.stopped() || sleepUntil(saturatingAdd(origin, cfg.hold), stop);
     if (!completedAtWarm) {  // a hold shorter than one poll: measure from here
         completedAtWarm = sched.stats().completed;
         s0 = ProcessSampler::snapshot();

@@ -53,9 +53,12 @@ struct ClosedRunConfig {
 struct LoadRunResult {
     std::string method;      ///< "open" or "closed"
     double offeredRate = 0;  ///< jobs/s of the timetable (closed: = achieved)
-    /// completions / measured span (closed: the users' submissions in the span, one per
-    /// completion); NaN if the span is empty
+    /// completions in the measured span / the span; NaN if the span is empty (closed: also
+    /// when no job completed in it)
     double achievedRate = 0;
+    std::uint64_t completedInSpan = 0;  ///< closed: jobs that ended inside the measured span
+    /// closed: the span could not hold one job (see loadtest::windowThroughput)
+    bool spanTooShort = false;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
     LatencyHistogram lateness{};

@@ -26,6 +26,10 @@ void OpenLoadDriver::updateBacklog(std::uint64_t notYetDue) noexcept {
                    std::memory_order_relaxed);
 }
 
+pullsched::TimePoint jobDeadline(pullsched::TimePoint start, Duration window) noexcept {
+    return window > Duration{0} ? saturatingAdd(start, window) : pullsched::kNoDeadline;
+}
+
 void OpenLoadDriver::play(const ArrivalTimetable& tt, Duration base, pullsched::TimePoint origin,
                           const Tick& tick) {
     const Duration cpu0 = threadCpuTime();
@@ -40,33 +44,35 @@ void OpenLoadDriver::play(const ArrivalTimetable& tt, Duration base, pullsched::
             break;
         }
         const pullsched::TimePoint now = sched_.now();
-        const pullsched::TimePoint horizon = now + cfg_.postAhead;
+        const pullsched::TimePoint horizon = saturatingAdd(now, cfg_.postAhead);
         for (; next < n; ++next) {
-            const Duration at = base + offsets[next];
-            const pullsched::TimePoint start = origin + at;
+            const Duration at = saturatingAdd(base, offsets[next]);
+            const pullsched::TimePoint start = saturatingAdd(origin, at);
             if (start > horizon) break;
             const bool measured = at >= cfg_.warmup;
             pullsched::JobOptions o;
             o.start = start;
-            o.deadline = cfg_.deadlineWindow > Duration{0} ? start + cfg_.deadlineWindow
-                                                           : pullsched::kNoDeadline;
+            o.deadline = jobDeadline(start, cfg_.deadlineWindow);
             o.tag = (measured ? kMeasuredTag : 0) | (posted_ & 0xFFFFFFFFFFull);
             if (start < now) ++postedLate_;
             sched_.postDetached([load, jobLoad] { load->invoke(jobLoad); }, o);
             ++posted_;
             if (measured) ++measured_;
         }
-        while (due < next && origin + base + offsets[due] <= now)
+        while (due < next && saturatingAdd(origin, saturatingAdd(base, offsets[due])) <= now)
             ++due;
         updateBacklog(next - due);
         if (tick) tick(now);
         if (next == n && due == n) break;
         // Sleep until the next batch is worth posting, at most one poll period.
-        pullsched::TimePoint wakeAt = now + cfg_.pollPeriod;
+        pullsched::TimePoint wakeAt = saturatingAdd(now, cfg_.pollPeriod);
+        const auto arrival = [&](std::size_t i) {
+            return saturatingAdd(origin, saturatingAdd(base, offsets[i]));
+        };
         if (next < n)
-            wakeAt = std::min(wakeAt, origin + base + offsets[next] - cfg_.postAhead / 2);
+            wakeAt = std::min(wakeAt, saturatingAdd(arrival(next), -cfg_.postAhead / 2));
         else
-            wakeAt = std::min(wakeAt, origin + base + offsets[n - 1]);
+            wakeAt = std::min(wakeAt, arrival(n - 1));
         if (wakeAt > now) std::this_thread::sleep_for(wakeAt - now);
     }
     generatorCpu_ += threadCpuTime() - cpu0;
@@ -74,7 +80,8 @@ void OpenLoadDriver::play(const ArrivalTimetable& tt, Duration base, pullsched::
 
 bool OpenLoadDriver::drain(Duration limit, const Tick& tick) {
     const Duration cpu0 = threadCpuTime();
-    const auto until = pullsched::SteadyClock::now() + limit;
+    // Duration::max() means "until drained", not a wrap into the past.
+    const auto until = saturatingAdd(pullsched::SteadyClock::now(), limit);
     bool done = false;
     while (true) {
         updateBacklog(0);

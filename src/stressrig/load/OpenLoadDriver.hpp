@@ -26,6 +26,10 @@ struct OpenPlayConfig {
     Duration pollPeriod = std::chrono::milliseconds{1};
 };
 
+/// The deadline of a job intended to start at `start`: start + window, saturated (a start
+/// near TimePoint::max() must not wrap into the past), or none for a window ≤ 0.
+pullsched::TimePoint jobDeadline(pullsched::TimePoint start, Duration window) noexcept;
+
 /// Lateness is measured by the scheduler's observer (LatencyRecorder) from the intended
 /// start, so the generator's own delays count against the system (no coordinated
 /// omission); jobs the generator posted only after their intended start are counted as

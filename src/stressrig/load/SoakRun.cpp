@@ -35,12 +35,19 @@ SoakRunResult runSoak(
     const pullsched::TimePoint origin = sched.now() + 2ms;
     std::size_t harvested = 0;
     auto prevSnap = ProcessSampler::snapshot();
+    auto prevTicks = MachineCpuTicks::read();
     auto prevStats = sched.stats();
     std::uint64_t prevPosted = 0;
+    // The end of interval k (0-based). The sum saturates like every time sum of the rig;
+    // the product cannot overflow: validate() allows at most 10^6 intervals of at most 1 h.
+    const auto intervalEnd = [&](std::size_t k) {
+        return saturatingAdd(origin, cfg.interval * static_cast<Duration::rep>(k + 1));
+    };
     auto harvest = [&](pullsched::TimePoint now) {
-        if (harvested >= intervals || now < origin + (harvested + 1) * cfg.interval) return;
+        if (harvested >= intervals || now < intervalEnd(harvested)) return;
         recorder.harvest(hist);
         const auto snap = ProcessSampler::snapshot();
+        const auto ticks = MachineCpuTicks::read();
         const auto st = sched.stats();
         const double secs = std::chrono::duration<double>(snap.wall - prevSnap.wall).count();
         SoakRow r;
@@ -55,6 +62,7 @@ SoakRunResult runSoak(
         r.i.latenessP99Us = us(99);
         r.i.rssBytes = snap.rssBytes ? static_cast<double>(snap.rssBytes) : kMissing;
         r.i.cpuPercent = secs > 0 ? ProcessSampler::cpuPercent(prevSnap, snap) : kMissing;
+        r.i.stealPercent = MachineCpuTicks::stealPercent(prevTicks, ticks);
         r.i.backlog = static_cast<double>(driver.backlog());
         r.p50Us = us(50);
         r.maxUs = hist.count() ? static_cast<double>(hist.max()) / 1e3 : kMissing;
@@ -66,6 +74,7 @@ SoakRunResult runSoak(
         res.rows.push_back(r);
         hist.reset();
         prevSnap = snap;
+        prevTicks = ticks;
         prevStats = st;
         prevPosted = driver.posted();
         ++harvested;
@@ -81,7 +90,7 @@ SoakRunResult runSoak(
     }
     res.interrupted = driver.stopped();
     while (!res.interrupted && harvested < intervals) {
-        const auto due = origin + (harvested + 1) * cfg.interval;
+        const auto due = intervalEnd(harvested);
         const auto now = sched.now();
         if (now < due && stop)
             res.interrupted = stop->sleepFor(due - now);
@@ -89,8 +98,10 @@ SoakRunResult runSoak(
             std::this_thread::sleep_for(due - now);
         harvest(sched.now());
     }
-    res.drained = driver.drain(res.interrupted ? Duration{200ms}
-                                               : std::max<Duration>(2 * cfg.deadlineWindow, 2s));
+    res.drained = driver.drain(
+        res.interrupted
+            ? Duration{200ms}
+            : std::max<Duration>(saturatingAdd(cfg.deadlineWindow, cfg.deadlineWindow), 2s));
     if (!res.drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
     const auto total = sched.stats();
     res.posted = driver.posted();

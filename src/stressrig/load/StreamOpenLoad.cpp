@@ -55,6 +55,8 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
     const auto s0 = ProcessSampler::snapshot();
     const Duration cpu0 = OpenLoadDriver::threadCpuTime();
     const TimePoint origin = SteadyClock::now() + std::chrono::milliseconds{2};
+    const TimePoint end = saturatingAdd(origin, cfg.duration);
+    const auto arrival = [&](std::size_t i) { return saturatingAdd(origin, offsets[i]); };
     const Duration jobLoad = cfg.jobLoad;
     std::size_t next = 0;
     while (next < n) {
@@ -63,8 +65,8 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
             break;
         }
         const TimePoint now = SteadyClock::now();
-        for (; next < n && origin + offsets[next] <= now + ahead; ++next) {
-            const TimePoint intended = origin + offsets[next];
+        for (; next < n && arrival(next) <= saturatingAdd(now, ahead); ++next) {
+            const TimePoint intended = arrival(next);
             if (native && intended < now) ++r.postedLate;
             backend.submit(intended, [&ledger, &load, i = next, origin, jobLoad] {
                 ledger.startNs[i] = since(origin, SteadyClock::now());
@@ -77,21 +79,22 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
         }
         if (next == n) break;
         // A GeneratorPosts backend is handed its next job when it is due, not earlier.
-        const TimePoint wakeAt = std::min(
-            now + cfg.pollPeriod, origin + offsets[next] - (native ? ahead / 2 : Duration{0}));
+        const TimePoint wakeAt =
+            std::min(saturatingAdd(now, cfg.pollPeriod),
+                     saturatingAdd(arrival(next), native ? -ahead / 2 : Duration{0}));
         if (wakeAt > now) std::this_thread::sleep_until(wakeAt);
     }
     const Duration generatorCpu = OpenLoadDriver::threadCpuTime() - cpu0;
     // The measured span ends with the timetable (or where a stop cut it short).
-    while (!r.interrupted && SteadyClock::now() < origin + cfg.duration) {
+    while (!r.interrupted && SteadyClock::now() < end) {
         if (stop && stop->requested()) {
             r.interrupted = true;
             break;
         }
         std::this_thread::sleep_for(
-            std::min<Duration>(cfg.pollPeriod, origin + cfg.duration - SteadyClock::now()));
+            std::min<Duration>(cfg.pollPeriod, saturatingSub(end, SteadyClock::now())));
     }
-    const TimePoint measuredEnd = std::min(SteadyClock::now(), origin + cfg.duration);
+    const TimePoint measuredEnd = std::min(SteadyClock::now(), end);
     r.drained = backend.drain(
         r.interrupted ? Duration{std::chrono::milliseconds{200}} : cfg.drainLimit, stop);
     const std::uint64_t endedBeforeStop = backend.ended();
@@ -103,8 +106,7 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
                             std::max(1e-9, std::chrono::duration<double>(r.wall).count());
     r.cancelled = r.posted - std::min<std::uint64_t>(r.posted, endedBeforeStop);
 
-    r.span = std::max(Duration{0},
-                      std::chrono::duration_cast<Duration>(measuredEnd - (origin + warmup)));
+    r.span = std::max(Duration{0}, saturatingSub(measuredEnd, saturatingAdd(origin, warmup)));
     const std::int64_t spanFrom = warmup.count(), spanTo = since(origin, measuredEnd);
     std::uint64_t endedInSpan = 0;
     out.executions.resize(r.posted);

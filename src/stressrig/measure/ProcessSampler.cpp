@@ -1,12 +1,57 @@
 #include "measure/ProcessSampler.hpp"
 
+#include <charconv>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include <sys/resource.h>
 #include <unistd.h>
 
 namespace pullsched::rig {
+
+MachineCpuTicks MachineCpuTicks::parse(std::string_view line) {
+    MachineCpuTicks t;
+    if (!line.starts_with("cpu ")) return t;
+    line.remove_prefix(4);
+    std::uint64_t column[8] = {};
+    std::size_t columns = 0;
+    while (columns < std::size(column)) {
+        const auto start = line.find_first_not_of(' ');
+        if (start == std::string_view::npos) break;
+        line.remove_prefix(start);
+        const auto [end, ec] =
+            std::from_chars(line.data(), line.data() + line.size(), column[columns]);
+        if (ec != std::errc{}) return {};
+        line.remove_prefix(static_cast<std::size_t>(end - line.data()));
+        ++columns;
+    }
+    if (columns < 4) return {};  // user nice system idle: every kernel has those
+    for (std::size_t i = 0; i < columns; ++i)
+        t.total += column[i];
+    t.known = true;
+    t.stealKnown = columns >= 8;  // Linux 2.6.11 and later
+    t.steal = t.stealKnown ? column[7] : 0;
+    return t;
+}
+
+MachineCpuTicks MachineCpuTicks::read() {
+    std::ifstream stat("/proc/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return {};
+    return parse(line);
+}
+
+double MachineCpuTicks::stealPercent(const MachineCpuTicks& earlier,
+                                     const MachineCpuTicks& later) noexcept {
+    if (!earlier.stealKnown || !later.stealKnown || later.total <= earlier.total ||
+        later.steal < earlier.steal)
+        return std::numeric_limits<double>::quiet_NaN();
+    return 100.0 * static_cast<double>(later.steal - earlier.steal) /
+           static_cast<double>(later.total - earlier.total);
+}
 
 ProcessSampler::ProcessSampler(std::chrono::nanoseconds interval, DepthProbe depthProbe)
     : interval_(interval), probe_(std::move(depthProbe)) {

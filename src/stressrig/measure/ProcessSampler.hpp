@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -17,6 +18,24 @@ struct ProcessSnapshot {
     std::chrono::steady_clock::time_point wall{};
     std::chrono::nanoseconds cpuTime{0};  ///< user + system time of all threads
     std::uint64_t rssBytes = 0;           ///< resident set size (0 if unavailable)
+};
+
+/// The machine's CPU time from the "cpu" line of /proc/stat, in clock ticks.
+struct MachineCpuTicks {
+    bool known = false;       ///< the line was read
+    bool stealKnown = false;  ///< the kernel reports steal time (8th column)
+    std::uint64_t total = 0;  ///< user + nice + system + idle + iowait + irq + softirq + steal
+    std::uint64_t steal = 0;  ///< time a hypervisor ran something else on this machine's CPUs
+
+    /// Parses "cpu  user nice system idle iowait irq softirq steal guest guest_nice";
+    /// unknown (known == false) for anything else. Guest time is inside user and nice.
+    static MachineCpuTicks parse(std::string_view line);
+    /// Reads /proc/stat now; unknown where it cannot be read.
+    static MachineCpuTicks read();
+    /// 100 · Δsteal / Δtotal: the per cent of the machine's CPU time taken by the
+    /// hypervisor between the two readings; NaN when either lacks steal or no time passed.
+    static double stealPercent(const MachineCpuTicks& earlier,
+                               const MachineCpuTicks& later) noexcept;
 };
 
 /// One row of the sampled series.

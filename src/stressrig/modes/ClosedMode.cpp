@@ -30,6 +30,20 @@ std::string dur(Duration d) {
     return Units::formatDuration(d);
 }
 
+/// Why the closed run's measured span could not measure its throughput; empty if it could.
+std::string spanTooShortText(const LoadRunResult& r) {
+    if (!r.spanTooShort || r.interrupted) return {};
+    if (r.completedInSpan == 0)
+        return fmt::format(
+            "no job completed in the measured span of {}: it was too short for one job; "
+            "lengthen --duration",
+            dur(r.span));
+    return fmt::format(
+        "the measured span of {} is shorter than one job, so its {} completions began "
+        "before it: lengthen --duration",
+        dur(r.span), r.completedInSpan);
+}
+
 class ClosedMode final : public Mode {
   public:
     std::string_view name() const override { return "closed"; }
@@ -70,6 +84,7 @@ class ClosedMode final : public Mode {
         std::optional<LoadRunResult> open;
         std::string notRun;
         const double rate = closed.achievedRate;
+        const std::string tooShort = spanTooShortText(closed);
         const double arrivals = rate * std::chrono::duration<double>(span_.duration).count();
         if (closed.interrupted)
             notRun = "the closed run was interrupted";
@@ -78,6 +93,8 @@ class ClosedMode final : public Mode {
                 "the closed run completed no job in its measured span of {} (achieved rate {}), "
                 "so there is no rate to offer",
                 dur(closed.span), std::isnan(rate) ? "n/a" : Units::formatRate(rate));
+        else if (closed.spanTooShort)
+            notRun = "the closed run's rate rests on a span too short for one job";
         else if (arrivals > kMaxComparisonArrivals)
             notRun = fmt::format("{} over {} would be {:.3g} arrivals (at most {:.3g})",
                                  Units::formatRate(rate), dur(span_.duration), arrivals,
@@ -135,6 +152,10 @@ class ClosedMode final : public Mode {
             m.text.push_back(fmt::format("Open comparison not run: {}.", notRun));
             m.warnings.push_back(fmt::format("open comparison not run: {}", notRun));
         }
+        if (!tooShort.empty()) {
+            m.text.push_back(fmt::format("Throughput: {}.", tooShort));
+            m.warnings.push_back(tooShort);
+        }
 
         for (const LoadRunResult* r : runs) {
             if (r->failed) {
@@ -156,8 +177,12 @@ class ClosedMode final : public Mode {
                             open->cancelled));
 
         std::string v = m.partial ? "interrupted: partial result; " : "";
-        v += fmt::format("{} closed users reached {}", users_,
-                         std::isnan(rate) ? std::string("n/a") : Units::formatRate(rate));
+        if (std::isnan(rate) && !tooShort.empty())
+            v += fmt::format("{} closed users: no throughput, {}", users_, tooShort);
+        else
+            v += fmt::format("{} closed users reached {}{}", users_,
+                             std::isnan(rate) ? std::string("n/a") : Units::formatRate(rate),
+                             tooShort.empty() ? "" : " (a span too short for one job)");
         if (percentileSupported(99, closed.lateness.count()))
             v +=
                 fmt::format(" with p99 lateness {}", dur(Duration{closed.lateness.percentile(99)}));

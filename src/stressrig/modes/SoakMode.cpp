@@ -145,19 +145,20 @@ class SoakMode final : public Mode {
         m.text.push_back(fmt::format(
             "Deadline window {}; late start = more than --limit={} after the intended start",
             open_.deadlineText(), dur(open_.limit)));
-        m.text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>8} {:>7} {:>7}", "t",
-                                     "done/s", "p99 late", "RSS MiB", "CPU %", "backlog", "drops",
-                                     "late"));
+        m.text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}",
+                                     "t", "done/s", "p99 late", "RSS MiB", "CPU %", "steal %",
+                                     "backlog", "drops", "late"));
         const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
         for (std::size_t k = 0; k < s.rows.size(); ++k) {
             if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
             const SoakRow& r = s.rows[k];
             m.text.push_back(fmt::format(
-                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>8.0f} {:>7} {:>7}",
+                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
                 dur(Duration{std::llround(r.i.tSeconds * 1e9)}),
                 textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
                 textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
                 textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
+                textOr(r.i.stealPercent, [](double x) { return fmt::format("{:.1f}", x); }),
                 r.i.backlog, r.drops, r.late));
         }
         if (step > 1)
@@ -175,6 +176,12 @@ class SoakMode final : public Mode {
                                      percentileLine(s.lateness)));
         m.text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
                                                            : "Trend: " + v.trendText);
+        if (std::isfinite(v.rssPeakMiB))
+            m.text.push_back(fmt::format(
+                "RSS: {:.1f} MiB at the first interval used, peak {:.1f} MiB, {:.1f} MiB at the "
+                "end{}",
+                v.rssFirstMiB, v.rssPeakMiB, v.rssLastMiB,
+                v.memoryReturned ? " (memory given back)" : ""));
         m.verdict = fmt::format("{}{}: {}", s.interrupted ? "interrupted, partial result; " : "",
                                 v.verdict, v.reason);
 
@@ -220,32 +227,46 @@ class SoakMode final : public Mode {
                                       {"max_lateness_us", jsonNumber(r.maxUs)},
                                       {"rss_mib", jsonNumber(r.i.rssBytes / kMiB)},
                                       {"cpu_percent", jsonNumber(r.i.cpuPercent)},
+                                      {"steal_percent", jsonNumber(r.i.stealPercent)},
                                       {"backlog", jsonNumber(r.i.backlog)},
                                       {"jobs", r.jobs},
                                       {"measured", r.measured},
                                       {"drops", r.drops},
                                       {"late_starts", r.late}});
-        j["verdict"] = {{"verdict", v.verdict},
-                        {"reason", v.reason},
-                        {"drop_fraction", jsonNumber(v.dropFraction)},
-                        {"late_fraction", jsonNumber(v.missFraction)},
-                        {"threshold_percent", 100 * dropThreshold_},
-                        {"over_threshold", v.overThreshold},
-                        {"degrading", v.degrading}};
+        j["verdict"] = {
+            {"verdict", v.verdict},
+            {"reason", v.reason},
+            {"drop_fraction", jsonNumber(v.dropFraction)},
+            {"late_fraction", jsonNumber(v.missFraction)},
+            {"threshold_percent", 100 * dropThreshold_},
+            {"over_threshold", v.overThreshold},
+            {"degrading", v.degrading},
+            {"throughput_cause", v.throughputCause.empty() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(v.throughputCause)},
+            {"memory_returned", v.memoryReturned}};
         j["trend"] = {{"intervals_used", v.intervals},
                       {"text", v.trendText},
                       {"mean_throughput_per_s", jsonNumber(v.meanThroughput)},
                       {"throughput_percent_per_hour", slopeJson(v.throughputPercentPerHour)},
-                      {"memory_mib_per_hour", slopeJson(v.memoryMiBPerHour)}};
+                      {"memory_mib_per_hour", slopeJson(v.memoryMiBPerHour)},
+                      {"cpu_percent_points_per_hour", slopeJson(v.cpuPercentPerHour)},
+                      {"steal_percent_points_per_hour", slopeJson(v.stealPercentPerHour)},
+                      {"cpu_first_percent", jsonNumber(v.cpuFirstPercent)},
+                      {"cpu_last_percent", jsonNumber(v.cpuLastPercent)},
+                      {"steal_first_percent", jsonNumber(v.stealFirstPercent)},
+                      {"steal_last_percent", jsonNumber(v.stealLastPercent)},
+                      {"rss_first_mib", jsonNumber(v.rssFirstMiB)},
+                      {"rss_peak_mib", jsonNumber(v.rssPeakMiB)},
+                      {"rss_last_mib", jsonNumber(v.rssLastMiB)}};
 
         CsvTable t({"time s", "throughput per s", "jobs", "measured", "p50 lateness us",
                     "p99 lateness us", "max lateness us", "late starts", "rss MiB", "cpu %",
-                    "backlog", "drops"});
+                    "backlog", "drops", "steal %"});
         for (const SoakRow& r : s.rows)
             t.addRow({r.i.tSeconds, r.i.throughput, static_cast<double>(r.jobs),
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,
                       static_cast<double>(r.late), r.i.rssBytes / kMiB, r.i.cpuPercent, r.i.backlog,
-                      static_cast<double>(r.drops)});
+                      static_cast<double>(r.drops), r.i.stealPercent});
         if (!s.rows.empty()) {
             PlotOptions p1;
             p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
@@ -258,9 +279,9 @@ class SoakMode final : public Mode {
             m.plots.push_back(
                 {"-memory", GnuplotScript::tablePlot(t, "time s", {"rss MiB"}, {"backlog"}, p2)});
             PlotOptions p3;
-            p3.title = "soak: CPU and deadline drops per interval";
-            m.plots.push_back(
-                {"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %"}, {"drops"}, p3)});
+            p3.title = "soak: the process's CPU share, steal time and deadline drops per interval";
+            m.plots.push_back({"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %", "steal %"},
+                                                                {"drops"}, p3)});
         }
         m.tables.push_back({"", std::move(t)});
         m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});

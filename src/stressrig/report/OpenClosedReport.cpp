@@ -44,6 +44,8 @@ nlohmann::json loadRunJson(const LoadRunResult& r) {
         {"method", r.method},
         {"offered_rate_per_s", jsonNumber(r.offeredRate)},
         {"achieved_rate_per_s", jsonNumber(r.achievedRate)},
+        {"completed_in_span", r.completedInSpan},
+        {"span_too_short", r.spanTooShort},
         {"posted", r.posted},
         {"measured", r.measured},
         {"completed", r.completed},

@@ -34,6 +34,36 @@ ResultFiles::~ResultFiles() {
     fs::remove_all(staging_, ec);
 }
 
+void ResultFiles::checkWritable(const fs::path& directory, Writer writer) {
+    const fs::path dir = directory.empty() ? fs::path(".") : directory;
+    // The folders this check creates, deepest first: they go again afterwards, so that a
+    // run refused later (or never reporting) leaves no empty output folder behind.
+    std::vector<fs::path> created;
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec).lexically_normal();
+    if (!p.has_filename()) p = p.parent_path();  // "out/" is "out"
+    // symlink_status reports "not found" through its error code too: only the type counts.
+    for (; !ec && p.has_relative_path(); p = p.parent_path()) {
+        std::error_code missing;
+        if (fs::exists(fs::symlink_status(p, missing))) break;
+        created.push_back(p);
+    }
+    const auto removeCreated = [&created] {
+        for (const fs::path& p : created) {
+            std::error_code ignore;
+            fs::remove(p, ignore);  // only if still empty
+        }
+    };
+    try {
+        ResultFiles probe(dir, std::move(writer));
+        probe.write(".stressrig-write-test", "stressrig checks that results can be written\n");
+    } catch (...) {
+        removeCreated();
+        throw;
+    }
+    removeCreated();
+}
+
 void ResultFiles::writeFile(const fs::path& file, const std::string& content) {
     errno = 0;
     std::FILE* f = std::fopen(file.c_str(), "wb");

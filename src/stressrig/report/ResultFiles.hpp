@@ -47,6 +47,12 @@ class ResultFiles {
     /// throws ResultWriteError. Returns the names.
     std::vector<std::string> commit(const std::string& last = {});
 
+    /// Checks before any work that results can be written to `directory`: creates it
+    /// (with missing parents), a staging folder in it and a small file there, then
+    /// removes all of that again, so the check leaves nothing behind. Throws
+    /// ResultWriteError naming the folder or file and the reason.
+    static void checkWritable(const std::filesystem::path& directory, Writer writer = {});
+
     /// The default Writer: fopen/fwrite/fclose with the errno of the failing call.
     static void writeFile(const std::filesystem::path& file, const std::string& content);
 

@@ -35,7 +35,7 @@ struct BackoffConfig {
 };
 
 /// Binding worker threads to CPUs (Linux; ignored elsewhere). A trade-off, measured on a
-/// 2-vCPU VM (docs/design.md, "Where a woken worker runs"): unpinned, a worker woken by a
+/// 2-vCPU VM (docs/decisions.md, "Workers unpinned by default"): unpinned, a worker woken by a
 /// busy worker can wait behind it on the waker's CPU for up to a scheduler tick (4 ms)
 /// while the other CPU idles; pinned, a thread beside the workers (a poster) has no CPU
 /// the kernel can keep free for it, and posting from it got up to 2x slower.
@@ -59,8 +59,9 @@ struct SchedulerConfig {
     /// futex wake per job, while an idle scheduler still parks almost at once.
     Duration idleSpin = 50us;
     /// Period of the duty cycle: the grooming-token holder samples the queue depth (for
-    /// Statistics::maxQueueDepth). It does nothing else: the worker count is fixed and the
-    /// job pool needs no upkeep (records return to it when their last reference goes).
+    /// Statistics::maxQueueDepth), and the job pool frees records that the last 20 periods
+    /// did not need. Run by a worker looking for work, on the scheduler's clock: an idle
+    /// scheduler looks 2 s after its last job (the park safety net), then ever more seldom.
     Duration dutyCycle = 50ms;
     /// What the destructor does with unfinished work.
     ShutdownMode shutdownMode = ShutdownMode::Cancel;
@@ -69,7 +70,8 @@ struct SchedulerConfig {
     Observer* observer = nullptr;
     /// Optional; defaults to the steady clock. Must outlive the scheduler.
     const ClockSource* clock = nullptr;
-    /// Job records allocated up front (more are added in blocks when needed, then reused).
+    /// Job records allocated up front and kept for good. More are added when needed and
+    /// reused; those beyond 1.5 x the most in use over the last 20 duty cycles are freed.
     std::size_t initialJobCapacity = 4096;
     /// Lower the worker threads' timer slack to 1 us (Linux), for precise sleeps.
     bool lowTimerSlack = true;

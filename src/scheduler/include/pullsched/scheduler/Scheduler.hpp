@@ -9,6 +9,7 @@
 //
 // There is no manager thread: workers pull. See docs/design.md.
 
+#include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
@@ -41,7 +42,9 @@ class SchedulerCore;
 
 class Scheduler {
   public:
-    /// Starts the workers. Throws std::invalid_argument for a bad configuration.
+    /// Starts the workers. Throws std::invalid_argument for a bad configuration, and
+    /// std::system_error when a worker thread cannot be created (saying how many started;
+    /// those are stopped and joined first).
     explicit Scheduler(const SchedulerConfig& cfg = {});
     /// Orderly shutdown in the configured mode (default: cancel what has not started).
     ~Scheduler();
@@ -51,10 +54,10 @@ class Scheduler {
     /// Post a job: runs once, after every predecessor completed and not before
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
     /// cancelled instead. Callable from any thread, including from inside a job.
-    /// Throws std::invalid_argument (deadline before start, empty or foreign handle)
-    /// or std::logic_error (from another thread than this scheduler's workers, once
-    /// shutdown() began). A post that returns has its job reach a final state, at the
-    /// latest when shutdown() returns.
+    /// Throws std::invalid_argument (deadline before start, empty or foreign handle: of
+    /// another scheduler, also of a destroyed one at the same address) or std::logic_error
+    /// (from another thread than this scheduler's workers, once shutdown() began). A post
+    /// that returns has its job reach a final state, at the latest when shutdown() returns.
     template <class F>
     JobHandle post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
         return JobHandle(postRecord(std::forward<F>(work), opts, preds, true));
@@ -76,6 +79,7 @@ class Scheduler {
     /// wait for itself); waiting for another scheduler from a job is fine.
     void drain();
     /// drain() with a limit on the steady clock; false if work remained at the limit.
+    /// Duration::max() waits like drain(); a limit of zero or less looks once.
     bool drainFor(Duration limit);
     /// Stop the workers. From the moment it is called, post() from other threads throws.
     /// Drain: run every accepted job to its final state first (running jobs may still post,
@@ -105,7 +109,7 @@ class Scheduler {
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (p.rec_->owner != core_.get())
+            if (p.rec_->owner != id_)
                 throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
         }
         detail::JobRecord* rec = acquireRecord(opts);
@@ -126,6 +130,7 @@ class Scheduler {
     void submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds);
 
     std::unique_ptr<detail::SchedulerCore> core_;
+    std::uint64_t id_;  ///< the core's identity, here so that post() checks handles inline
 };
 
 }  // namespace pullsched

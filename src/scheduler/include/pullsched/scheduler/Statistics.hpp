@@ -32,6 +32,10 @@ struct Statistics {
     std::uint64_t spreadSteers = 0;       ///< a parked worker was kept off its waker's CPU
     std::uint64_t maxQueueDepth = 0;      ///< largest number of jobs queued and not started
     std::uint64_t queueDepth = 0;         ///< jobs queued and not started, now
+    /// Job records held now (in use or free, ~200 bytes each): follows the load, back down
+    /// to SchedulerConfig::initialJobCapacity 20 duty cycles after a burst (when idle: at
+    /// the workers' next look, about 2 s after the last job).
+    std::uint64_t jobRecords = 0;
     /// Times the grooming-token holder waited for a lock. Always 0: the token holder never
     /// waits (docs/design.md); kept as a check of that promise.
     std::uint64_t tokenHolderWaits = 0;

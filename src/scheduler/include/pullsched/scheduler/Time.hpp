@@ -34,8 +34,7 @@ constexpr TimePoint saturatingAdd(TimePoint t, Duration d) noexcept {
 /// `a - b` for two time points, clamped to the range of Duration.
 constexpr Duration saturatingSub(TimePoint a, TimePoint b) noexcept {
     std::int64_t diff = 0;
-    if (__builtin_sub_overflow(a.time_since_epoch().count(), b.time_since_epoch().count(),
-                               &diff))
+    if (__builtin_sub_overflow(a.time_since_epoch().count(), b.time_since_epoch().count(), &diff))
         return a > b ? Duration::max() : Duration::min();
     return Duration{diff};
 }
@@ -64,7 +63,14 @@ class ManualClock final : public ClockSource {
     TimePoint now() const noexcept override {
         return TimePoint{Duration{ticks_.load(std::memory_order_acquire)}};
     }
-    void advance(Duration d) noexcept { ticks_.fetch_add(d.count(), std::memory_order_acq_rel); }
+    /// Saturates at TimePoint::max() / min(), like every time sum in the scheduler.
+    void advance(Duration d) noexcept {
+        std::int64_t t = ticks_.load(std::memory_order_relaxed);
+        while (!ticks_.compare_exchange_weak(
+            t, saturatingAdd(TimePoint{Duration{t}}, d).time_since_epoch().count(),
+            std::memory_order_acq_rel)) {
+        }
+    }
     void set(TimePoint t) noexcept {
         ticks_.store(t.time_since_epoch().count(), std::memory_order_release);
     }

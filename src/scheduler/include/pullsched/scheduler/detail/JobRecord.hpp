@@ -62,7 +62,9 @@ struct JobRecord {
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
 
-    const void* owner = nullptr;  ///< the scheduler that posted it (validates handles)
+    /// Identity of the scheduler that posted it (validates handles): an id never reused in
+    /// the process, since a new scheduler may take a destroyed one's address. 0: none.
+    std::uint64_t owner = 0;
     JobPool* pool = nullptr;
     JobRecord* link = nullptr;  ///< intrusive list: pool free list, finalisation work list
 
