@@ -1,5 +1,7 @@
 #pragma once
-// The grooming token: at most one thread at a time tends the time-ordered queue.
+// The grooming token: at most one thread at a time grooms the time-ordered queue
+// (sorts the entrance in and hands out what is due; "tend" is the tender's sleep, see
+// WakeProtocol).
 // Taken by one compare-and-swap, never waited for: a worker that loses the race does
 // something else (runs ready work or backs off) instead of blocking.
 
@@ -31,22 +33,6 @@ class GroomingToken {
     std::atomic<std::thread::id> owner_{};
     static_assert(std::atomic<std::thread::id>::is_always_lock_free,
                   "the grooming token must be a lock-free atomic");
-};
-
-/// RAII release for a token that was acquired (never acquires by itself).
-class TokenGuard {
-  public:
-    explicit TokenGuard(GroomingToken& t) noexcept : token_(&t) {}
-    TokenGuard(const TokenGuard&) = delete;
-    TokenGuard& operator=(const TokenGuard&) = delete;
-    ~TokenGuard() { release(); }
-    void release() noexcept {
-        if (token_) token_->release();
-        token_ = nullptr;
-    }
-
-  private:
-    GroomingToken* token_;
 };
 
 }  // namespace pullsched::detail

@@ -26,7 +26,7 @@ struct WorkerAction {
     enum class Kind : std::uint8_t {
         Dispatch,  ///< groom again: something is due
         Spin,      ///< busy-wait (bounded by time) until `until`, then groom
-        TendNext,  ///< the one worker that sleeps until `until`, then spins to the head
+        TendNext,  ///< become the tender: sleep until `until`, then spin to the head
         Park,      ///< OS wait until woken (another worker tends the head, or none queued)
     };
     Kind kind;
@@ -40,11 +40,9 @@ class LoadController {
     CapacityClass classify(std::optional<TimePoint> head, TimePoint now) const noexcept;
 
     /// `mayTend`: no other worker tends an earlier-or-equal head, so this one may become
-    /// the tend-next worker. Only one worker keeps a timed sleep; the rest park, which is
-    /// what keeps sleepers from waking in lockstep and an idle scheduler from costing CPU.
+    /// the tender (WakeProtocol::mayTend). Only one worker keeps a timed sleep; the rest park,
+    /// which is what keeps sleepers from waking in lockstep and an idle scheduler from costing CPU.
     WorkerAction decide(std::optional<TimePoint> head, TimePoint now, bool mayTend) const noexcept;
-
-    const LoadHorizons& horizons() const noexcept { return h_; }
 
   private:
     LoadHorizons h_;

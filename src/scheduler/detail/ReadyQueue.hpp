@@ -1,6 +1,9 @@
 #pragma once
-// Jobs that are due, in the order they became due, popped by any worker without the
-// grooming token. A ring buffer under a spin lock: the critical sections are a few
+// Untimed jobs whose gate opened (they have no start time: ready to run, not "due"), in
+// the order they were queued, popped by any worker without the grooming token. Two kinds
+// of queue use it: the shared FIFO of posts from other threads, and each worker's own
+// queue of the jobs its finalisations released (popped by its owner, stolen by others
+// with popHalf). A ring buffer under a spin lock: the critical sections are a few
 // instructions, the buffer only grows (no allocation in steady state), and the lock
 // makes FIFO order and exactly-once hand-out obvious. The element count is kept in an
 // atomic so that "is there work?" never takes the lock.
@@ -19,6 +22,8 @@ namespace pullsched::detail {
 class ReadyQueue {
   public:
     ReadyQueue(std::size_t reserve, TokenAwareLock::Witness witness) : lock_(witness) {
+        // A power of two for the index mask; 64 entries (512 bytes) so that a scheduler
+        // posted to without a capacity hint does not grow in its first bursts. A guess.
         std::size_t cap = 64;
         while (cap < reserve)
             cap *= 2;

@@ -1,7 +1,9 @@
 #pragma once
 // The scheduler's machinery behind the public Scheduler facade: queues, grooming token,
 // load controller, the workers' pull loop, and the accounting of every job's end.
-// docs/design.md walks through a job's path in prose.
+// docs/design.md walks through a job's path in prose. The member functions live in one
+// file per concern (the groups below name theirs); the sleep/wake protocol is a class of
+// its own (WakeProtocol), and so are the queues, the load controller and CpuSpread.
 
 #include <atomic>
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include "detail/ReadyQueue.hpp"
 #include "detail/TimeQueue.hpp"
 #include "detail/Trace.hpp"
+#include "detail/WakeProtocol.hpp"
 #include "detail/WakeSignal.hpp"
 #include "detail/WorkForce.hpp"
 #include "detail/WorkerCounters.hpp"
@@ -67,38 +70,27 @@ class SchedulerCore {
     bool owns(const JobRecord* rec) const noexcept { return rec->owner == id_; }
 
   private:
+    /// One worker thread's state. Only the fields that live longer than one step of its
+    /// loop are here; what one step tells the next (whether it groomed, how its wait
+    /// ended) travels as arguments and return values (see workerLoop).
     struct Worker {
         Worker(unsigned idx, const SchedulerConfig& cfg, TokenAwareLock::Witness witness,
                JobPool* pool);
         WorkerCounters counters;
         Backoff backoff;
-        JobRecord* local = nullptr;  ///< next untimed job for this worker, bypassing the queues
-        bool localIsContinuation = false;
-        /// Jobs pushed onto `own` by the finalisation under way (see release()).
-        std::uint32_t ownPushes = 0;
+        /// The continuation: the next untimed job for this worker, bypassing the queues
+        /// (the first job a finalisation on this worker released).
+        JobRecord* local = nullptr;
         /// Jobs run; every CpuSpread::kCheckPeriod-th looks where the workers run.
         std::uint32_t ran = 0;
         /// When it last woke a parked worker (steady clock; zero: no wake watched), and
-        /// wakeSeq_ after that wake.
+        /// that wake's number (see spreadCheck).
         TimePoint wokeAt{};
         std::uint32_t wokeSeq = 0;
         /// Jobs taken; every kFairnessPeriod-th take first moves a batch from the shared
         /// ready queue to the back of the own queue (see takeUntimed).
         std::uint32_t takes = 0;
-        /// The last park (or tend sleep) ended by the safety net, not a notification or the
-        /// head, and no job ran since: park again at once instead of spinning first, with a
-        /// longer net (keeps an idle scheduler at ~0 CPU).
-        bool quiet = false;
         ParkSafetyNet safetyNet;
-        /// Finished a job since it last ran out of work (see notifyDrainIfDone).
-        bool finishedSinceCheck = false;
-        /// Groomed since it last looked for work (see takeDue).
-        bool groomed = false;
-        /// Just came out of a park that may have consumed the wake in flight: if it finds
-        /// work and more remains, it wakes the next sleeper (see wakeInFlight_).
-        bool woken = false;
-        /// Its tend-next sleep ran out: it is about to spin towards the head it tended.
-        bool tendSleepEnded = false;
         unsigned index;
         /// Free records: what this worker finishes and posts, without touching the pool.
         RecordCache cache;
@@ -119,40 +111,58 @@ class SchedulerCore {
         bool more = false;              ///< another start queued behind the head
         bool headFansOut = false;       ///< the head leads to a fan-out (asked by a tender)
     };
+    using WaitEnd = WakeProtocol::WaitEnd;
 
+    // Construction, posting, drain() and shutdown() are in SchedulerCore.cpp.
+    // The pull loop and a job's path (JobPath.cpp).
     void workerLoop(Worker& w);
-    JobRecord* takeDue(bool groomedSinceLook);
-    void awaitHandOuts() const noexcept;
-    GroomResult groom(Worker& w);
-    static bool fansOutAhead(JobRecord* head);
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
-    [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w);
-    void pushReady(JobRecord* job, Worker* w);
+    [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w, std::uint32_t& ownPushes);
+    /// release() for a job whose gate opened in submit(), outside any worker's loop.
+    void releasePosted(JobRecord* job);
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
+    void pushReady(JobRecord* job, Worker* w);
+    void pushTimed(JobRecord* job, Worker* w);
+
+    // Untimed queues: the shared FIFO and the workers' own queues (UntimedQueues.cpp).
     JobRecord* takeShared(Worker& w);
     void admitShared(Worker& w);
     std::size_t popSharedBatch(JobRecord** out, std::size_t max);
     [[gnu::noinline]] JobRecord* steal(Worker& w);
     bool untimedQueued() const noexcept;
-    void pushTimed(JobRecord* job, Worker* w);
+
+    // The time queue: grooming and the due queue (Grooming.cpp).
+    JobRecord* takeDue(bool groomedSinceLook);
+    void awaitHandOuts() const noexcept;
+    GroomResult groom(Worker& w, bool askFanOut);
+    static bool fansOutAhead(JobRecord* head);
+    void handOutDue(JobRecord* dueList, JobRecord* expired, std::int64_t periods, TimePoint t,
+                    const GroomResult& r, Worker& w);
+
+    // Waking others: the scheduler's side of the WakeProtocol (Waking.cpp).
     void wakeForDueWork(Worker* w);
     bool wakeParked(Worker* w);
     void passWakeOn(Worker& w);
-    void spreadCheck(Worker& w);
     void notifyTender(Worker* w);
+    void handOverBeforeHead(const GroomResult& g, bool sleptToHead, Worker& w);
+    void spreadCheck(Worker& w);
+
+    // A worker with nothing to run (WorkerIdle.cpp).
+    WaitEnd waitForWork(const GroomResult& g, bool sleptToHead, bool quiet, Worker& w);
+    void backoff(Worker& w);
+    void spinUntil(TimePoint until, Worker& w);
+    WaitEnd sleepTowardsHead(TimePoint head, TimePoint until, bool quiet, Worker& w);
+    bool idleSpin(bool quiet);
+    WaitEnd park(bool quiet, Worker& w);
+    WaitEnd parkEnded(bool quiet, Worker& w) noexcept;
+    WakeProtocol::QueuesSeen queuesSeen() const noexcept;
+    TimePoint toSteady(TimePoint schedulerTime) const noexcept;
+
+    // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
     bool allFinished() const noexcept;
     void notifyDrainIfDone() noexcept;
-    void backoff(Worker& w);
-    void spinUntil(TimePoint until, Worker& w);
-    void tendNext(TimePoint head, TimePoint until, Worker& w);
-    bool idleSpin(Worker& w);
-    void park(Worker& w);
-    void endWait(Worker& w) noexcept;
-    bool workVisible() const noexcept;
-    bool untendedHead() const noexcept;
-    TimePoint toSteady(TimePoint schedulerTime) const noexcept;
     WorkerCounters& countersOf(Worker* w) noexcept {
         return w ? w->counters : external_;
     }
@@ -170,6 +180,8 @@ class SchedulerCore {
     }
     /// True on a worker thread of this scheduler (where drain() would wait for itself).
     bool onOwnWorker() const noexcept;
+    /// Make onOwnWorker() true on the calling thread (a worker, as its loop starts).
+    void markWorkerThread() const noexcept;
     void endOutsidePost() noexcept;
 
     const SchedulerConfig cfg_;
@@ -193,28 +205,9 @@ class SchedulerCore {
     TimeQueue<JobRecord*> timeQueue_;  ///< guarded by token_
     TimePoint nextDutyCycle_{};        ///< guarded by token_
 
-    /// Start time (ns since epoch) the tend-next worker sleeps towards; kNoTender if none.
-    static constexpr std::int64_t kNoTender = INT64_MAX;
-    std::atomic<std::int64_t> tendTarget_{kNoTender};
-    /// Start of the time queue's head after the last grooming (ns since epoch); kNoTender
-    /// if the queue was empty. Lets a worker about to park see a head that nobody tends.
-    std::atomic<std::int64_t> nextHead_{kNoTender};
-
-    /// A parked worker was notified and has not looked for work yet. While set, releases
-    /// wake nobody: that worker wakes the next one if work remains when it takes a job, so
-    /// a burst of releases costs one futex wake, not one per job.
-    alignas(64) std::atomic<bool> wakeInFlight_{false};
-    /// Wakes sent by wakeForDueWork, so a waker can tell its wake from a later one.
-    std::atomic<std::uint32_t> wakeSeq_{0};
-    /// The tend-next worker was notified and has not looked for work yet (see notifyTender).
-    std::atomic<bool> tenderWakeInFlight_{false};
-    /// Workers in their idle spin, and how many may be at once (see idleSpin).
-    alignas(64) std::atomic<unsigned> spinners_{0};
-    const unsigned maxSpinners_;
-    WakeSignal idleSignal_;      ///< parked workers
-    SafetyNetHolder netHolder_;  ///< the one waiting worker whose wait has a time limit
-    WakeSignal tenderSignal_;    ///< the tend-next worker's timed sleep
-    WakeSignal drainSignal_;     ///< threads in drain()
+    /// Who sleeps, who is being woken, and who tends the next head.
+    WakeProtocol wake_;
+    WakeSignal drainSignal_;  ///< threads in drain()
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).
