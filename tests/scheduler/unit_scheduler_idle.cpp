@@ -176,8 +176,9 @@ std::uint64_t wakeupsAheadOf(int chain, int fan, bool expectWake) {
     }
     const std::uint64_t sent = sched.stats().wakeups - before;
     // Without the looks, "nobody was woken" would hold of a tender that never looked.
-    if (!expectWake)
+    if (!expectWake) {
         EXPECT_GE(sched.stats().tokenAcquisitions, looksBefore + 3) << "the tender stopped looking";
+    }
     EXPECT_EQ(ran.load(), 0) << "nothing ran before the start";
     clock.advance(1ms);
     sched.wake();
