@@ -13,13 +13,13 @@ namespace {
 /// At most this many jobs move in one steal (half of the victim's queue, at least one),
 /// and in one batch from the shared FIFO. Measured as a whole, not per value: a thief that
 /// took one job per scan paid the scan per job (Isolated10k: ~45 % of the jobs stolen);
-/// batches of the oldest half up to 32 cut the workers' instructions 8-10 % (docs/design.md,
-/// "Second round"). 32 itself is an argument: 256 bytes of pointers on the stack, and half
-/// a queue is rarely larger while a poster streams (kSharedFull is 16). No other cap was
-/// measured.
+/// batches of the oldest half up to 32 cut the workers' instructions 8-10 %
+/// (docs/decisions.md, "One wake check per finalised job, ... steals in batches"). 32
+/// itself is an argument: 256 bytes of pointers on the stack, and half a queue is rarely
+/// larger while a poster streams (kSharedFull is 16). No other cap was measured.
 constexpr std::size_t kStealBatch = 32;
 /// How an idle worker lets the shared FIFO fill while a poster streams (see takeShared):
-/// measured (commit b9e623f, docs/design.md sixth round):
+/// measured (commit b9e623f, docs/decisions.md, "The shared FIFO taken in batches"):
 /// a look every 0.3 us, at most 8 looks (2.4 us), done at 16 queued jobs (two cache
 /// lines of the ring). Measured on 10 000 isolated posts (ns/job, post and drain): 310
 /// taking each job at once; 360-440 taking batches without looking; 145-160 looking every

@@ -15,7 +15,7 @@ class InlineTask {
     /// An argument: 48 bytes hold six pointers or references (a lambda capturing a few
     /// handles, a pointer and a size), and with the ops pointer and alignment the task is
     /// 64 bytes, one cache line of the 192-byte record. Not measured against other sizes;
-    /// smaller records are the next thing to try (docs/design.md, "A graph's footprint").
+    /// smaller records are the next thing to try (docs/decisions.md, "Records keep their layout").
     static constexpr std::size_t kInlineBytes = 48;
 
     InlineTask() noexcept = default;
