@@ -29,8 +29,8 @@ class RecordCache {
     /// How many records move between a cache and the pool at once; a cache keeps at most
     /// twice as many. An argument: the pool's lock line is then touched once per 32
     /// records a worker finishes or posts (the cache itself replaced four shared RMWs per
-    /// job, measured: docs/decisions.md, "Record pool with per-worker caches"), and 64 idle records (12 KB) per
-    /// worker is little to hold back. No other batch size was measured.
+    /// job, measured: docs/decisions.md, "Record pool with per-worker caches"), and 64 idle records
+    /// (12 KB) per worker is little to hold back. No other batch size was measured.
     static constexpr std::size_t kBatch = 32;
 
     explicit RecordCache(JobPool* pool) noexcept : pool_(pool) {}
