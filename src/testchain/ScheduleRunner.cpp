@@ -141,6 +141,149 @@ void planChunk(const std::shared_ptr<State>& owner, std::size_t chunk) {
     }
 }
 
+/// Clears what the previous run left: node hashes, post counts, timings, the exit count.
+/// No job of this runner is pending when it is called.
+void resetRunState(State& st) {
+    st.graph.clearNodeHashes();
+    std::fill(st.posts.begin(), st.posts.end(), std::uint8_t{0});
+    std::fill(st.began.begin(), st.began.end(), JobTiming::kNotRun);
+    std::fill(st.ended.begin(), st.ended.end(), JobTiming::kNotRun);
+    st.planningError.clear();
+    std::size_t exits = 0;
+    for (std::size_t i = 0; i < st.graph.size(); ++i)
+        if (st.graph.node(i).isExit() && st.skipNode != i) ++exits;
+    st.exitsRemaining.store(exits, std::memory_order_relaxed);
+    st.faultSuccDone.store(false, std::memory_order_relaxed);
+    st.stopping.store(false, std::memory_order_relaxed);
+    st.exitsDone = exits == 0;
+}
+
+/// One planning job per chunk at its start, each after the previous one: the chunks are
+/// planned in order, as a planner that posts its schedule piece by piece does.
+std::vector<JobHandle> postPlanningJobs(Scheduler& sched, const std::shared_ptr<State>& owner,
+                                        const std::vector<Duration>& planStart) {
+    std::vector<JobHandle> plans(planStart.size());
+    for (std::size_t k = 0; k < plans.size(); ++k) {
+        JobOptions opts;
+        opts.start = owner->anchor + planStart[k];
+        opts.tag = ScheduleRunner::kPlanningTag | k;
+        auto job = [owner, k] { planChunk(owner, k); };
+        if (k == 0)
+            plans[k] = sched.post(job, opts);
+        else
+            plans[k] = sched.post(job, opts, {plans[k - 1]});
+    }
+    return plans;
+}
+
+struct WaitOutcome {
+    bool interrupted = false;
+    bool timedOut = false;
+    bool planningFailed = false;
+};
+
+/// Waits until every planning job and every posted node job reached a final state, the
+/// stop predicate asks, or the completion limit passes. The last exit wakes the waiter;
+/// polling covers runs where some exit never completes.
+WaitOutcome waitUntilFinal(State& st, const std::vector<JobHandle>& plans, Duration completionLimit,
+                           const StopPredicate& stop) {
+    WaitOutcome out;
+    const std::size_t n = st.graph.size();
+    const auto limitAt = saturatingAdd(SteadyClock::now(), completionLimit);
+    std::size_t planCursor = 0;
+    std::size_t nodeCursor = 0;
+    unsigned spins = 0;
+    for (;;) {
+        while (planCursor < plans.size() && plans[planCursor].done()) {
+            if (plans[planCursor].state() != JobState::Completed) out.planningFailed = true;
+            ++planCursor;
+        }
+        if (planCursor == plans.size()) {
+            while (nodeCursor < n && (!st.handles[nodeCursor] || st.handles[nodeCursor].done()))
+                ++nodeCursor;
+            if (nodeCursor == n) return out;
+        }
+        if (stop && stop()) {
+            st.stopping.store(true, std::memory_order_relaxed);
+            out.interrupted = true;
+            return out;
+        }
+        if (SteadyClock::now() >= limitAt) {
+            out.timedOut = true;
+            return out;
+        }
+        std::unique_lock lock(st.mutex);
+        if (st.exitsDone || out.planningFailed) {
+            // Only the scheduler's final bookkeeping (or jobs cut off from the exits) left.
+            lock.unlock();
+            if (++spins < 1000)
+                std::this_thread::yield();
+            else
+                std::this_thread::sleep_for(std::chrono::microseconds{100});
+        } else {
+            st.exitsDoneCv.wait_until(lock, std::min(SteadyClock::now() + kPollInterval, limitAt),
+                                      [&] { return st.exitsDone; });
+        }
+    }
+}
+
+/// Adds a finished job's final state to the run's counts.
+void countFinalState(JobState state, RunResult& r) {
+    switch (state) {
+        case JobState::Completed:
+            ++r.completedJobs;
+            break;
+        case JobState::Failed:
+            ++r.failed;
+            break;
+        case JobState::Expired:
+            ++r.expired;
+            break;
+        default:
+            ++r.cancelled;
+            break;
+    }
+}
+
+/// Every handle is final (acquired), so the jobs' writes are visible: each node's timing
+/// and state into r, the run's end (the last exit's), completion and the hash check.
+void collectJobs(State& st, RunResult& r, bool planningFailed) {
+    const std::size_t n = st.graph.size();
+    r.jobs.resize(n);
+    bool exitsCompleted = !planningFailed;
+    Duration lastEnd{0};
+    for (std::size_t i = 0; i < n; ++i) {
+        JobTiming& j = r.jobs[i];
+        const Node& node = st.graph.node(i);
+        j.node = static_cast<std::uint32_t>(i);
+        j.level = static_cast<std::uint32_t>(node.level);
+        j.weight = st.weight[i];
+        j.scheduledStart = st.start[i];
+        j.actualStart = st.began[i];
+        j.end = st.ended[i];
+        j.posts = st.posts[i];
+        j.posted = static_cast<bool>(st.handles[i]);
+        r.nodesPosted += st.posts[i];
+        if (!j.posted) {
+            if (node.isExit() && st.skipNode != i) exitsCompleted = false;  // never planned
+            continue;
+        }
+        j.state = st.handles[i].state();
+        countFinalState(j.state, r);
+        if (node.isExit()) {
+            if (j.state == JobState::Completed)
+                lastEnd = std::max(lastEnd, j.end);
+            else
+                exitsCompleted = false;
+        }
+        st.handles[i] = JobHandle{};
+    }
+    r.completed = exitsCompleted;
+    r.runTime = lastEnd;
+    r.actualHash = st.graph.graphHash();
+    r.hashOk = r.actualHash == r.expectedHash;
+}
+
 }  // namespace
 
 ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph,
@@ -254,30 +397,15 @@ RunResult ScheduleRunner::run() {
     if (broken_)
         throw std::logic_error("ScheduleRunner: an earlier run timed out or was interrupted");
     State& st = *state_;
-    const std::size_t n = st.graph.size();
-    const std::size_t chunks = planningJobCount();
-
-    // Reset the run state (no job of this runner is pending).
-    st.graph.clearNodeHashes();
-    std::fill(st.posts.begin(), st.posts.end(), std::uint8_t{0});
-    std::fill(st.began.begin(), st.began.end(), JobTiming::kNotRun);
-    std::fill(st.ended.begin(), st.ended.end(), JobTiming::kNotRun);
-    st.planningError.clear();
-    std::size_t exits = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        if (st.graph.node(i).isExit() && st.skipNode != i) ++exits;
-    st.exitsRemaining.store(exits, std::memory_order_relaxed);
-    st.faultSuccDone.store(false, std::memory_order_relaxed);
-    st.stopping.store(false, std::memory_order_relaxed);
-    st.exitsDone = exits == 0;
+    resetRunState(st);
 
     RunResult r;
     r.expectedHash = expectedHash_;
     r.expectedEnd = schedule_.expectedEnd();
     r.workers = sched_.workerCount();
     r.lowerBound = lowerBound(config_.parallelism ? config_.parallelism : r.workers);
-    r.nodes = n;
-    r.planningJobs = chunks;
+    r.nodes = st.graph.size();
+    r.planningJobs = planningJobCount();
 
     const Statistics before = sched_.stats();
     if (config_.stop && config_.stop()) {  // nothing posted yet: the runner stays usable
@@ -287,58 +415,10 @@ RunResult ScheduleRunner::run() {
     st.anchor = saturatingAdd(sched_.now(), saturatingAdd(preRoll(), config_.anchorDelay));
     r.anchor = st.anchor;
 
-    std::vector<JobHandle> plans(chunks);
-    for (std::size_t k = 0; k < chunks; ++k) {
-        JobOptions opts;
-        opts.start = st.anchor + planStart_[k];
-        opts.tag = kPlanningTag | k;
-        auto job = [owner = state_, k] { planChunk(owner, k); };
-        if (k == 0)
-            plans[k] = sched_.post(job, opts);
-        else
-            plans[k] = sched_.post(job, opts, {plans[k - 1]});
-    }
-
-    // Wait until every planning job and every posted node job reached a final state.
-    // The last exit wakes us; polling covers runs where some exit never completes.
-    const auto limitAt = saturatingAdd(SteadyClock::now(), config_.completionLimit);
-    std::size_t planCursor = 0;
-    std::size_t nodeCursor = 0;
-    bool planningFailed = false;
-    unsigned spins = 0;
-    for (;;) {
-        while (planCursor < chunks && plans[planCursor].done()) {
-            if (plans[planCursor].state() != JobState::Completed) planningFailed = true;
-            ++planCursor;
-        }
-        if (planCursor == chunks) {
-            while (nodeCursor < n && (!st.handles[nodeCursor] || st.handles[nodeCursor].done()))
-                ++nodeCursor;
-            if (nodeCursor == n) break;
-        }
-        if (config_.stop && config_.stop()) {
-            st.stopping.store(true, std::memory_order_relaxed);
-            r.interrupted = true;
-            break;
-        }
-        if (SteadyClock::now() >= limitAt) {
-            r.timedOut = true;
-            break;
-        }
-        std::unique_lock lock(st.mutex);
-        if (st.exitsDone || planningFailed) {
-            // Only the scheduler's final bookkeeping (or jobs cut off from the exits) left.
-            lock.unlock();
-            if (++spins < 1000)
-                std::this_thread::yield();
-            else
-                std::this_thread::sleep_for(std::chrono::microseconds{100});
-        } else {
-            st.exitsDoneCv.wait_until(lock, std::min(SteadyClock::now() + kPollInterval, limitAt),
-                                      [&] { return st.exitsDone; });
-        }
-    }
-
+    std::vector<JobHandle> plans = postPlanningJobs(sched_, state_, planStart_);
+    const WaitOutcome waited = waitUntilFinal(st, plans, config_.completionLimit, config_.stop);
+    r.interrupted = waited.interrupted;
+    r.timedOut = waited.timedOut;
     if (r.timedOut || r.interrupted) {
         // Jobs may still run. Each holds the state through a shared_ptr, so it lives until
         // this runner and the last job have let go (finalising a job, cancelled ones
@@ -350,56 +430,9 @@ RunResult ScheduleRunner::run() {
         r.stats = statsDelta(sched_.stats(), before);
         return r;
     }
-    if (planningFailed)
+    if (waited.planningFailed)
         r.error = st.planningError.empty() ? "a planning job did not complete" : st.planningError;
-
-    // Every handle is final (acquired): the jobs' writes are visible.
-    r.jobs.resize(n);
-    bool exitsCompleted = !planningFailed;
-    Duration lastEnd{0};
-    for (std::size_t i = 0; i < n; ++i) {
-        JobTiming& j = r.jobs[i];
-        const Node& node = st.graph.node(i);
-        j.node = static_cast<std::uint32_t>(i);
-        j.level = static_cast<std::uint32_t>(node.level);
-        j.weight = st.weight[i];
-        j.scheduledStart = st.start[i];
-        j.actualStart = st.began[i];
-        j.end = st.ended[i];
-        j.posts = st.posts[i];
-        j.posted = static_cast<bool>(st.handles[i]);
-        r.nodesPosted += st.posts[i];
-        if (!j.posted) {
-            if (node.isExit() && st.skipNode != i) exitsCompleted = false;  // never planned
-            continue;
-        }
-        j.state = st.handles[i].state();
-        switch (j.state) {
-            case JobState::Completed:
-                ++r.completedJobs;
-                break;
-            case JobState::Failed:
-                ++r.failed;
-                break;
-            case JobState::Expired:
-                ++r.expired;
-                break;
-            default:
-                ++r.cancelled;
-                break;
-        }
-        if (node.isExit()) {
-            if (j.state == JobState::Completed)
-                lastEnd = std::max(lastEnd, j.end);
-            else
-                exitsCompleted = false;
-        }
-        st.handles[i] = JobHandle{};
-    }
-    r.completed = exitsCompleted;
-    r.runTime = lastEnd;
-    r.actualHash = st.graph.graphHash();
-    r.hashOk = r.actualHash == r.expectedHash;
+    collectJobs(st, r, waited.planningFailed);
     plans.clear();
     r.stats = statsDelta(sched_.stats(), before);
     return r;
