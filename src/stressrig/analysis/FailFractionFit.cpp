@@ -94,6 +94,110 @@ std::vector<Point> points(std::span<const StressOutcomes> data) {
     return pts;
 }
 
+/// The probed range in ln stress and where holding and failing meet.
+struct Span {
+    double xmin = kInf, xmax = -kInf;
+    double passMax = -kInf;  ///< highest stress with a run that held
+    double failMin = kInf;   ///< lowest stress with a failed run
+};
+
+/// Counts runs, failures and distinct stresses into f, and the reason when the data
+/// cannot be fitted (f.reason stays empty when they can).
+Span countOutcomes(const std::vector<Point>& pts, FailFractionFit& f) {
+    Span span;
+    std::vector<double> xs;
+    for (const Point& p : pts) {
+        f.runs += std::size_t(p.runs);
+        f.failed += std::size_t(p.failed);
+        span.xmin = std::min(span.xmin, p.x);
+        span.xmax = std::max(span.xmax, p.x);
+        if (p.failed < p.runs) span.passMax = std::max(span.passMax, p.x);
+        if (p.failed > 0) span.failMin = std::min(span.failMin, p.x);
+        xs.push_back(p.x);
+    }
+    std::sort(xs.begin(), xs.end());
+    f.stresses = std::size_t(std::unique(xs.begin(), xs.end()) - xs.begin());
+    if (f.runs == 0)
+        f.reason = "no runs";
+    else if (f.failed == 0)
+        f.reason = "no run failed";
+    else if (f.failed == f.runs)
+        f.reason = "every run failed";
+    else if (f.stresses < 2)
+        f.reason = "all runs at one stress";
+    return span;
+}
+
+struct Maximum {
+    double x;       ///< ln s50
+    double logLik;  ///< the profile log-likelihood there
+};
+
+/// The profile likelihood's maximum over [lo, hi]: the best of kGrid + 1 grid points,
+/// refined by golden-section search between its neighbours (the grid point is kept if
+/// the refinement ends lower, as it can on a flat or kinked profile).
+Maximum maximiseProfile(const std::vector<Point>& pts, double lo, double hi) {
+    auto ll = [&](double x) { return profile(pts, x).logLik; };
+    const double h = (hi - lo) / kGrid;
+    int bi = 0;
+    double bl = -kInf;
+    for (int i = 0; i <= kGrid; ++i) {
+        const double l = ll(lo + i * h);
+        if (l > bl) {
+            bl = l;
+            bi = i;
+        }
+    }
+    double a = lo + std::max(bi - 1, 0) * h, b = lo + std::min(bi + 1, kGrid) * h;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    double lc = ll(c), ld = ll(d);
+    for (int i = 0; i < 100 && b - a > 1e-12; ++i) {
+        if (lc >= ld) {
+            b = d;
+            d = c;
+            ld = lc;
+            c = b - g * (b - a);
+            lc = ll(c);
+        } else {
+            a = c;
+            c = d;
+            lc = ld;
+            d = a + g * (b - a);
+            ld = ll(d);
+        }
+    }
+    const double refined = (a + b) / 2;
+    const double lRefined = ll(refined);
+    if (bl > lRefined) return {lo + bi * h, bl};
+    return {refined, lRefined};
+}
+
+/// One end of the interval (dir −1 or +1 from best): where the deviance 2 (ℓmax − ℓp)
+/// first exceeds χ², scanning outward on the grid, then bisecting; missing if the search
+/// range ends first.
+double intervalEnd(const std::vector<Point>& pts, double lmax, double best, double lo, double hi,
+                   double dir) {
+    auto outside = [&](double x) {
+        return 2 * (lmax - profile(pts, x).logLik) > FailFractionFit::kChiSquare95;
+    };
+    const double limit = dir > 0 ? hi : lo;
+    const double step = (hi - lo) / kGrid;
+    double in = best;
+    for (double x = best + dir * step; dir > 0 ? x <= limit : x >= limit; x += dir * step) {
+        if (outside(x)) {
+            double out = x;
+            for (int i = 0; i < 100 && std::abs(out - in) > 1e-12; ++i) {
+                const double mid = (in + out) / 2;
+                (outside(mid) ? out : in) = mid;
+            }
+            return std::exp((in + out) / 2);
+        }
+        in = x;
+    }
+    return kMissing;
+}
+
 }  // namespace
 
 double FailFractionFit::failProbability(double stress) const {
@@ -111,96 +215,26 @@ double FailFractionFit::profileLogLikelihood(std::span<const StressOutcomes> dat
 FailFractionFit FailFractionFit::fit(std::span<const StressOutcomes> data) {
     FailFractionFit f;
     const std::vector<Point> pts = points(data);
-    double xmin = kInf, xmax = -kInf;
-    double passMax = -kInf, failMin = kInf;  // highest stress with a held run, lowest failed
-    for (const Point& p : pts) {
-        f.runs += std::size_t(p.runs);
-        f.failed += std::size_t(p.failed);
-        xmin = std::min(xmin, p.x);
-        xmax = std::max(xmax, p.x);
-        if (p.failed < p.runs) passMax = std::max(passMax, p.x);
-        if (p.failed > 0) failMin = std::min(failMin, p.x);
-    }
-    std::vector<double> xs;
-    for (const Point& p : pts)
-        xs.push_back(p.x);
-    std::sort(xs.begin(), xs.end());
-    f.stresses = std::size_t(std::unique(xs.begin(), xs.end()) - xs.begin());
-    if (f.runs == 0) {
-        f.reason = "no runs";
-        return f;
-    }
-    if (f.failed == 0) {
-        f.reason = "no run failed";
-        return f;
-    }
-    if (f.failed == f.runs) {
-        f.reason = "every run failed";
-        return f;
-    }
-    if (f.stresses < 2) {
-        f.reason = "all runs at one stress";
-        return f;
-    }
+    const Span span = countOutcomes(pts, f);
+    if (!f.reason.empty()) return f;
 
-    const double lo = xmin - kMargin, hi = xmax + kMargin;
-    auto ll = [&](double x) { return profile(pts, x).logLik; };
+    const double lo = span.xmin - kMargin, hi = span.xmax + kMargin;
     double best;
-    if (passMax < failMin) {
+    if (span.passMax < span.failMin) {
         // Separation: every x50 strictly inside the gap reaches the supremum 0.
         f.separated = true;
-        best = (passMax + failMin) / 2;
+        best = (span.passMax + span.failMin) / 2;
         f.logLikelihood = 0;
         f.slope = kInf;
     } else {
-        const double h = (hi - lo) / kGrid;
-        int bi = 0;
-        double bl = -kInf;
-        for (int i = 0; i <= kGrid; ++i) {
-            const double l = ll(lo + i * h);
-            if (l > bl) {
-                bl = l;
-                bi = i;
-            }
-        }
-        // golden section around the best grid point
-        double a = lo + std::max(bi - 1, 0) * h, b = lo + std::min(bi + 1, kGrid) * h;
-        const double g = (std::sqrt(5.0) - 1) / 2;
-        double c = b - g * (b - a), d = a + g * (b - a);
-        double lc = ll(c), ld = ll(d);
-        for (int i = 0; i < 100 && b - a > 1e-12; ++i) {
-            if (lc >= ld) {
-                b = d;
-                d = c;
-                ld = lc;
-                c = b - g * (b - a);
-                lc = ll(c);
-            } else {
-                a = c;
-                c = d;
-                lc = ld;
-                d = a + g * (b - a);
-                ld = ll(d);
-            }
-        }
-        best = (a + b) / 2;
-        double lbest = ll(best);
-        const double grid = lo + bi * h;
-        if (bl > lbest) {
-            best = grid;
-            lbest = bl;
-        }
+        const Maximum m = maximiseProfile(pts, lo, hi);
+        best = m.x;
         const Profile p = profile(pts, best);
-        f.logLikelihood = lbest;
+        f.logLikelihood = m.logLik;
         f.slope = p.beta;
-        if (!(p.beta > 0)) {
-            f.reason = "failing does not grow with stress";
-            f.slope = kMissing;
-            f.logLikelihood = kMissing;
-            return f;
-        }
-        if (best < xmin || best > xmax) {
-            f.reason = "the 50 % point lies outside the probed stresses";
+        if (!(p.beta > 0) || best < span.xmin || best > span.xmax) {
+            f.reason = !(p.beta > 0) ? "failing does not grow with stress"
+                                     : "the 50 % point lies outside the probed stresses";
             f.slope = kMissing;
             f.logLikelihood = kMissing;
             return f;
@@ -208,30 +242,8 @@ FailFractionFit FailFractionFit::fit(std::span<const StressOutcomes> data) {
     }
     f.fitted = true;
     f.stress50 = std::exp(best);
-
-    // Interval ends: where the deviance 2 (ℓmax − ℓp) first exceeds χ², scanning outward
-    // on the grid, then bisecting.
-    const double lmax = f.logLikelihood;
-    auto outside = [&](double x) { return 2 * (lmax - ll(x)) > kChiSquare95; };
-    auto end = [&](double dir) {
-        const double limit = dir > 0 ? hi : lo;
-        const double step = (hi - lo) / kGrid;
-        double in = best;
-        for (double x = best + dir * step; dir > 0 ? x <= limit : x >= limit; x += dir * step) {
-            if (outside(x)) {
-                double out = x;
-                for (int i = 0; i < 100 && std::abs(out - in) > 1e-12; ++i) {
-                    const double mid = (in + out) / 2;
-                    (outside(mid) ? out : in) = mid;
-                }
-                return std::exp((in + out) / 2);
-            }
-            in = x;
-        }
-        return kMissing;
-    };
-    f.low = end(-1);
-    f.high = end(+1);
+    f.low = intervalEnd(pts, f.logLikelihood, best, lo, hi, -1);
+    f.high = intervalEnd(pts, f.logLikelihood, best, lo, hi, +1);
     return f;
 }
 

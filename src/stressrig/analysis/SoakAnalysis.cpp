@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -88,6 +90,157 @@ std::string throughputCause(SoakVerdict& v, double throughputFall, const SoakLim
         shares);
 }
 
+/// The series the trends are fitted to, one value per interval used.
+struct SoakSeries {
+    std::vector<double> hours, throughput, rssMiB, cpu, steal;
+};
+
+/// Drops and misses over the threshold, one clause each; fills their fractions.
+std::vector<std::string> thresholdReasons(SoakVerdict& v, const SoakTotals& totals,
+                                          const SoakLimits& limits) {
+    if (totals.jobs > 0)
+        v.dropFraction = static_cast<double>(totals.drops) / static_cast<double>(totals.jobs);
+    if (totals.measured > 0)
+        v.missFraction = static_cast<double>(totals.misses) / static_cast<double>(totals.measured);
+    std::vector<std::string> why;
+    if (v.dropFraction > limits.dropThreshold)
+        why.push_back(
+            fmt::format("{} of {} jobs dropped unstarted at their deadline (over the "
+                        "{} threshold)",
+                        totals.drops, totals.jobs, percentText(limits.dropThreshold)));
+    if (v.missFraction > limits.dropThreshold)
+        why.push_back(
+            fmt::format("{} of {} measured jobs started later than the lateness limit "
+                        "(over the {} threshold)",
+                        totals.misses, totals.measured, percentText(limits.dropThreshold)));
+    return why;
+}
+
+/// The intervals' series; fills the first, peak and last RSS.
+SoakSeries seriesOf(std::span<const SoakInterval> used, SoakVerdict& v) {
+    SoakSeries s;
+    for (const SoakInterval& i : used) {
+        s.hours.push_back(i.tSeconds / 3600.0);
+        s.throughput.push_back(i.throughput);
+        s.rssMiB.push_back(i.rssBytes / kMiB);
+        s.cpu.push_back(i.cpuPercent);
+        s.steal.push_back(i.stealPercent);
+        if (!std::isfinite(i.rssBytes)) continue;
+        if (!std::isfinite(v.rssFirstMiB)) v.rssFirstMiB = i.rssBytes / kMiB;
+        v.rssLastMiB = i.rssBytes / kMiB;
+        if (!(v.rssPeakMiB >= v.rssLastMiB)) v.rssPeakMiB = v.rssLastMiB;
+    }
+    return s;
+}
+
+/// The four fitted slopes and the CPU share and steal time on their lines.
+void fitTrends(SoakVerdict& v, const SoakSeries& s) {
+    const SlopeFit t = SlopeFit::of(s.hours, s.throughput);
+    if (t.fitted && v.meanThroughput > 0)
+        v.throughputPercentPerHour = scaled(t, 100.0 / v.meanThroughput);  // % of the mean
+    v.memoryMiBPerHour = SlopeFit::of(s.hours, s.rssMiB);
+    v.cpuPercentPerHour = SlopeFit::of(s.hours, s.cpu);
+    v.stealPercentPerHour = SlopeFit::of(s.hours, s.steal);
+    if (s.hours.empty()) return;
+    // Shares on the fitted lines, never below 0 (rounding shows "-0.0 %" otherwise).
+    const auto share = [](const SlopeFit& f, double h) {
+        return f.fitted ? std::max(0.0, f.at(h)) : kMissing;
+    };
+    v.cpuFirstPercent = share(v.cpuPercentPerHour, s.hours.front());
+    v.cpuLastPercent = share(v.cpuPercentPerHour, s.hours.back());
+    v.stealFirstPercent = share(v.stealPercentPerHour, s.hours.front());
+    v.stealLastPercent = share(v.stealPercentPerHour, s.hours.back());
+}
+
+/// "throughput … %/h, memory … MiB/h (95 % interval, N intervals)", or why there is none.
+std::string trendText(const SoakVerdict& v, std::size_t used, std::size_t skip,
+                      const SoakLimits& limits) {
+    const SlopeFit& tp = v.throughputPercentPerHour;
+    const SlopeFit& mem = v.memoryMiBPerHour;
+    if (!tp.fitted && !mem.fitted)
+        return fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)", used,
+                           used == 1 ? "" : "s",
+                           skip == 1  ? std::string(" after skipping the first")
+                           : skip > 1 ? fmt::format(" after skipping the first {}", skip)
+                                      : std::string(),
+                           limits.minIntervals);
+    auto slope = [](const SlopeFit& f, const char* unit) {
+        return f.fitted ? fmt::format("{} ± {} {}", fixed(f.slope, 3, true),
+                                      fixed(f.high95 - f.slope, 2), unit)
+                        : std::string("n/a");
+    };
+    // The CPU share and steal time beside them: what a fall of throughput moved with.
+    std::string cpuText;
+    if (v.cpuPercentPerHour.fitted)
+        cpuText += ", CPU share " + slope(v.cpuPercentPerHour, "points/h");
+    if (v.stealPercentPerHour.fitted)
+        cpuText += ", steal " + slope(v.stealPercentPerHour, "points/h");
+    return fmt::format("throughput {}, memory {}{} (95 % interval, {} intervals)", slope(tp, "%/h"),
+                       slope(mem, "MiB/h"), cpuText, used);
+}
+
+/// Degradation: a significant fall or growth that is also large over the run, one clause
+/// each; fills memoryReturned and, for a fall of throughput, its cause.
+std::vector<std::string> degradations(SoakVerdict& v, const SoakSeries& s,
+                                      std::span<const SoakInterval> used, double rssMeanMiB,
+                                      const SoakLimits& limits) {
+    std::vector<std::string> worse;
+    if (s.hours.empty()) return worse;
+    const SlopeFit& tp = v.throughputPercentPerHour;
+    const SlopeFit& mem = v.memoryMiBPerHour;
+    const double spanH = s.hours.back() - s.hours.front();
+    if (tp.fitted && tp.significant() && tp.slope * spanH < -100 * limits.throughputDrop) {
+        // Relative to the fitted start, as the CPU share's fall is.
+        const double first = tp.at(s.hours.front()), last = tp.at(s.hours.back());
+        const std::string cause = throughputCause(v, relativeFall(first, last), limits);
+        worse.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.3g} %/h); {}",
+                                    -tp.slope * spanH, tp.slope, cause));
+    }
+    // Growth must still be there at the end: a pool that grew and then gave its memory
+    // back is not a leak, however the line through it slopes.
+    const double kept = v.rssLastMiB - v.rssFirstMiB;
+    const auto large = [&](double mib, double reference) {
+        return mib * kMiB > limits.memoryGrowthBytes &&
+               mib > limits.memoryGrowthFraction * reference;
+    };
+    if (mem.fitted && mem.significant()) {
+        const double growth = mem.slope * spanH;
+        if (large(growth, rssMeanMiB) && large(kept, rssMeanMiB))
+            worse.push_back(
+                fmt::format("RSS grew {:.1f} MiB over the run ({:+.3g} MiB/h)", growth, mem.slope));
+    }
+    v.memoryReturned = large(v.rssPeakMiB - v.rssLastMiB, v.rssPeakMiB);
+    const double last = used.back().backlog, first = used.front().backlog;
+    if (last > limits.backlogBound && last > first)
+        worse.push_back(fmt::format("backlog grew to {:.0f} jobs", last));
+    return worse;
+}
+
+/// The verdict word and its reason from what was over the threshold and what degraded.
+void decide(SoakVerdict& v, std::vector<std::string> why, const std::vector<std::string>& worse,
+            const SoakLimits& limits) {
+    if (v.overThreshold) {
+        v.verdict = "unstable";
+        for (const std::string& w : worse)
+            why.push_back(w);
+        v.reason = join(why);
+    } else if (v.degrading) {
+        v.verdict = "degrading";
+        v.reason = join(worse);
+        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
+    } else if (!v.throughputPercentPerHour.fitted) {
+        v.verdict = "inconclusive";
+        v.reason = fmt::format("drops and misses within the threshold, but {}", v.trendText);
+    } else {
+        v.verdict = "stable";
+        v.reason = fmt::format(
+            "drops and misses within the {} threshold, no significant "
+            "degradation: {}",
+            percentText(limits.dropThreshold), v.trendText);
+        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
+    }
+}
+
 }  // namespace
 
 double studentT95(std::size_t df) noexcept {
@@ -143,137 +296,24 @@ SlopeFit SlopeFit::of(std::span<const double> x, std::span<const double> y) {
 SoakVerdict judgeSoak(std::span<const SoakInterval> intervals, const SoakTotals& totals,
                       const SoakLimits& limits) {
     SoakVerdict v;
-    if (totals.jobs > 0)
-        v.dropFraction = static_cast<double>(totals.drops) / static_cast<double>(totals.jobs);
-    if (totals.measured > 0)
-        v.missFraction = static_cast<double>(totals.misses) / static_cast<double>(totals.measured);
-    std::vector<std::string> why;
-    if (v.dropFraction > limits.dropThreshold)
-        why.push_back(
-            fmt::format("{} of {} jobs dropped unstarted at their deadline (over the "
-                        "{} threshold)",
-                        totals.drops, totals.jobs, percentText(limits.dropThreshold)));
-    if (v.missFraction > limits.dropThreshold)
-        why.push_back(
-            fmt::format("{} of {} measured jobs started later than the lateness limit "
-                        "(over the {} threshold)",
-                        totals.misses, totals.measured, percentText(limits.dropThreshold)));
+    std::vector<std::string> why = thresholdReasons(v, totals, limits);
     v.overThreshold = !why.empty();
 
     // Trends over the intervals after the skipped ones.
     const std::size_t skip = std::min(limits.skip, intervals.size());
     const auto used = intervals.subspan(skip);
     v.intervals = used.size();
-    std::vector<double> hours, thr, rssMiB, cpu, steal;
-    for (const SoakInterval& i : used) {
-        hours.push_back(i.tSeconds / 3600.0);
-        thr.push_back(i.throughput);
-        rssMiB.push_back(i.rssBytes / kMiB);
-        cpu.push_back(i.cpuPercent);
-        steal.push_back(i.stealPercent);
-        if (!std::isfinite(i.rssBytes)) continue;
-        if (!std::isfinite(v.rssFirstMiB)) v.rssFirstMiB = i.rssBytes / kMiB;
-        v.rssLastMiB = i.rssBytes / kMiB;
-        if (!(v.rssPeakMiB >= v.rssLastMiB)) v.rssPeakMiB = v.rssLastMiB;
-    }
-    const SampleStatistics thrStats = SampleStatistics::of(thr);
-    const SampleStatistics rssStats = SampleStatistics::of(rssMiB);
+    const SoakSeries series = seriesOf(used, v);
+    const SampleStatistics thrStats = SampleStatistics::of(series.throughput);
     v.meanThroughput = thrStats.mean;
-    const bool enough = used.size() >= limits.minIntervals && thrStats.count >= limits.minIntervals;
-    if (enough) {
-        const SlopeFit t = SlopeFit::of(hours, thr);
-        if (t.fitted && v.meanThroughput > 0)
-            v.throughputPercentPerHour = scaled(t, 100.0 / v.meanThroughput);  // % of the mean
-        v.memoryMiBPerHour = SlopeFit::of(hours, rssMiB);
-        v.cpuPercentPerHour = SlopeFit::of(hours, cpu);
-        v.stealPercentPerHour = SlopeFit::of(hours, steal);
-        if (!hours.empty()) {
-            // Shares on the fitted lines, never below 0 (rounding shows "-0.0 %" otherwise).
-            const auto share = [](const SlopeFit& f, double h) {
-                return f.fitted ? std::max(0.0, f.at(h)) : kMissing;
-            };
-            v.cpuFirstPercent = share(v.cpuPercentPerHour, hours.front());
-            v.cpuLastPercent = share(v.cpuPercentPerHour, hours.back());
-            v.stealFirstPercent = share(v.stealPercentPerHour, hours.front());
-            v.stealLastPercent = share(v.stealPercentPerHour, hours.back());
-        }
-    }
-    const SlopeFit& tp = v.throughputPercentPerHour;
-    const SlopeFit& mem = v.memoryMiBPerHour;
-    if (tp.fitted || mem.fitted) {
-        auto slope = [](const SlopeFit& f, const char* unit) {
-            return f.fitted ? fmt::format("{} ± {} {}", fixed(f.slope, 3, true),
-                                          fixed(f.high95 - f.slope, 2), unit)
-                            : std::string("n/a");
-        };
-        // The CPU share and steal time beside them: what a fall of throughput moved with.
-        std::string cpuText;
-        if (v.cpuPercentPerHour.fitted)
-            cpuText += ", CPU share " + slope(v.cpuPercentPerHour, "points/h");
-        if (v.stealPercentPerHour.fitted)
-            cpuText += ", steal " + slope(v.stealPercentPerHour, "points/h");
-        v.trendText = fmt::format("throughput {}, memory {}{} (95 % interval, {} intervals)",
-                                  slope(tp, "%/h"), slope(mem, "MiB/h"), cpuText, used.size());
-    } else {
-        v.trendText = fmt::format("trend: n/a (only {} interval{}{}; {} needed to fit one)",
-                                  used.size(), used.size() == 1 ? "" : "s",
-                                  skip == 1  ? std::string(" after skipping the first")
-                                  : skip > 1 ? fmt::format(" after skipping the first {}", skip)
-                                             : std::string(),
-                                  limits.minIntervals);
-    }
+    if (used.size() >= limits.minIntervals && thrStats.count >= limits.minIntervals)
+        fitTrends(v, series);
+    v.trendText = trendText(v, used.size(), skip, limits);
 
-    // Degradation: a significant fall or growth that is also large over the run.
-    std::vector<std::string> worse;
-    if (!hours.empty()) {
-        const double spanH = hours.back() - hours.front();
-        if (tp.fitted && tp.significant() && tp.slope * spanH < -100 * limits.throughputDrop) {
-            // Relative to the fitted start, as the CPU share's fall is.
-            const double first = tp.at(hours.front()), last = tp.at(hours.back());
-            const std::string cause = throughputCause(v, relativeFall(first, last), limits);
-            worse.push_back(fmt::format("throughput fell {:.1f} % over the run ({:+.3g} %/h); {}",
-                                        -tp.slope * spanH, tp.slope, cause));
-        }
-        // Growth must still be there at the end: a pool that grew and then gave its
-        // memory back is not a leak, however the line through it slopes.
-        const double kept = v.rssLastMiB - v.rssFirstMiB;
-        const auto large = [&](double mib, double reference) {
-            return mib * kMiB > limits.memoryGrowthBytes &&
-                   mib > limits.memoryGrowthFraction * reference;
-        };
-        if (mem.fitted && mem.significant()) {
-            const double growth = mem.slope * spanH;
-            if (large(growth, rssStats.mean) && large(kept, rssStats.mean))
-                worse.push_back(fmt::format("RSS grew {:.1f} MiB over the run ({:+.3g} MiB/h)",
-                                            growth, mem.slope));
-        }
-        v.memoryReturned = large(v.rssPeakMiB - v.rssLastMiB, v.rssPeakMiB);
-        const double last = used.back().backlog, first = used.front().backlog;
-        if (last > limits.backlogBound && last > first)
-            worse.push_back(fmt::format("backlog grew to {:.0f} jobs", last));
-    }
+    const std::vector<std::string> worse =
+        degradations(v, series, used, SampleStatistics::of(series.rssMiB).mean, limits);
     v.degrading = !worse.empty();
-
-    if (v.overThreshold) {
-        v.verdict = "unstable";
-        for (const std::string& w : worse)
-            why.push_back(w);
-        v.reason = join(why);
-    } else if (v.degrading) {
-        v.verdict = "degrading";
-        v.reason = join(worse);
-        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
-    } else if (!tp.fitted) {
-        v.verdict = "inconclusive";
-        v.reason = fmt::format("drops and misses within the threshold, but {}", v.trendText);
-    } else {
-        v.verdict = "stable";
-        v.reason = fmt::format(
-            "drops and misses within the {} threshold, no significant "
-            "degradation: {}",
-            percentText(limits.dropThreshold), v.trendText);
-        if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
-    }
+    decide(v, std::move(why), worse, limits);
     return v;
 }
 
