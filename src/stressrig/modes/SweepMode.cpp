@@ -109,61 +109,75 @@ class SweepMode final : public Mode {
         limits.dropThreshold = steps_.dropThreshold;
         const LoadClassifier classifier(limits);
 
-        std::vector<SweepRow> rows;
+        SweepState state;
+        state.total = rates_.size() * workers_.size();
         std::vector<WorkerLevels> levels;
-        const std::size_t total = rates_.size() * workers_.size();
-        std::size_t done = 0;
-        bool stopped = false;
         for (unsigned w : workers_) {
-            if (stopped) break;
-            WorkerLevels lv;
-            lv.workers = w;
-            std::vector<StepMeasurement> measured;
-            for (double rate : rates_) {
-                if (ctx.stop.requested()) {
-                    stopped = true;
-                    break;
-                }
-                SweepRow row;
-                row.workers = w;
-                RateStepConfig step = steps_.step(rate, w, load_, window);
-                step.placement = placement_.placement();
-                row.step = runRateStep(step, body.load(), &ctx.stop);
-                row.interrupted = row.step.interrupted;
-                if (row.interrupted) {
-                    row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
-                    rows.push_back(std::move(row));
-                    stopped = true;
-                    break;
-                }
-                row.verdict = classifier.classify(row.step.m);
-                measured.push_back(row.step.m);
-                ++lv.stepsRun;
-                ctx.progress.progress(
-                    ++done, total,
-                    fmt::format("{} workers, {}: {} ({})", w, Units::formatRate(rate),
-                                toString(row.verdict.loadClass), row.verdict.reason));
-                const bool failed = row.verdict.loadClass == LoadClass::Failure;
-                rows.push_back(std::move(row));
-                if (failed) {  // beyond the first failure nothing new is learnt
-                    lv.stepsSkipped = rates_.size() - measured.size();
-                    done += lv.stepsSkipped;
-                    break;
-                }
-            }
-            lv.summary = classifier.summarize(measured);
+            if (state.stopped) break;
+            const WorkerLevels lv = measureWorkers(ctx, body, classifier, w, window, state);
             if (lv.stepsRun > 0) levels.push_back(lv);
         }
 
         ModeResult r;
         r.name = "sweep";
         r.calibration = body.json();
-        r.partial = stopped;
-        report(r, rows, levels, window, limits);
+        r.partial = state.stopped;
+        report(r, state.rows, levels, window, limits);
         return r;
     }
 
   private:
+    /// The rows measured so far, the progress and whether a stop request ended the sweep.
+    struct SweepState {
+        std::vector<SweepRow> rows;
+        std::size_t done = 0, total = 0;
+        bool stopped = false;
+    };
+
+    /// The rates in turn on `workers` workers, each step classified; the first failure
+    /// ends them (beyond it nothing new is learnt), a step cut short ends the sweep.
+    WorkerLevels measureWorkers(RunContext& ctx, const JobBody& body,
+                                const LoadClassifier& classifier, unsigned workers, Duration window,
+                                SweepState& state) const {
+        WorkerLevels lv;
+        lv.workers = workers;
+        std::vector<StepMeasurement> measured;
+        for (double rate : rates_) {
+            if (ctx.stop.requested()) {
+                state.stopped = true;
+                break;
+            }
+            SweepRow row;
+            row.workers = workers;
+            RateStepConfig step = steps_.step(rate, workers, load_, window);
+            step.placement = placement_.placement();
+            row.step = runRateStep(step, body.load(), &ctx.stop);
+            row.interrupted = row.step.interrupted;
+            if (row.interrupted) {
+                row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
+                state.rows.push_back(std::move(row));
+                state.stopped = true;
+                break;
+            }
+            row.verdict = classifier.classify(row.step.m);
+            measured.push_back(row.step.m);
+            ++lv.stepsRun;
+            ctx.progress.progress(
+                ++state.done, state.total,
+                fmt::format("{} workers, {}: {} ({})", workers, Units::formatRate(rate),
+                            toString(row.verdict.loadClass), row.verdict.reason));
+            const bool failed = row.verdict.loadClass == LoadClass::Failure;
+            state.rows.push_back(std::move(row));
+            if (failed) {  // beyond the first failure nothing new is learnt
+                lv.stepsSkipped = rates_.size() - measured.size();
+                state.done += lv.stepsSkipped;
+                break;
+            }
+        }
+        lv.summary = classifier.summarize(measured);
+        return lv;
+    }
+
     static std::string className(const SweepRow& row) {
         return row.interrupted ? "interrupted" : std::string(toString(row.verdict.loadClass));
     }
