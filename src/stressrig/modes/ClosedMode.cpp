@@ -16,6 +16,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -26,10 +27,6 @@ namespace {
 /// The open comparison holds its whole timetable in memory: at most this many arrivals.
 constexpr double kMaxComparisonArrivals = 2e7;
 
-std::string dur(Duration d) {
-    return Units::formatDuration(d);
-}
-
 /// Why the closed run's measured span could not measure its throughput; empty if it could.
 std::string spanTooShortText(const LoadRunResult& r) {
     if (!r.spanTooShort || r.interrupted) return {};
@@ -37,11 +34,31 @@ std::string spanTooShortText(const LoadRunResult& r) {
         return fmt::format(
             "no job completed in the measured span of {}: it was too short for one job; "
             "lengthen --duration",
-            dur(r.span));
+            durationText(r.span));
     return fmt::format(
         "the measured span of {} is shorter than one job, so its {} completions began "
         "before it: lengthen --duration",
-        dur(r.span), r.completedInSpan);
+        durationText(r.span), r.completedInSpan);
+}
+
+/// Why the open comparison cannot run after `closed` (a run of `duration`); empty if it
+/// can: it needs a whole closed run that measured a positive rate over a span longer than
+/// a job, and a timetable that fits in memory.
+std::string openComparisonBlocker(const LoadRunResult& closed, Duration duration) {
+    const double rate = closed.achievedRate;
+    const double arrivals = rate * std::chrono::duration<double>(duration).count();
+    if (closed.interrupted) return "the closed run was interrupted";
+    if (!(rate > 0))
+        return fmt::format(
+            "the closed run completed no job in its measured span of {} (achieved rate {}), "
+            "so there is no rate to offer",
+            durationText(closed.span), std::isnan(rate) ? "n/a" : Units::formatRate(rate));
+    if (closed.spanTooShort) return "the closed run's rate rests on a span too short for one job";
+    if (arrivals > kMaxComparisonArrivals)
+        return fmt::format("{} over {} would be {:.3g} arrivals (at most {:.3g})",
+                           Units::formatRate(rate), durationText(duration), arrivals,
+                           kMaxComparisonArrivals);
+    return {};
 }
 
 class ClosedMode final : public Mode {
@@ -63,54 +80,22 @@ class ClosedMode final : public Mode {
     void validate(const OptionTable&) override {
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         dur(span_.warmup), dur(span_.duration)));
+                                         durationText(span_.warmup), durationText(span_.duration)));
     }
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
         ctx.progress.note(fmt::format("closed load: {} users for {}, {} workers, jobs of {}",
-                                      users_, dur(span_.duration), exec_.workers, dur(exec_.load)));
-        ClosedRunConfig cc;
-        cc.users = users_;
-        cc.workers = exec_.workers;
-        cc.placement = placement_.placement();
-        cc.jobLoad = exec_.load;
-        cc.think = think_;
-        cc.duration = span_.duration;
-        cc.warmup = span_.warmup;
-        const LoadRunResult closed = runClosedLoad(cc, body.load(), &ctx.stop);
-
+                                      users_, durationText(span_.duration), exec_.workers,
+                                      durationText(exec_.load)));
+        const LoadRunResult closed = runClosedLoad(closedConfig(), body.load(), &ctx.stop);
         // The same jobs as open load at the rate the closed users reached.
+        const std::string notRun = openComparisonBlocker(closed, span_.duration);
         std::optional<LoadRunResult> open;
-        std::string notRun;
-        const double rate = closed.achievedRate;
-        const std::string tooShort = spanTooShortText(closed);
-        const double arrivals = rate * std::chrono::duration<double>(span_.duration).count();
-        if (closed.interrupted)
-            notRun = "the closed run was interrupted";
-        else if (!(rate > 0))
-            notRun = fmt::format(
-                "the closed run completed no job in its measured span of {} (achieved rate {}), "
-                "so there is no rate to offer",
-                dur(closed.span), std::isnan(rate) ? "n/a" : Units::formatRate(rate));
-        else if (closed.spanTooShort)
-            notRun = "the closed run's rate rests on a span too short for one job";
-        else if (arrivals > kMaxComparisonArrivals)
-            notRun = fmt::format("{} over {} would be {:.3g} arrivals (at most {:.3g})",
-                                 Units::formatRate(rate), dur(span_.duration), arrivals,
-                                 kMaxComparisonArrivals);
         if (notRun.empty()) {
-            ctx.progress.note(
-                fmt::format("open load at the closed rate {}", Units::formatRate(rate)));
-            OpenRunConfig oc;
-            oc.arrivals = {rate, "constant", 42};
-            oc.workers = exec_.workers;
-            oc.placement = placement_.placement();
-            oc.jobLoad = exec_.load;
-            oc.duration = span_.duration;
-            oc.warmup = span_.warmup;
-            oc.deadlineWindow = Duration{0};  // closed jobs have none either
-            open = runOpenLoad(oc, body.load(), &ctx.stop);
+            ctx.progress.note(fmt::format("open load at the closed rate {}",
+                                          Units::formatRate(closed.achievedRate)));
+            open = runOpenLoad(openConfig(closed.achievedRate), body.load(), &ctx.stop);
         }
 
         ModeResult m;
@@ -119,44 +104,99 @@ class ClosedMode final : public Mode {
         m.partial = closed.interrupted || (open && open->interrupted);
         std::vector<const LoadRunResult*> runs{&closed};
         if (open) runs.push_back(&*open);
+        const std::string tooShort = spanTooShortText(closed);
+        m.text = textLines(runs, closed, open, notRun, tooShort);
+        addFindings(m, runs, open, notRun, tooShort);
+        m.verdict = verdict(m.partial, closed, open, tooShort);
+        m.result = resultJson(closed, open, notRun);
+        m.tables.push_back({"", loadSummaryTable(runs)});
+        CsvTable pt = latencyPercentileTable(runs);
+        PlotOptions pl;
+        pl.title = "closed vs open at the same rate: start lateness by percentile";
+        std::vector<std::string> ys;
+        for (const LoadRunResult* r : runs)
+            ys.push_back(r->method + " lateness us");
+        m.plots.push_back({"-latency", percentilePlot(pt, "percentile", ys, pl)});
+        m.tables.push_back({"-latency", std::move(pt)});
+        m.tables.push_back({"-timeseries", loadTimeSeries(closed)});
+        m.files.push_back({"-closed.hgrm", hgrmText(closed.lateness)});
+        if (open) m.files.push_back({"-open.hgrm", hgrmText(open->lateness)});
+        return m;
+    }
 
-        m.text.push_back(
-            fmt::format("Closed load: {} users{} for {} ({}), {} workers, jobs of {}", users_,
-                        think_ > Duration{0} ? fmt::format(" thinking {}", dur(think_)) : "",
-                        dur(span_.duration), span_.warmupText(), exec_.workers, dur(exec_.load)));
+  private:
+    ClosedRunConfig closedConfig() const {
+        ClosedRunConfig cc;
+        cc.users = users_;
+        cc.workers = exec_.workers;
+        cc.placement = placement_.placement();
+        cc.jobLoad = exec_.load;
+        cc.think = think_;
+        cc.duration = span_.duration;
+        cc.warmup = span_.warmup;
+        return cc;
+    }
+
+    OpenRunConfig openConfig(double rate) const {
+        OpenRunConfig oc;
+        oc.arrivals = {rate, "constant", 42};
+        oc.workers = exec_.workers;
+        oc.placement = placement_.placement();
+        oc.jobLoad = exec_.load;
+        oc.duration = span_.duration;
+        oc.warmup = span_.warmup;
+        oc.deadlineWindow = Duration{0};  // closed jobs have none either
+        return oc;
+    }
+
+    std::vector<std::string> textLines(const std::vector<const LoadRunResult*>& runs,
+                                       const LoadRunResult& closed,
+                                       const std::optional<LoadRunResult>& open,
+                                       const std::string& notRun,
+                                       const std::string& tooShort) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
+            "Closed load: {} users{} for {} ({}), {} workers, jobs of {}", users_,
+            think_ > Duration{0} ? fmt::format(" thinking {}", durationText(think_)) : "",
+            durationText(span_.duration), span_.warmupText(), exec_.workers,
+            durationText(exec_.load)));
         for (const LoadRunResult* r : runs)
             for (const std::string& l : loadRunText(*r))
-                m.text.push_back(l);
-        m.text.push_back(fmt::format(
+                text.push_back(l);
+        text.push_back(fmt::format(
             "Closed: each of the {} users submits its next job only when the previous one is "
             "done, so the load slows down whenever the scheduler does, and the time a user "
             "waited before it could submit is not in its latency.",
             users_));
         if (open) {
-            m.text.push_back(
+            text.push_back(
                 "Open: the same jobs at the closed run's rate on a fixed timetable, without "
                 "deadlines; lateness counts from the intended start, so waiting in the queue "
                 "shows.");
-            const bool both = percentileSupported(99, closed.lateness.count()) &&
-                              percentileSupported(99, open->lateness.count());
-            if (both) {
+            if (percentileSupported(99, closed.lateness.count()) &&
+                percentileSupported(99, open->lateness.count())) {
                 const auto c99 = closed.lateness.percentile(99),
                            o99 = open->lateness.percentile(99);
-                m.text.push_back(fmt::format(
-                    "p99 lateness: closed {} vs open {}{}", dur(Duration{c99}), dur(Duration{o99}),
+                text.push_back(fmt::format(
+                    "p99 lateness: closed {} vs open {}{}", durationText(Duration{c99}),
+                    durationText(Duration{o99}),
                     c99 > 0 ? fmt::format(" ({:.1f}x)",
                                           static_cast<double>(o99) / static_cast<double>(c99))
                             : ""));
             }
         } else {
-            m.text.push_back(fmt::format("Open comparison not run: {}.", notRun));
-            m.warnings.push_back(fmt::format("open comparison not run: {}", notRun));
+            text.push_back(fmt::format("Open comparison not run: {}.", notRun));
         }
-        if (!tooShort.empty()) {
-            m.text.push_back(fmt::format("Throughput: {}.", tooShort));
-            m.warnings.push_back(tooShort);
-        }
+        if (!tooShort.empty()) text.push_back(fmt::format("Throughput: {}.", tooShort));
+        return text;
+    }
 
+    /// Correctness failures of either run, and the warnings.
+    static void addFindings(ModeResult& m, const std::vector<const LoadRunResult*>& runs,
+                            const std::optional<LoadRunResult>& open, const std::string& notRun,
+                            const std::string& tooShort) {
+        if (!open) m.warnings.push_back(fmt::format("open comparison not run: {}", notRun));
+        if (!tooShort.empty()) m.warnings.push_back(tooShort);
         for (const LoadRunResult* r : runs) {
             if (r->failed) {
                 m.systemFailure = true;
@@ -175,8 +215,13 @@ class ClosedMode final : public Mode {
             m.warnings.push_back(
                 fmt::format("the open comparison did not drain after the run: {} jobs cancelled",
                             open->cancelled));
+    }
 
-        std::string v = m.partial ? "interrupted: partial result; " : "";
+    std::string verdict(bool partial, const LoadRunResult& closed,
+                        const std::optional<LoadRunResult>& open,
+                        const std::string& tooShort) const {
+        const double rate = closed.achievedRate;
+        std::string v = partial ? "interrupted: partial result; " : "";
         if (std::isnan(rate) && !tooShort.empty())
             v += fmt::format("{} closed users: no throughput, {}", users_, tooShort);
         else
@@ -184,16 +229,19 @@ class ClosedMode final : public Mode {
                              std::isnan(rate) ? std::string("n/a") : Units::formatRate(rate),
                              tooShort.empty() ? "" : " (a span too short for one job)");
         if (percentileSupported(99, closed.lateness.count()))
-            v +=
-                fmt::format(" with p99 lateness {}", dur(Duration{closed.lateness.percentile(99)}));
+            v += fmt::format(" with p99 lateness {}",
+                             durationText(Duration{closed.lateness.percentile(99)}));
         if (open && percentileSupported(99, open->lateness.count()))
             v += fmt::format("; open load at that rate: p99 lateness {}",
-                             dur(Duration{open->lateness.percentile(99)}));
+                             durationText(Duration{open->lateness.percentile(99)}));
         else if (!open)
             v += "; open comparison not run";
-        m.verdict = v;
+        return v;
+    }
 
-        nlohmann::json& j = m.result;
+    nlohmann::json resultJson(const LoadRunResult& closed, const std::optional<LoadRunResult>& open,
+                              const std::string& notRun) const {
+        nlohmann::json j;
         j["workers"] = exec_.workers;
         j["users"] = users_;
         j["think_us"] = std::chrono::duration<double, std::micro>(think_).count();
@@ -202,23 +250,9 @@ class ClosedMode final : public Mode {
         j["open_comparison"] = {
             {"run", open.has_value()},
             {"reason", notRun.empty() ? nlohmann::json(nullptr) : nlohmann::json(notRun)}};
-
-        m.tables.push_back({"", loadSummaryTable(runs)});
-        CsvTable pt = latencyPercentileTable(runs);
-        PlotOptions pl;
-        pl.title = "closed vs open at the same rate: start lateness by percentile";
-        std::vector<std::string> ys;
-        for (const LoadRunResult* r : runs)
-            ys.push_back(r->method + " lateness us");
-        m.plots.push_back({"-latency", percentilePlot(pt, "percentile", ys, pl)});
-        m.tables.push_back({"-latency", std::move(pt)});
-        m.tables.push_back({"-timeseries", loadTimeSeries(closed)});
-        m.files.push_back({"-closed.hgrm", hgrmText(closed.lateness)});
-        if (open) m.files.push_back({"-open.hgrm", hgrmText(open->lateness)});
-        return m;
+        return j;
     }
 
-  private:
     ExecutionOptions exec_;
     PlacementOption placement_;
     LoadSpanOptions span_;

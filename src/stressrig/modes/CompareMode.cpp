@@ -11,8 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/MannWhitney.hpp"
-#include "analysis/SampleStatistics.hpp"
+#include "analysis/ResultComparison.hpp"
 #include "cli/UsageError.hpp"
 #include "modes/Mode.hpp"
 #include "report/HtmlPage.hpp"
@@ -124,12 +123,6 @@ std::pair<StoredResult, StoredResult> locate(const std::string& a, const std::st
     return {pick(0), pick(1)};
 }
 
-std::string valueText(const nlohmann::json& v) {
-    if (v.is_null()) return "unset";
-    if (v.is_string()) return v.get<std::string>();
-    return v.dump();
-}
-
 /// Result keys that name the graph: results on different graphs are not comparable.
 constexpr const char* kGraphKeys[] = {"pattern", "rules", "nodes", "seed"};
 
@@ -173,98 +166,12 @@ const std::vector<RepeatedSource>& repeatedSources() {
     return sources;
 }
 
-/// Numeric leaves of the result, nested objects flattened to "outer.inner".
-void numericLeaves(const nlohmann::json& v, const std::string& prefix,
-                   std::map<std::string, double>& out) {
-    if (v.is_object()) {
-        for (const auto& [k, x] : v.items())
-            numericLeaves(x, prefix.empty() ? k : prefix + "." + k, out);
-    } else if (v.is_number()) {
-        out[prefix] = v.get<double>();
-    } else if (v.is_null()) {
-        out[prefix] = kMissing;  // measured as missing: compared as missing
-    }
-}
-
-enum class Judgement { Beyond, Within, None };
-
-struct MetricRow {
-    std::string metric;
-    std::string kind;  ///< "repeated" or "single"
-    std::size_t nA = 0, nB = 0;
-    double a = kMissing, b = kMissing;  ///< medians of repeated values
-    double pValue = kMissing;
-    Judgement judgement = Judgement::None;
-    std::string judgementText;
-
-    double difference() const { return b - a; }
-    double changePercent() const {
-        return (std::isnan(a) || std::isnan(b) || a == 0) ? kMissing
-                                                          : 100.0 * (b - a) / std::abs(a);
-    }
-};
-
 std::string num(double v) {
     return textOr(v, [](double x) { return fmt::format("{:.4g}", x); });
 }
 
 std::string signedPercent(double v) {
     return textOr(v, [](double x) { return fmt::format("{:+.1f} %", x); });
-}
-
-MetricRow repeatedRow(const std::string& metric, const std::vector<double>& a,
-                      const std::vector<double>& b, double alpha) {
-    MetricRow r;
-    r.metric = metric;
-    r.kind = "repeated";
-    const SampleStatistics sa = SampleStatistics::of(a), sb = SampleStatistics::of(b);
-    r.nA = sa.count;
-    r.nB = sb.count;
-    r.a = sa.median;
-    r.b = sb.median;
-    if (r.nA == 0 || r.nB == 0) {
-        r.judgementText = "no judgement possible (no value in one result)";
-        return r;
-    }
-    if (r.nA == 1 && r.nB == 1) {
-        r.judgementText = "no judgement possible (single value)";
-        return r;
-    }
-    const MannWhitneyResult u = mannWhitneyU(a, b);
-    r.pValue = u.pValue;
-    if (u.minimumPValue >= alpha) {
-        r.judgementText = fmt::format(
-            "no judgement possible (too few repetitions: {} and {} give p >= {:.3g} even when "
-            "every value differs)",
-            r.nA, r.nB, u.minimumPValue);
-        return r;
-    }
-    if (u.pValue < alpha) {
-        r.judgement = Judgement::Beyond;
-        r.judgementText = fmt::format("beyond the noise: B {} (p = {:.3g} < {:.3g})",
-                                      r.b > r.a ? "higher" : "lower", u.pValue, alpha);
-    } else {
-        r.judgement = Judgement::Within;
-        r.judgementText = fmt::format("within the noise (p = {:.3g} >= {:.3g})", u.pValue, alpha);
-    }
-    return r;
-}
-
-MetricRow singleRow(const std::string& metric, double a, double b) {
-    MetricRow r;
-    r.metric = metric;
-    r.kind = "single";
-    r.nA = std::isnan(a) ? 0 : 1;
-    r.nB = std::isnan(b) ? 0 : 1;
-    r.a = a;
-    r.b = b;
-    if (std::isnan(a) && std::isnan(b))
-        r.judgementText = "missing in both";
-    else if (a == b)
-        r.judgementText = "same value";
-    else
-        r.judgementText = "no judgement possible (single value)";
-    return r;
 }
 
 /// The values of a column of a result's CSV by setting (one group, key 0, without
@@ -314,20 +221,32 @@ class CompareMode final : public Mode {
     ModeResult run(RunContext& ctx) override;
 
   private:
+    std::vector<std::string> textLines(const StoredResult& a, const StoredResult& b,
+                                       const std::vector<MetricRow>& rows,
+                                       const ComparisonTally& tally,
+                                       const std::vector<std::string>& configDiffs) const;
+    std::string verdict(const std::string& mode, const std::vector<MetricRow>& rows,
+                        const ComparisonTally& tally) const;
+    nlohmann::json resultJson(const StoredResult& a, const StoredResult& b,
+                              const std::vector<MetricRow>& rows, const ComparisonTally& tally,
+                              const std::vector<std::string>& configDiffs) const;
+    CsvTable resultTable(const StoredResult& a, const StoredResult& b,
+                         const std::vector<MetricRow>& rows) const;
+    GnuplotScript changePlot(const CsvTable& chart, const StoredResult& a, const StoredResult& b,
+                             const std::string& mode) const;
+
     std::string baseline_;
     std::string candidate_;
     std::string result_;
     double alpha_ = 0.05;
 };
 
-ModeResult CompareMode::run(RunContext&) {
-    const auto [a, b] = locate(baseline_, candidate_, result_);
-    checkComparable(a, b);
-    const std::string mode = a.mode();
-
+/// The repeated measurements both results hold (per-rep CSV files of their mode), one row
+/// per column and setting; a setting only one result tried is left out.
+std::vector<MetricRow> repeatedRows(const StoredResult& a, const StoredResult& b, double alpha) {
     std::vector<MetricRow> rows;
     for (const RepeatedSource& src : repeatedSources()) {
-        if (mode != src.mode) continue;
+        if (a.mode() != src.mode) continue;
         for (const char* column : src.columns) {
             const auto ga = columnOf(a, src.suffix, column, src.groupBy);
             const auto gb = columnOf(b, src.suffix, column, src.groupBy);
@@ -338,95 +257,88 @@ ModeResult CompareMode::run(RunContext&) {
                                                ? fmt::format("{} at {} {:.4g} (per {})", column,
                                                              src.groupBy, setting, src.unit)
                                                : fmt::format("{} (per {})", column, src.unit);
-                MetricRow row = repeatedRow(metric, va, vb->second, alpha_);
+                MetricRow row = repeatedRow(metric, va, vb->second, alpha);
                 if (row.nA == 0 && row.nB == 0) continue;  // not measured in either
                 rows.push_back(std::move(row));
             }
         }
     }
-    std::map<std::string, double> la, lb;
-    numericLeaves(a.result(), "", la);
-    numericLeaves(b.result(), "", lb);
-    std::size_t same = 0;
-    for (const auto& [k, va] : la) {
-        const auto it = lb.find(k);
-        if (it == lb.end()) continue;
-        MetricRow r = singleRow(k, va, it->second);
-        if (r.judgementText == "same value" || r.judgementText == "missing in both") ++same;
-        rows.push_back(std::move(r));
-    }
+    return rows;
+}
 
-    ModeResult res;
-    res.name = "compare-" + b.name;
-    CsvTable table;
-    table.addColumn("metric", CsvTable::Kind::Text);
-    table.addColumn("kind", CsvTable::Kind::Text);
-    for (const char* c : {"n A", "n B", "A", "B", "difference", "change %", "p value"})
-        table.addColumn(c);
-    table.addColumn("judgement", CsvTable::Kind::Text);
+/// "<dir>/<name>.json (<date>, commit <commit>)".
+std::string describe(const StoredResult& s) {
+    const nlohmann::json& env = s.envelope.value("environment", nlohmann::json::object());
+    return fmt::format("{} ({}, commit {})", (s.directory / (s.name + ".json")).string(),
+                       env.value("date", std::string("date unknown")),
+                       env.value("commit", std::string("unknown")));
+}
+
+nlohmann::json configurationOf(const StoredResult& s) {
+    return s.envelope.value("configuration", nlohmann::json::object());
+}
+
+/// The changes in percent of the differing rows, for the bar chart: row number, metric,
+/// change, class (1 beyond the noise, 2 within, 3 no judgement).
+CsvTable changeChart(const std::vector<MetricRow>& rows) {
     CsvTable chart({"row"});
     chart.addColumn("metric", CsvTable::Kind::Text);
     chart.addColumn("change %");
     chart.addColumn("class");
-    nlohmann::json metrics = nlohmann::json::array();
-    std::size_t beyond = 0, within = 0, noJudgement = 0, differing = 0;
     for (const MetricRow& r : rows) {
-        table.addRow({r.metric, r.kind, double(r.nA), double(r.nB), r.a, r.b, r.difference(),
-                      r.changePercent(), r.pValue, r.judgementText});
-        metrics.push_back({{"metric", r.metric},
-                           {"kind", r.kind},
-                           {"n_a", r.nA},
-                           {"n_b", r.nB},
-                           {"a", jsonNumber(r.a)},
-                           {"b", jsonNumber(r.b)},
-                           {"difference", jsonNumber(r.difference())},
-                           {"change_percent", jsonNumber(r.changePercent())},
-                           {"p_value", jsonNumber(r.pValue)},
-                           {"judgement", r.judgementText}});
-        const bool differs = r.kind == "repeated" || (r.a != r.b && !std::isnan(r.a - r.b));
-        if (!differs) continue;
-        if (r.judgement == Judgement::Beyond)
-            ++beyond;
-        else if (r.judgement == Judgement::Within)
-            ++within;
-        else
-            ++noJudgement;
-        if (r.kind == "single") ++differing;
         const double change = r.changePercent();
-        if (std::isfinite(change))
-            chart.addRow({double(chart.rowCount() + 1), r.metric, change,
-                          r.judgement == Judgement::Beyond   ? 1.0
-                          : r.judgement == Judgement::Within ? 2.0
-                                                             : 3.0});
+        if (!r.differs() || !std::isfinite(change)) continue;
+        chart.addRow({double(chart.rowCount() + 1), r.metric, change,
+                      r.judgement == Judgement::Beyond   ? 1.0
+                      : r.judgement == Judgement::Within ? 2.0
+                                                         : 3.0});
     }
+    return chart;
+}
 
-    // ---- text
-    auto describe = [](const StoredResult& s) {
-        const nlohmann::json& env = s.envelope.value("environment", nlohmann::json::object());
-        return fmt::format("{} ({}, commit {})", (s.directory / (s.name + ".json")).string(),
-                           env.value("date", std::string("date unknown")),
-                           env.value("commit", std::string("unknown")));
-    };
-    auto& text = res.text;
-    text.push_back(fmt::format("stressrig compare: --mode={} results", mode));
+ModeResult CompareMode::run(RunContext&) {
+    // measure: read both results back
+    const auto [a, b] = locate(baseline_, candidate_, result_);
+    checkComparable(a, b);
+    std::vector<MetricRow> rows = repeatedRows(a, b, alpha_);
+    for (MetricRow& r : singleRows(a.result(), b.result()))
+        rows.push_back(std::move(r));
+    // analyse
+    const ComparisonTally tally = tallyRows(rows);
+    const std::vector<std::string> configDiffs =
+        configurationDifferences(configurationOf(a), configurationOf(b));
+    // present
+    ModeResult res;
+    res.name = "compare-" + b.name;
+    res.text = textLines(a, b, rows, tally, configDiffs);
+    res.verdict = verdict(a.mode(), rows, tally);
+    if (a.envelope.value("partial", false) || b.envelope.value("partial", false))
+        res.warnings.push_back(
+            "a compared result is partial (interrupted): its figures cover "
+            "only what was measured before the stop");
+    if (!configDiffs.empty())
+        res.warnings.push_back(
+            fmt::format("the configurations differ in {} option{}: a difference may come "
+                        "from them",
+                        configDiffs.size(), configDiffs.size() == 1 ? "" : "s"));
+    res.result = resultJson(a, b, rows, tally, configDiffs);
+    const CsvTable chart = changeChart(rows);
+    if (chart.rowCount() > 0) res.plots.push_back({"", changePlot(chart, a, b, a.mode())});
+    res.tables.push_back({"", resultTable(a, b, rows)});
+    return res;
+}
+
+std::vector<std::string> CompareMode::textLines(const StoredResult& a, const StoredResult& b,
+                                                const std::vector<MetricRow>& rows,
+                                                const ComparisonTally& tally,
+                                                const std::vector<std::string>& configDiffs) const {
+    std::vector<std::string> text;
+    text.push_back(fmt::format("stressrig compare: --mode={} results", a.mode()));
     text.push_back("  A  " + describe(a));
     text.push_back("  B  " + describe(b));
-    const nlohmann::json ca = a.envelope.value("configuration", nlohmann::json::object());
-    const nlohmann::json cb = b.envelope.value("configuration", nlohmann::json::object());
-    std::vector<std::string> configDiffs;
-    for (const auto& [k, v] : ca.items()) {
-        if (k == "out" || k == "name" || k == "json" || k == "quiet" || k == "no_render") continue;
-        const nlohmann::json w = cb.contains(k) ? cb.at(k) : nlohmann::json(nullptr);
-        if (v != w)
-            configDiffs.push_back(fmt::format("{} {} -> {}", k, valueText(v), valueText(w)));
-    }
-    text.push_back(configDiffs.empty() ? std::string("  configuration: the same")
-                                       : fmt::format("  configuration differs: {}", [&] {
-                                             std::string s;
-                                             for (const std::string& d : configDiffs)
-                                                 s += (s.empty() ? "" : "; ") + d;
-                                             return s;
-                                         }()));
+    text.push_back(configDiffs.empty()
+                       ? std::string("  configuration: the same")
+                       : fmt::format("  configuration differs: {}", fmt::join(configDiffs, "; ")));
     text.push_back(fmt::format(
         "  repeated measurements: two-sided Mann-Whitney U test, alpha {}; values measured "
         "once: no judgement possible",
@@ -434,8 +346,7 @@ ModeResult CompareMode::run(RunContext&) {
     text.push_back(fmt::format("  {:<34} {:>11} {:>11} {:>9} {:>9}  {}", "metric", "A", "B",
                                "change", "p", "judgement"));
     for (const MetricRow& r : rows) {
-        const bool differs = r.kind == "repeated" || (r.a != r.b && !std::isnan(r.a - r.b));
-        if (!differs) continue;
+        if (!r.differs()) continue;
         text.push_back(fmt::format("  {:<34} {:>11} {:>11} {:>9} {:>9}  {}", r.metric,
                                    r.kind == "repeated" ? num(r.a) + "~" : num(r.a),
                                    r.kind == "repeated" ? num(r.b) + "~" : num(r.b),
@@ -445,16 +356,20 @@ ModeResult CompareMode::run(RunContext&) {
     text.push_back(fmt::format(
         "  (~ = median of the reps; {} further values are the same in both or missing in both; "
         "all rows in the CSV)",
-        same));
-    if (beyond + within > 1)
+        tally.same));
+    const std::size_t tested = tally.beyond + tally.within;
+    if (tested > 1)
         text.push_back(fmt::format(
             "  note: {} tests at alpha {}: about {:.1f} of them are expected beyond the noise by "
             "chance alone even when nothing changed",
-            beyond + within, alpha_, (beyond + within) * alpha_));
+            tested, alpha_, tested * alpha_));
+    return text;
+}
 
-    // ---- verdict
+std::string CompareMode::verdict(const std::string& mode, const std::vector<MetricRow>& rows,
+                                 const ComparisonTally& tally) const {
     std::string verdict;
-    if (beyond > 0) {
+    if (tally.beyond > 0) {
         std::string which;
         for (const MetricRow& r : rows)
             if (r.judgement == Judgement::Beyond)
@@ -463,11 +378,11 @@ ModeResult CompareMode::run(RunContext&) {
         verdict = fmt::format(
             "B differs from A beyond the noise in {} of {} repeated "
             "measurements: {}",
-            beyond, beyond + within, which);
-    } else if (within > 0) {
+            tally.beyond, tally.beyond + tally.within, which);
+    } else if (tally.within > 0) {
         verdict =
             fmt::format("no repeated measurement differs beyond the noise ({} tested at alpha {})",
-                        within, alpha_);
+                        tally.within, alpha_);
     } else {
         verdict =
             "no repeated measurements to test: differences of single values cannot be "
@@ -478,64 +393,84 @@ ModeResult CompareMode::run(RunContext&) {
                 verdict += fmt::format(" (give both runs --reps=5 or more for a judgement per {})",
                                        src.unit);
     }
-    verdict += fmt::format("; {} single values differ (no judgement possible)", differing);
-    res.verdict = verdict;
-    if (a.envelope.value("partial", false) || b.envelope.value("partial", false))
-        res.warnings.push_back(
-            "a compared result is partial (interrupted): its figures cover "
-            "only what was measured before the stop");
-    if (!configDiffs.empty())
-        res.warnings.push_back(
-            fmt::format("the configurations differ in {} option{}: a difference may come "
-                        "from them",
-                        configDiffs.size(), configDiffs.size() == 1 ? "" : "s"));
+    return verdict +
+           fmt::format("; {} single values differ (no judgement possible)", tally.differing);
+}
 
-    // ---- result JSON and files
-    nlohmann::json& j = res.result;
-    j["compared_mode"] = mode;
+nlohmann::json CompareMode::resultJson(const StoredResult& a, const StoredResult& b,
+                                       const std::vector<MetricRow>& rows,
+                                       const ComparisonTally& tally,
+                                       const std::vector<std::string>& configDiffs) const {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const MetricRow& r : rows)
+        metrics.push_back({{"metric", r.metric},
+                           {"kind", r.kind},
+                           {"n_a", r.nA},
+                           {"n_b", r.nB},
+                           {"a", jsonNumber(r.a)},
+                           {"b", jsonNumber(r.b)},
+                           {"difference", jsonNumber(r.difference())},
+                           {"change_percent", jsonNumber(r.changePercent())},
+                           {"p_value", jsonNumber(r.pValue)},
+                           {"judgement", r.judgementText}});
+    nlohmann::json j;
+    j["compared_mode"] = a.mode();
     j["baseline"] = {{"directory", a.directory.string()}, {"name", a.name}};
     j["candidate"] = {{"directory", b.directory.string()}, {"name", b.name}};
     j["alpha"] = alpha_;
-    j["beyond_noise"] = beyond;
-    j["within_noise"] = within;
-    j["single_values_differing"] = differing;
+    j["beyond_noise"] = tally.beyond;
+    j["within_noise"] = tally.within;
+    j["single_values_differing"] = tally.differing;
     j["configuration_differences"] = configDiffs;
     j["metrics"] = metrics;
+    return j;
+}
+
+CsvTable CompareMode::resultTable(const StoredResult& a, const StoredResult& b,
+                                  const std::vector<MetricRow>& rows) const {
+    CsvTable table;
+    table.addColumn("metric", CsvTable::Kind::Text);
+    table.addColumn("kind", CsvTable::Kind::Text);
+    for (const char* c : {"n A", "n B", "A", "B", "difference", "change %", "p value"})
+        table.addColumn(c);
+    table.addColumn("judgement", CsvTable::Kind::Text);
+    for (const MetricRow& r : rows)
+        table.addRow({r.metric, r.kind, double(r.nA), double(r.nB), r.a, r.b, r.difference(),
+                      r.changePercent(), r.pValue, r.judgementText});
     table.setComment("baseline (A)", (a.directory / (a.name + ".json")).string());
     table.setComment("candidate (B)", (b.directory / (b.name + ".json")).string());
     table.setComment("A, B", "medians for repeated measurements; change % = (B - A) / |A|");
     table.setComment("test", fmt::format("two-sided Mann-Whitney U, alpha {}", alpha_));
-
-    if (chart.rowCount() > 0) {
-        PlotOptions po;
-        po.title = fmt::format("--mode={}: B = {} against A = {}", mode,
-                               (b.directory / b.name).string(), (a.directory / a.name).string());
-        po.width = 1200;
-        po.height = std::max(500, 120 + 22 * static_cast<int>(chart.rowCount()));
-        const std::string commands = fmt::format(
-            "set title {}\n"
-            "set xlabel 'change of B against A (%), medians for repeated measurements'\n"
-            "set yrange [{}:0.4]\n"
-            "set ytics nomirror\nunset y2tics\nset grid xtics\nset xzeroaxis lt -1\n"
-            "set style fill solid 0.7 border -1\n"
-            "set bmargin 7\nset key at screen 0.5, 0.01 center bottom vertical\n"
-            "set lmargin 40\n"
-            "bar(c, k) = (column(4) == k ? c : NaN)\n"
-            "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \\\n"
-            "     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) "
-            "with boxxyerror lc rgb '#c62828' title 'beyond the noise (p < {})', \\\n"
-            "     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) "
-            "with boxxyerror lc rgb '#2e7d32' title 'within the noise', \\\n"
-            "     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) "
-            "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value "
-            "or too few reps'\n",
-            GnuplotScript::quoteGp(po.title), chart.rowCount() + 0.6, alpha_);
-        res.plots.push_back({"", GnuplotScript::custom(chart, commands, po)});
-    }
-    res.tables.push_back({"", std::move(table)});
-    return res;
+    return table;
 }
 
+GnuplotScript CompareMode::changePlot(const CsvTable& chart, const StoredResult& a,
+                                      const StoredResult& b, const std::string& mode) const {
+    PlotOptions po;
+    po.title = fmt::format("--mode={}: B = {} against A = {}", mode,
+                           (b.directory / b.name).string(), (a.directory / a.name).string());
+    po.width = 1200;
+    po.height = std::max(500, 120 + 22 * static_cast<int>(chart.rowCount()));
+    const std::string commands = fmt::format(
+        "set title {}\n"
+        "set xlabel 'change of B against A (%), medians for repeated measurements'\n"
+        "set yrange [{}:0.4]\n"
+        "set ytics nomirror\nunset y2tics\nset grid xtics\nset xzeroaxis lt -1\n"
+        "set style fill solid 0.7 border -1\n"
+        "set bmargin 7\nset key at screen 0.5, 0.01 center bottom vertical\n"
+        "set lmargin 40\n"
+        "bar(c, k) = (column(4) == k ? c : NaN)\n"
+        "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \\\n"
+        "     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) "
+        "with boxxyerror lc rgb '#c62828' title 'beyond the noise (p < {})', \\\n"
+        "     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) "
+        "with boxxyerror lc rgb '#2e7d32' title 'within the noise', \\\n"
+        "     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) "
+        "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value "
+        "or too few reps'\n",
+        GnuplotScript::quoteGp(po.title), chart.rowCount() + 0.6, alpha_);
+    return GnuplotScript::custom(chart, commands, po);
+}
 }  // namespace
 
 std::unique_ptr<Mode> makeCompareMode() {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "analysis/EfficiencyCurve.hpp"
+#include "analysis/GranularitySweep.hpp"
 #include "analysis/SampleStatistics.hpp"
 #include "backends/Backend.hpp"
 #include "backends/BackendRegistry.hpp"
@@ -32,6 +33,7 @@
 #include "pullsched/testchain/Presets.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -45,15 +47,6 @@ constexpr const char* kDefaultGraphs =
     "burst:1024,stationary:256,chains:1024,isolated:10000,chain:10000,grid:100x100";
 /// Sizes in a row that must reach the threshold within the tolerance to end a sweep.
 constexpr std::size_t kSaturationWindow = 3;
-
-std::string usText(double us) {
-    return textOr(us, [](double v) {
-        return Units::formatDuration(Duration{static_cast<Duration::rep>(std::llround(v * 1e3))});
-    });
-}
-std::string percentText(double fraction) {
-    return textOr(fraction, [](double v) { return fmt::format("{:.1f} %", 100 * v); });
-}
 
 /// One graph of --graphs: `isolated`, `chain` and `grid` are the hand-made shapes, any
 /// other name a TestChainLoad preset.
@@ -127,33 +120,46 @@ std::vector<GraphChoice> parseGraphs(const std::string& list) {
     return out;
 }
 
-/// One size of one backend on one graph.
-struct SizePoint {
-    double jobSizeUs = 0;
-    std::size_t runs = 0;         ///< runs made, warm-up included
-    std::size_t verified = 0;     ///< of those: completed, hash right, every node exactly once
-    SampleStatistics makespanUs;  ///< over the measured (non-warm-up) runs
-    double lowerBoundUs = 0;
-    double efficiency = kMissing;
-};
-
-/// The sweep of one backend on one graph.
-struct Sweep {
-    std::string backend;
-    std::vector<SizePoint> points;
-    std::string stopped = "max-size";  ///< why the sweep ended
-    bool done = false;
-    Metg metg;
-    SampleStatistics emptyMakespanUs;  ///< --overhead: empty jobs, measured runs
-    double emptyNsPerJob = kMissing;   ///< median empty-job makespan / nodes
-};
-
 struct GraphResult {
     GraphChoice choice;
     std::size_t levels = 0, edges = 0;
     double workUnits = 0, criticalPathUnits = 0;
-    std::vector<Sweep> sweeps;  ///< one per backend, in --backends order
+    std::vector<GranularitySweep> sweeps;  ///< one per backend, in --backends order
 };
+
+/// What the measure step hands to the analysis and the report.
+struct GranularityMeasurement {
+    std::map<std::string, std::string> startTimes;  ///< backend → how it honours start times
+    std::size_t runsTotal = 0, runsVerified = 0;
+    std::vector<GraphResult> results;
+    bool partial = false;        ///< stopped on request
+    bool systemFailure = false;  ///< a backend failed a correctness check
+    std::vector<std::string> failures;
+};
+
+/// One graph while its sweeps run: the graph, its backends and where the figures go.
+struct GraphUnderTest {
+    const GraphChoice& choice;
+    const TestChainGraph& graph;
+    WeightPolicy policy;
+    std::vector<std::unique_ptr<Backend>> backends;
+    GraphResult result;
+};
+
+/// "≤ 1.00µs", "> 4.00µs", "2.50µs" or "n/a".
+std::string metgText(const Metg& m) {
+    switch (m.kind) {
+        case Metg::Kind::Interpolated:
+            return usText(m.valueUs);
+        case Metg::Kind::AtOrBelowSmallest:
+            return "≤ " + usText(m.boundUs);
+        case Metg::Kind::AboveLargest:
+            return "> " + usText(m.boundUs);
+        case Metg::Kind::NoData:
+            break;
+    }
+    return "n/a";
+}
 
 class GranularityMode final : public Mode {
   public:
@@ -227,16 +233,39 @@ class GranularityMode final : public Mode {
     /// The job sizes of the sweep, from --min-size by --step up to --max-size (whole ns).
     std::vector<Duration> sizes() const {
         if (!explicitSizes_.empty()) return explicitSizes_;
-        const double factor = step_ == "2" ? 2.0 : std::sqrt(2.0);
-        std::vector<Duration> out;
-        for (int k = 0;; ++k) {
-            const auto ns =
-                Duration::rep(std::llround(double(minSize_.count()) * std::pow(factor, k)));
-            if (ns > maxSize_.count()) break;
-            if (out.empty() || ns != out.back().count()) out.emplace_back(ns);
-        }
-        return out;
+        return geometricSizes(minSize_, maxSize_, step_ == "2" ? 2.0 : std::sqrt(2.0));
     }
+    SweepEnd sweepEnd() const {
+        return {threshold_, kSaturationWindow, saturation_, toUs(maxRunTime_),
+                explicitSizes_.empty()};
+    }
+    std::string thresholdText() const { return fmt::format("{:g} %", 100 * threshold_); }
+
+    // measure
+    GranularityMeasurement measure(RunContext& ctx, const JobBody& body, unsigned P) const;
+    GraphResult measureGraph(RunContext& ctx, const JobBody& body, unsigned P,
+                             const GraphChoice& choice, GranularityMeasurement& m,
+                             std::size_t& step) const;
+    void measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi, const std::string& what,
+                     std::vector<double>& makespans, GranularityPoint* p,
+                     GranularityMeasurement& m) const;
+    void measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P, std::size_t step,
+                          std::size_t totalSteps, GranularityMeasurement& m) const;
+    void measureSize(RunContext& ctx, const JobBody& body, GraphUnderTest& g, unsigned P,
+                     Duration size, double idealUs, std::size_t step, std::size_t totalSteps,
+                     GranularityMeasurement& m) const;
+
+    // present
+    std::string definition(unsigned P) const;
+    void addTables(ModeResult& r, const GranularityMeasurement& m, unsigned P) const;
+    GnuplotScript efficiencyPlot(const std::vector<GraphResult>& results, unsigned cores) const;
+    std::vector<std::string> summaryLines(const GranularityMeasurement& m, unsigned P,
+                                          unsigned cores) const;
+    std::vector<std::string> graphLines(const GraphResult& g) const;
+    std::vector<std::string> noisyWarnings(const GranularityMeasurement& m) const;
+    std::string verdict(const GranularityMeasurement& m) const;
+    nlohmann::json resultJson(const GranularityMeasurement& m, unsigned P) const;
+    nlohmann::json graphJson(const GraphResult& g) const;
 
     std::string graphs_ = kDefaultGraphs;
     BackendOptions backends_;
@@ -264,195 +293,217 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     const JobBody body(loadKind_, &ctx.progress);
     r.calibration = body.json();
     const unsigned P = std::min(workers_, std::max(1u, ctx.environment.cores));
-    const std::vector<Duration> sizeList = sizes();
-    const GraphOptions presets;  // each preset with its own seed and fan
+    const GranularityMeasurement m = measure(ctx, body, P);
+    r.partial = m.partial;
+    r.systemFailure = m.systemFailure;
+    r.failures = m.failures;
+    addTables(r, m, P);
+    if (!m.results.empty())
+        r.plots.push_back({"", efficiencyPlot(m.results, ctx.environment.cores)});
+    r.text = summaryLines(m, P, ctx.environment.cores);
+    r.warnings = noisyWarnings(m);
+    r.verdict = verdict(m);
+    r.result = resultJson(m, P);
+    return r;
+}
 
-    std::map<std::string, std::string> startTimes;  // backend → how it honours start times
-    std::size_t runsTotal = 0, runsVerified = 0;
-    std::vector<GraphResult> results;
-    const std::size_t totalSteps = graphList_.size() * sizeList.size();
+// ---- measure
+
+/// Why a run that is not ok failed, in one line.
+std::string runFailure(const BackendRun& run) {
+    std::string failure = correctnessFailure(run.result);
+    if (failure.empty() && !run.exactlyOnce())
+        failure =
+            fmt::format("{} nodes never ran, {} ran more than once", run.missed, run.repeated);
+    if (failure.empty())
+        failure = fmt::format("run incomplete: {} of {} jobs completed", run.result.completedJobs,
+                              run.result.nodes);
+    return failure;
+}
+
+GranularityMeasurement GranularityMode::measure(RunContext& ctx, const JobBody& body,
+                                                unsigned P) const {
+    GranularityMeasurement m;
+    const std::size_t sizeCount = sizes().size();
     std::size_t step = 0;
-
     for (const GraphChoice& choice : graphList_) {
-        if (r.partial) break;
-        GraphResult gr;
-        gr.choice = choice;
-        WeightPolicy policy = WeightPolicy::Raw;
-        const TestChainGraph graph = [&] {
-            if (choice.name == "isolated") return isolatedGraph(choice.nodes);
-            if (choice.name == "chain") return chainGraph(choice.nodes);
-            if (choice.name == "grid") return gridGraph(choice.width, choice.height);
-            policy = presets.rulesFor(choice.name).schedulingWeightPolicy();
-            return presets.presetGraph(choice.name, choice.nodes, ctx.stop.predicate());
-        }();
-        const GraphStatistics stats(graph, policy);
-        gr.levels = stats.levels();
-        gr.edges = stats.edges();
-        // work and critical path in weight units; × job size gives the calibrated time
-        gr.workUnits = toUs(stats.work(1us));
-        gr.criticalPathUnits = toUs(stats.criticalPath(1us));
-
-        std::vector<std::unique_ptr<Backend>> backends;
-        for (const std::string& b : backendList_) {
-            backends.push_back(BackendRegistry::make(b));
-            startTimes[b] = std::string(backends.back()->startTimesText());
-            Sweep sweep;
-            sweep.backend = b;
-            gr.sweeps.push_back(std::move(sweep));
-        }
-        // Runs of one backend: warm-up, then the measured ones; false after a correctness
-        // failure (recorded in r.failures, the backend replaced: a timed-out one is spent).
-        const auto measure = [&](std::size_t bi, const std::string& what,
-                                 std::vector<double>& makespans, SizePoint* p) {
-            Backend& backend = *backends[bi];
-            std::string failure;
-            for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
-                if (ctx.stop.requested()) {
-                    r.partial = true;
-                    break;
-                }
-                const BackendRun run = backend.run();
-                if (run.result.interrupted) {  // cut short: no figure, no failure
-                    r.partial = true;
-                    break;
-                }
-                if (p) ++p->runs;
-                ++runsTotal;
-                if (run.ok()) {
-                    if (p) ++p->verified;
-                    ++runsVerified;
-                    if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
-                    continue;
-                }
-                failure = correctnessFailure(run.result);
-                if (failure.empty() && !run.exactlyOnce())
-                    failure = fmt::format("{} nodes never ran, {} ran more than once", run.missed,
-                                          run.repeated);
-                if (failure.empty())
-                    failure = fmt::format("run incomplete: {} of {} jobs completed",
-                                          run.result.completedJobs, run.result.nodes);
-                break;
-            }
-            if (failure.empty()) return true;
-            Sweep& sweep = gr.sweeps[bi];
-            r.systemFailure = true;
-            r.failures.push_back(
-                fmt::format("{} on {}, {}: {}", sweep.backend, choice.label, what, failure));
-            sweep.done = true;
-            sweep.stopped = "failure";
-            backends[bi] = BackendRegistry::make(sweep.backend);
-            return false;
-        };
-        // Empty jobs first: what a job costs the backend itself.
-        for (std::size_t bi = 0; overhead_ && bi < backends.size() && !r.partial; ++bi) {
-            BackendSetup setup;
-            setup.workers = workers_;
-            setup.stop = ctx.stop.predicate();
-            setup.placement = placement_.placement();
-            setup.policy = policy;
-            setup.parallelism = P;
-            backends[bi]->prepare(graph, setup);  // untimed; no load: empty jobs
-            std::vector<double> makespans;
-            measure(bi, "empty jobs", makespans, nullptr);
-            Sweep& sweep = gr.sweeps[bi];
-            sweep.emptyMakespanUs = SampleStatistics::of(makespans);
-            sweep.emptyNsPerJob = sweep.emptyMakespanUs.median * 1e3 / double(graph.size());
-            ctx.progress.progress(step, totalSteps,
-                                  fmt::format("{} {} empty jobs: {:.0f} ns per job", choice.label,
-                                              sweep.backend, sweep.emptyNsPerJob));
-        }
-        // Sizes outermost and backends interleaved, so that a change in the machine's
-        // load hits every backend alike.
-        for (const Duration size : sizeList) {
-            ++step;
-            const double sizeUs = toUs(size);
-            const double idealUs =
-                std::max(gr.workUnits * sizeUs / double(P), gr.criticalPathUnits * sizeUs);
-            if (idealUs > toUs(maxRunTime_)) {
-                for (Sweep& s : gr.sweeps)
-                    if (!s.done) {
-                        s.done = true;
-                        s.stopped = "max-run-time";
-                    }
-                break;
-            }
-            for (std::size_t bi = 0; bi < backends.size() && !r.partial; ++bi) {
-                Sweep& sweep = gr.sweeps[bi];
-                if (sweep.done) continue;
-                Backend& backend = *backends[bi];
-                BackendSetup setup;
-                setup.workers = workers_;
-                setup.stop = ctx.stop.predicate();
-                setup.placement = placement_.placement();
-                setup.timeBase = size;
-                setup.load = body.load();
-                setup.policy = policy;
-                setup.parallelism = P;
-                backend.prepare(graph, setup);  // untimed
-                SizePoint p;
-                p.jobSizeUs = sizeUs;
-                p.lowerBoundUs = idealUs;
-                std::vector<double> makespans;
-                measure(bi, "jobs of " + usText(sizeUs), makespans, &p);
-                p.makespanUs = SampleStatistics::of(makespans);
-                p.efficiency = runEfficiency(gr.workUnits * sizeUs, gr.criticalPathUnits * sizeUs,
-                                             P, p.makespanUs.median);
-                if (p.runs > 0) sweep.points.push_back(p);
-                if (r.partial) {
-                    sweep.stopped = "stop request";
-                    break;
-                }
-                std::vector<EfficiencyPoint> curve;
-                for (const SizePoint& q : sweep.points)
-                    curve.push_back({q.jobSizeUs, q.efficiency});
-                if (!sweep.done && explicitSizes_.empty() &&
-                    EfficiencyCurve(curve).saturated(threshold_, kSaturationWindow, saturation_)) {
-                    sweep.done = true;
-                    sweep.stopped = "saturated";
-                }
-                // the next size would take at least as long again: a busy machine or a slow
-                // backend must not stretch the sweep far beyond the ideal budget
-                if (!sweep.done && p.makespanUs.median > toUs(maxRunTime_)) {
-                    sweep.done = true;
-                    sweep.stopped = "max-run-time";
-                }
-                ctx.progress.progress(
-                    step, totalSteps,
-                    fmt::format("{} {} jobs of {}: efficiency {}", choice.label, sweep.backend,
-                                usText(sizeUs), percentText(p.efficiency)));
-            }
-            if (r.partial || std::all_of(gr.sweeps.begin(), gr.sweeps.end(),
-                                         [](const Sweep& s) { return s.done; }))
-                break;
-        }
-        for (Sweep& s : gr.sweeps) {
-            std::vector<EfficiencyPoint> curve;
-            for (const SizePoint& q : s.points)
-                curve.push_back({q.jobSizeUs, q.efficiency});
-            s.metg = EfficiencyCurve(curve).metg(threshold_);
-            if (r.partial && s.stopped != "failure") s.stopped = "stop request";
-        }
-        step = (&choice - graphList_.data() + 1) * sizeList.size();
-        results.push_back(std::move(gr));
+        if (m.partial) break;
+        m.results.push_back(measureGraph(ctx, body, P, choice, m, step));
+        step = (&choice - graphList_.data() + 1) * sizeCount;
     }
+    return m;
+}
 
-    // ---- texts of METG
-    const auto metgText = [](const Metg& m) -> std::string {
-        switch (m.kind) {
-            case Metg::Kind::Interpolated:
-                return usText(m.valueUs);
-            case Metg::Kind::AtOrBelowSmallest:
-                return "≤ " + usText(m.boundUs);
-            case Metg::Kind::AboveLargest:
-                return "> " + usText(m.boundUs);
-            case Metg::Kind::NoData:
-                break;
+GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, unsigned P,
+                                          const GraphChoice& choice, GranularityMeasurement& m,
+                                          std::size_t& step) const {
+    const GraphOptions presets;  // each preset with its own seed and fan
+    WeightPolicy policy = WeightPolicy::Raw;
+    const TestChainGraph graph = [&] {
+        if (choice.name == "isolated") return isolatedGraph(choice.nodes);
+        if (choice.name == "chain") return chainGraph(choice.nodes);
+        if (choice.name == "grid") return gridGraph(choice.width, choice.height);
+        policy = presets.rulesFor(choice.name).schedulingWeightPolicy();
+        return presets.presetGraph(choice.name, choice.nodes, ctx.stop.predicate());
+    }();
+    const GraphStatistics stats(graph, policy);
+    GraphUnderTest g{choice, graph, policy, {}, {}};
+    g.result.choice = choice;
+    g.result.levels = stats.levels();
+    g.result.edges = stats.edges();
+    // work and critical path in weight units; × job size gives the calibrated time
+    g.result.workUnits = toUs(stats.work(1us));
+    g.result.criticalPathUnits = toUs(stats.criticalPath(1us));
+    for (const std::string& b : backendList_) {
+        g.backends.push_back(BackendRegistry::make(b));
+        m.startTimes[b] = std::string(g.backends.back()->startTimesText());
+        GranularitySweep sweep;
+        sweep.backend = b;
+        g.result.sweeps.push_back(std::move(sweep));
+    }
+    const std::vector<Duration> sizeList = sizes();
+    const std::size_t totalSteps = graphList_.size() * sizeList.size();
+    if (overhead_) measureEmptyJobs(ctx, g, P, step, totalSteps, m);
+    // Sizes outermost and backends interleaved, so that a change in the machine's
+    // load hits every backend alike.
+    for (const Duration size : sizeList) {
+        ++step;
+        const double idealUs =
+            idealRunUs(g.result.workUnits, g.result.criticalPathUnits, P, toUs(size));
+        if (idealUs > toUs(maxRunTime_)) {
+            for (GranularitySweep& s : g.result.sweeps)
+                if (!s.done) {
+                    s.done = true;
+                    s.stopped = "max-run-time";
+                }
+            break;
         }
-        return "n/a";
-    };
-    const std::string thresholdText = fmt::format("{:g} %", 100 * threshold_);
+        measureSize(ctx, body, g, P, size, idealUs, step, totalSteps, m);
+        if (m.partial || std::all_of(g.result.sweeps.begin(), g.result.sweeps.end(),
+                                     [](const GranularitySweep& s) { return s.done; }))
+            break;
+    }
+    for (GranularitySweep& s : g.result.sweeps)
+        finishSweep(s, threshold_, m.partial);
+    return std::move(g.result);
+}
 
-    // ---- tables
+// Runs of one backend: warm-up, then the measured ones. A correctness failure is recorded
+// in m.failures and ends the backend's sweep; the backend is replaced (a timed-out one is
+// spent).
+void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi,
+                                  const std::string& what, std::vector<double>& makespans,
+                                  GranularityPoint* p, GranularityMeasurement& m) const {
+    Backend& backend = *g.backends[bi];
+    std::string failure;
+    for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
+        if (ctx.stop.requested()) {
+            m.partial = true;
+            break;
+        }
+        const BackendRun run = backend.run();
+        if (run.result.interrupted) {  // cut short: no figure, no failure
+            m.partial = true;
+            break;
+        }
+        if (p) ++p->runs;
+        ++m.runsTotal;
+        if (run.ok()) {
+            if (p) ++p->verified;
+            ++m.runsVerified;
+            if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
+            continue;
+        }
+        failure = runFailure(run);
+        break;
+    }
+    if (failure.empty()) return;
+    GranularitySweep& sweep = g.result.sweeps[bi];
+    m.systemFailure = true;
+    m.failures.push_back(
+        fmt::format("{} on {}, {}: {}", sweep.backend, g.choice.label, what, failure));
+    sweep.done = true;
+    sweep.stopped = "failure";
+    g.backends[bi] = BackendRegistry::make(sweep.backend);
+}
+
+// Empty jobs first: what a job costs the backend itself.
+void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P,
+                                       std::size_t step, std::size_t totalSteps,
+                                       GranularityMeasurement& m) const {
+    for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
+        BackendSetup setup;
+        setup.workers = workers_;
+        setup.stop = ctx.stop.predicate();
+        setup.placement = placement_.placement();
+        setup.policy = g.policy;
+        setup.parallelism = P;
+        g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
+        std::vector<double> makespans;
+        measureRuns(ctx, g, bi, "empty jobs", makespans, nullptr, m);
+        GranularitySweep& sweep = g.result.sweeps[bi];
+        sweep.emptyMakespanUs = SampleStatistics::of(makespans);
+        sweep.emptyNsPerJob = sweep.emptyMakespanUs.median * 1e3 / double(g.graph.size());
+        ctx.progress.progress(step, totalSteps,
+                              fmt::format("{} {} empty jobs: {:.0f} ns per job", g.choice.label,
+                                          sweep.backend, sweep.emptyNsPerJob));
+    }
+}
+
+// One job size on every backend whose sweep goes on.
+void GranularityMode::measureSize(RunContext& ctx, const JobBody& body, GraphUnderTest& g,
+                                  unsigned P, Duration size, double idealUs, std::size_t step,
+                                  std::size_t totalSteps, GranularityMeasurement& m) const {
+    const double sizeUs = toUs(size);
+    for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
+        GranularitySweep& sweep = g.result.sweeps[bi];
+        if (sweep.done) continue;
+        Backend& backend = *g.backends[bi];
+        BackendSetup setup;
+        setup.workers = workers_;
+        setup.stop = ctx.stop.predicate();
+        setup.placement = placement_.placement();
+        setup.timeBase = size;
+        setup.load = body.load();
+        setup.policy = g.policy;
+        setup.parallelism = P;
+        backend.prepare(g.graph, setup);  // untimed
+        GranularityPoint p;
+        p.jobSizeUs = sizeUs;
+        p.lowerBoundUs = idealUs;
+        std::vector<double> makespans;
+        measureRuns(ctx, g, bi, "jobs of " + usText(sizeUs), makespans, &p, m);
+        p.makespanUs = SampleStatistics::of(makespans);
+        p.efficiency = runEfficiency(g.result.workUnits * sizeUs,
+                                     g.result.criticalPathUnits * sizeUs, P, p.makespanUs.median);
+        if (p.runs > 0) sweep.points.push_back(p);
+        if (m.partial) {
+            sweep.stopped = "stop request";
+            break;
+        }
+        if (!sweep.done)
+            if (const auto end = sweepEndAfterLastPoint(sweep, sweepEnd())) {
+                sweep.done = true;
+                sweep.stopped = *end;
+            }
+        ctx.progress.progress(
+            step, totalSteps,
+            fmt::format("{} {} jobs of {}: efficiency {}", g.choice.label, sweep.backend,
+                        usText(sizeUs), percentText(p.efficiency)));
+    }
+}
+
+// ---- present
+
+std::string GranularityMode::definition(unsigned P) const {
+    return fmt::format(
+        "efficiency = max(work / {}, critical path) / median makespan; work and critical path = "
+        "weight x job size of the calibrated body; METG = smallest job size from which on every "
+        "larger measured size reaches {}, interpolated on log(size)",
+        P, thresholdText());
+}
+
+void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, unsigned P) const {
     CsvTable curves;
     curves.addColumn("graph", CsvTable::Kind::Text);
     curves.addColumn("backend", CsvTable::Kind::Text);
@@ -470,9 +521,9 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     metgTable.addColumn("sizes measured");
     metgTable.addColumn("stopped", CsvTable::Kind::Text);
     metgTable.addColumn("empty jobs (ns/job)");
-    for (const GraphResult& g : results)
-        for (const Sweep& s : g.sweeps) {
-            for (const SizePoint& p : s.points)
+    for (const GraphResult& g : m.results)
+        for (const GranularitySweep& s : g.sweeps) {
+            for (const GranularityPoint& p : s.points)
                 curves.addRow({g.choice.label, s.backend, p.jobSizeUs, double(p.runs),
                                double(p.verified), p.makespanUs.median / 1e3,
                                p.makespanUs.min / 1e3, p.makespanUs.max / 1e3, p.lowerBoundUs / 1e3,
@@ -482,84 +533,82 @@ ModeResult GranularityMode::run(RunContext& ctx) {
                               s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped,
                               s.emptyNsPerJob});
         }
-    const std::string definition = fmt::format(
-        "efficiency = max(work / {}, critical path) / median makespan; work and critical path = "
-        "weight x job size of the calibrated body; METG = smallest job size from which on every "
-        "larger measured size reaches {}, interpolated on log(size)",
-        P, thresholdText);
     curves.setComment("units",
                       "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
-    curves.setComment("efficiency", definition);
+    curves.setComment("efficiency", definition(P));
     metgTable.setComment("units",
                          "metg, bound, first reached: us per unit weight; empty jobs: "
                          "ns per job (median makespan of empty jobs / nodes, --overhead)");
-    metgTable.setComment("metg", definition);
+    metgTable.setComment("metg", definition(P));
     metgTable.setComment("metg kind",
                          "interpolated; at_or_below_smallest (METG <= bound); above_largest "
                          "(METG > bound, not reached); no_data");
     r.tables.push_back({"", curves});
     r.tables.push_back({"-metg", metgTable});
+}
 
-    // ---- the picture: one panel per graph, a line per backend, the threshold drawn
-    if (!results.empty()) {
-        std::vector<double> allSizes;
-        for (const GraphResult& g : results)
-            for (const Sweep& s : g.sweeps)
-                for (const SizePoint& p : s.points)
-                    allSizes.push_back(p.jobSizeUs);
-        std::sort(allSizes.begin(), allSizes.end());
-        allSizes.erase(std::unique(allSizes.begin(), allSizes.end()), allSizes.end());
-        CsvTable wide({"job size (us)"});
-        for (const GraphResult& g : results)
-            for (const Sweep& s : g.sweeps)
-                wide.addColumn(g.choice.label + " " + s.backend);
-        for (const double size : allSizes) {
-            std::vector<CsvTable::Cell> row{size};
-            for (const GraphResult& g : results)
-                for (const Sweep& s : g.sweeps) {
-                    double e = kMissing;
-                    for (const SizePoint& p : s.points)
-                        if (p.jobSizeUs == size) e = p.efficiency;
-                    row.emplace_back(e);
-                }
-            wide.addRow(row);
+/// Efficiency per job size, one column per graph and backend (missing where not measured).
+CsvTable efficiencyColumns(const std::vector<GraphResult>& results) {
+    std::vector<GranularitySweep> every;
+    for (const GraphResult& g : results)
+        every.insert(every.end(), g.sweeps.begin(), g.sweeps.end());
+    CsvTable wide({"job size (us)"});
+    for (const GraphResult& g : results)
+        for (const GranularitySweep& s : g.sweeps)
+            wide.addColumn(g.choice.label + " " + s.backend);
+    for (const double size : measuredSizes(every)) {
+        std::vector<CsvTable::Cell> row{size};
+        for (const GranularitySweep& s : every) {
+            double e = kMissing;
+            for (const GranularityPoint& p : s.points)
+                if (p.jobSizeUs == size) e = p.efficiency;
+            row.emplace_back(e);
         }
-        const std::size_t cols = std::min<std::size_t>(3, results.size());
-        const std::size_t rows = (results.size() + cols - 1) / cols;
-        std::string c;
-        // the key sits above the curves (efficiency stays below ~1.2) instead of over them
-        c += "set grid\nset logscale x 2\nset key top left samplen 2 font ',9'\n";
-        c += fmt::format(
-            "set xlabel 'job size (us)'\nset ylabel 'efficiency'\n"
-            "set yrange [0:{:g}]\nset ytics 0,0.2,1.2\n",
-            1.25 + 0.08 * double(backendList_.size() + 1));
-        c += "set datafile missing ''\n";
-        c += fmt::format("set multiplot layout {},{} title {}\n", rows, cols,
-                         GnuplotScript::quoteGp(fmt::format(
-                             "efficiency over job size, {} workers ({} cores): METG at {}",
-                             workers_, ctx.environment.cores, thresholdText)));
-        std::size_t column = 2;
-        for (const GraphResult& g : results) {
-            c += fmt::format("set title {}\n", GnuplotScript::quoteGp(fmt::format(
-                                                   "{} ({} levels)", g.choice.label, g.levels)));
-            std::string plot = "plot ";
-            for (const Sweep& s : g.sweeps)
-                plot +=
-                    fmt::format("$RunData using 1:{} with linespoints pt 7 title {}, ", column++,
-                                GnuplotScript::quoteGp(
-                                    fmt::format("{}: METG {}", s.backend, metgText(s.metg))));
-            plot += fmt::format("{:g} with lines dt 2 lw 2 lc rgb 'gray30' title {}\n", threshold_,
-                                GnuplotScript::quoteGp(thresholdText));
-            c += plot;
-        }
-        c += "unset multiplot\n";
-        PlotOptions po;
-        po.width = int(450 * cols);
-        po.height = int(420 * rows + 40);
-        r.plots.push_back({"", GnuplotScript::custom(wide, std::move(c), po)});
+        wide.addRow(row);
     }
+    return wide;
+}
 
-    // ---- text
+// One panel per graph, a line per backend, the threshold drawn.
+GnuplotScript GranularityMode::efficiencyPlot(const std::vector<GraphResult>& results,
+                                              unsigned cores) const {
+    const std::size_t cols = std::min<std::size_t>(3, results.size());
+    const std::size_t rows = (results.size() + cols - 1) / cols;
+    std::string c;
+    // the key sits above the curves (efficiency stays below ~1.2) instead of over them
+    c += "set grid\nset logscale x 2\nset key top left samplen 2 font ',9'\n";
+    c += fmt::format(
+        "set xlabel 'job size (us)'\nset ylabel 'efficiency'\n"
+        "set yrange [0:{:g}]\nset ytics 0,0.2,1.2\n",
+        1.25 + 0.08 * double(backendList_.size() + 1));
+    c += "set datafile missing ''\n";
+    c += fmt::format("set multiplot layout {},{} title {}\n", rows, cols,
+                     GnuplotScript::quoteGp(
+                         fmt::format("efficiency over job size, {} workers ({} cores): METG at {}",
+                                     workers_, cores, thresholdText())));
+    std::size_t column = 2;
+    for (const GraphResult& g : results) {
+        c += fmt::format("set title {}\n", GnuplotScript::quoteGp(fmt::format(
+                                               "{} ({} levels)", g.choice.label, g.levels)));
+        std::string plot = "plot ";
+        for (const GranularitySweep& s : g.sweeps)
+            plot += fmt::format(
+                "$RunData using 1:{} with linespoints pt 7 title {}, ", column++,
+                GnuplotScript::quoteGp(fmt::format("{}: METG {}", s.backend, metgText(s.metg))));
+        plot += fmt::format("{:g} with lines dt 2 lw 2 lc rgb 'gray30' title {}\n", threshold_,
+                            GnuplotScript::quoteGp(thresholdText()));
+        c += plot;
+    }
+    c += "unset multiplot\n";
+    PlotOptions po;
+    po.width = int(450 * cols);
+    po.height = int(420 * rows + 40);
+    return GnuplotScript::custom(efficiencyColumns(results), std::move(c), po);
+}
+
+std::vector<std::string> GranularityMode::summaryLines(const GranularityMeasurement& m, unsigned P,
+                                                       unsigned cores) const {
+    std::vector<std::string> text;
     std::vector<std::string> sizeTexts;
     for (const Duration d : explicitSizes_)
         sizeTexts.push_back(usText(toUs(d)));
@@ -567,101 +616,109 @@ ModeResult GranularityMode::run(RunContext& ctx) {
         explicitSizes_.empty() ? fmt::format("job sizes {}..{} in {} steps", usText(toUs(minSize_)),
                                              usText(toUs(maxSize_)), step_ == "2" ? "2×" : "√2")
                                : fmt::format("job sizes {}", fmt::join(sizeTexts, ", "));
-    r.text.push_back(fmt::format(
+    text.push_back(fmt::format(
         "Granularity: METG at {} efficiency, {} on {} workers ({} cores), {}, {} runs per size "
         "after {} warm-up (median makespan), as fast as possible{}",
-        thresholdText, fmt::join(backendList_, ", "), workers_, ctx.environment.cores,
-        sizesDescription, reps_, backends_.warmup, placementNote(placement_.placement())));
-    r.text.push_back("  " + definition);
+        thresholdText(), fmt::join(backendList_, ", "), workers_, cores, sizesDescription, reps_,
+        backends_.warmup, placementNote(placement_.placement())));
+    text.push_back("  " + definition(P));
     std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
     for (const std::string& b : backendList_)
         head += fmt::format(" {:>12}", b);
-    r.text.push_back(head);
-    for (const GraphResult& g : results) {
+    text.push_back(head);
+    for (const GraphResult& g : m.results) {
         std::string line =
             fmt::format("  {:<18} {:>7} {:>6}", g.choice.label, g.choice.nodes, g.levels);
-        for (const Sweep& s : g.sweeps)
+        for (const GranularitySweep& s : g.sweeps)
             line += fmt::format(" {:>12}", metgText(s.metg));
-        r.text.push_back(line);
+        text.push_back(line);
     }
-    for (const GraphResult& g : results) {
-        r.text.push_back(
-            fmt::format("  {}: {} nodes, {} edges, work {:g} weight units, critical path {:g}",
-                        g.choice.label, g.choice.nodes, g.edges, g.workUnits, g.criticalPathUnits));
-        if (overhead_) {
-            std::vector<std::string> each;
-            for (const Sweep& s : g.sweeps)
-                each.push_back(fmt::format(
-                    "{} {}", s.backend,
-                    textOr(s.emptyNsPerJob, [](double v) { return fmt::format("{:.0f} ns", v); })));
-            r.text.push_back(fmt::format("    empty jobs (dispatch overhead per job): {}",
-                                         fmt::join(each, ", ")));
-        }
-        std::string h = fmt::format("    {:>10}", "job size");
-        for (const Sweep& s : g.sweeps)
-            h += fmt::format(" {:>12} {:>10}", s.backend, "makespan");
-        r.text.push_back(h);
-        std::vector<double> sz;
-        for (const Sweep& s : g.sweeps)
-            for (const SizePoint& p : s.points)
-                sz.push_back(p.jobSizeUs);
-        std::sort(sz.begin(), sz.end());
-        sz.erase(std::unique(sz.begin(), sz.end()), sz.end());
-        for (const double size : sz) {
-            std::string line = fmt::format("    {:>10}", usText(size));
-            for (const Sweep& s : g.sweeps) {
-                const auto it =
-                    std::find_if(s.points.begin(), s.points.end(),
-                                 [&](const SizePoint& p) { return p.jobSizeUs == size; });
-                if (it == s.points.end())
-                    line += fmt::format(" {:>12} {:>10}", "", "");
-                else
-                    line += fmt::format(" {:>12} {:>10}", percentText(it->efficiency),
-                                        usText(it->makespanUs.median));
-            }
-            r.text.push_back(line);
-        }
-        std::string ends = "    sweep ended:";
-        for (const Sweep& s : g.sweeps) {
-            ends += fmt::format(" {} {}", s.backend, s.stopped);
-            if (s.metg.nonMonotonic)
-                ends += fmt::format(" (noisy: first reached {} at {})", thresholdText,
-                                    usText(s.metg.firstReachedUs));
-            ends += ";";
-        }
-        ends.pop_back();
-        r.text.push_back(ends);
-    }
-    r.text.push_back(
+    for (const GraphResult& g : m.results)
+        for (std::string& line : graphLines(g))
+            text.push_back(std::move(line));
+    text.push_back(
         fmt::format("  {} of {} runs verified: completed, graph hash right, every node "
                     "exactly once",
-                    runsVerified, runsTotal));
+                    m.runsVerified, m.runsTotal));
     for (const std::string& b : backendList_)
-        r.text.push_back(fmt::format("  start times, {}: {}", b, startTimes[b]));
-    for (const GraphResult& g : results)
-        for (const Sweep& s : g.sweeps)
+        text.push_back(fmt::format("  start times, {}: {}", b, m.startTimes.at(b)));
+    return text;
+}
+
+// A graph's figures, its efficiency per size and backend, and why each sweep ended.
+std::vector<std::string> GranularityMode::graphLines(const GraphResult& g) const {
+    std::vector<std::string> text;
+    text.push_back(
+        fmt::format("  {}: {} nodes, {} edges, work {:g} weight units, critical path {:g}",
+                    g.choice.label, g.choice.nodes, g.edges, g.workUnits, g.criticalPathUnits));
+    if (overhead_) {
+        std::vector<std::string> each;
+        for (const GranularitySweep& s : g.sweeps)
+            each.push_back(fmt::format("{} {}", s.backend, textOr(s.emptyNsPerJob, [](double v) {
+                                           return fmt::format("{:.0f} ns", v);
+                                       })));
+        text.push_back(
+            fmt::format("    empty jobs (dispatch overhead per job): {}", fmt::join(each, ", ")));
+    }
+    std::string h = fmt::format("    {:>10}", "job size");
+    for (const GranularitySweep& s : g.sweeps)
+        h += fmt::format(" {:>12} {:>10}", s.backend, "makespan");
+    text.push_back(h);
+    for (const double size : measuredSizes(g.sweeps)) {
+        std::string line = fmt::format("    {:>10}", usText(size));
+        for (const GranularitySweep& s : g.sweeps) {
+            const auto it =
+                std::find_if(s.points.begin(), s.points.end(),
+                             [&](const GranularityPoint& p) { return p.jobSizeUs == size; });
+            if (it == s.points.end())
+                line += fmt::format(" {:>12} {:>10}", "", "");
+            else
+                line += fmt::format(" {:>12} {:>10}", percentText(it->efficiency),
+                                    usText(it->makespanUs.median));
+        }
+        text.push_back(line);
+    }
+    std::string ends = "    sweep ended:";
+    for (const GranularitySweep& s : g.sweeps) {
+        ends += fmt::format(" {} {}", s.backend, s.stopped);
+        if (s.metg.nonMonotonic)
+            ends += fmt::format(" (noisy: first reached {} at {})", thresholdText(),
+                                usText(s.metg.firstReachedUs));
+        ends += ";";
+    }
+    ends.pop_back();
+    text.push_back(ends);
+    return text;
+}
+
+std::vector<std::string> GranularityMode::noisyWarnings(const GranularityMeasurement& m) const {
+    std::vector<std::string> warnings;
+    for (const GraphResult& g : m.results)
+        for (const GranularitySweep& s : g.sweeps)
             if (s.metg.nonMonotonic)
-                r.warnings.push_back(fmt::format(
+                warnings.push_back(fmt::format(
                     "{} on {}: the efficiency crossed {} more than once (noise); METG is read "
                     "at the last crossing, first reached at {}",
-                    s.backend, g.choice.label, thresholdText, usText(s.metg.firstReachedUs)));
+                    s.backend, g.choice.label, thresholdText(), usText(s.metg.firstReachedUs)));
+    return warnings;
+}
 
-    if (r.systemFailure) {
-        r.verdict = "backend FAILED: " + r.failures.front();
-    } else {
-        std::vector<std::string> parts;
-        for (std::size_t bi = 0; bi < backendList_.size(); ++bi) {
-            std::vector<std::string> each;
-            for (const GraphResult& g : results)
-                each.push_back(fmt::format("{} {}", g.choice.label, metgText(g.sweeps[bi].metg)));
-            parts.push_back(fmt::format("{}: {}", backendList_[bi], fmt::join(each, ", ")));
-        }
-        r.verdict = fmt::format("METG({}) {}", thresholdText, fmt::join(parts, "; "));
+std::string GranularityMode::verdict(const GranularityMeasurement& m) const {
+    if (m.systemFailure) return "backend FAILED: " + m.failures.front();
+    std::vector<std::string> parts;
+    for (std::size_t bi = 0; bi < backendList_.size(); ++bi) {
+        std::vector<std::string> each;
+        for (const GraphResult& g : m.results)
+            each.push_back(fmt::format("{} {}", g.choice.label, metgText(g.sweeps[bi].metg)));
+        parts.push_back(fmt::format("{}: {}", backendList_[bi], fmt::join(each, ", ")));
     }
-    if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+    std::string verdict = fmt::format("METG({}) {}", thresholdText(), fmt::join(parts, "; "));
+    if (m.partial) verdict += " (partial: stopped on request)";
+    return verdict;
+}
 
-    // ---- JSON
-    nlohmann::json& j = r.result;
+nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsigned P) const {
+    nlohmann::json j;
     j["threshold_percent"] = 100 * threshold_;
     j["workers"] = workers_;
     j["parallelism"] = P;
@@ -676,58 +733,61 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     }
     j["reps"] = reps_;
     j["warmup"] = backends_.warmup;
-    j["runs_total"] = runsTotal;
-    j["runs_verified"] = runsVerified;
-    j["definition"] = definition;
+    j["runs_total"] = m.runsTotal;
+    j["runs_verified"] = m.runsVerified;
+    j["definition"] = definition(P);
     nlohmann::json metgByGraph = nlohmann::json::object();
     nlohmann::json emptyByGraph = nlohmann::json::object();
     nlohmann::json byBackend = nlohmann::json::object();
     for (const std::string& b : backendList_)
-        byBackend[b] = {{"start_times", startTimes[b]}, {"metg_us", nlohmann::json::object()}};
+        byBackend[b] = {{"start_times", m.startTimes.at(b)}, {"metg_us", nlohmann::json::object()}};
     nlohmann::json graphs = nlohmann::json::array();
-    for (const GraphResult& g : results) {
-        nlohmann::json gj{{"graph", g.choice.label},
-                          {"nodes", g.choice.nodes},
-                          {"levels", g.levels},
-                          {"edges", g.edges},
-                          {"work_weight_units", g.workUnits},
-                          {"critical_path_weight_units", g.criticalPathUnits}};
-        nlohmann::json bj = nlohmann::json::object();
-        for (const Sweep& s : g.sweeps) {
-            nlohmann::json pts = nlohmann::json::array();
-            for (const SizePoint& p : s.points)
-                pts.push_back({{"job_size_us", p.jobSizeUs},
-                               {"runs", p.runs},
-                               {"runs_verified", p.verified},
-                               {"makespan_median_ms", jsonNumber(p.makespanUs.median / 1e3)},
-                               {"makespan_min_ms", jsonNumber(p.makespanUs.min / 1e3)},
-                               {"makespan_max_ms", jsonNumber(p.makespanUs.max / 1e3)},
-                               {"ideal_ms", p.lowerBoundUs / 1e3},
-                               {"efficiency", jsonNumber(p.efficiency)}});
-            bj[s.backend] = {{"metg_us", jsonNumber(s.metg.valueUs)},
-                             {"metg_kind", s.metg.kindName()},
-                             {"metg_bound_us", jsonNumber(s.metg.boundUs)},
-                             {"first_reached_us", jsonNumber(s.metg.firstReachedUs)},
-                             {"non_monotonic", s.metg.nonMonotonic},
-                             {"stopped", s.stopped},
-                             {"points", pts}};
-            if (overhead_) {
-                bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
-                emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
-            }
+    for (const GraphResult& g : m.results) {
+        for (const GranularitySweep& s : g.sweeps) {
+            if (overhead_) emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
             metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
             byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
         }
-        gj["backends"] = bj;
-        graphs.push_back(gj);
+        graphs.push_back(graphJson(g));
     }
     j["metg_us"] = metgByGraph;
     if (overhead_) j["empty_ns_per_job"] = emptyByGraph;
     j["backends"] = byBackend;
     j["graphs"] = graphs;
-    return r;
+    return j;
 }
 
+nlohmann::json GranularityMode::graphJson(const GraphResult& g) const {
+    nlohmann::json gj{{"graph", g.choice.label},
+                      {"nodes", g.choice.nodes},
+                      {"levels", g.levels},
+                      {"edges", g.edges},
+                      {"work_weight_units", g.workUnits},
+                      {"critical_path_weight_units", g.criticalPathUnits}};
+    nlohmann::json bj = nlohmann::json::object();
+    for (const GranularitySweep& s : g.sweeps) {
+        nlohmann::json pts = nlohmann::json::array();
+        for (const GranularityPoint& p : s.points)
+            pts.push_back({{"job_size_us", p.jobSizeUs},
+                           {"runs", p.runs},
+                           {"runs_verified", p.verified},
+                           {"makespan_median_ms", jsonNumber(p.makespanUs.median / 1e3)},
+                           {"makespan_min_ms", jsonNumber(p.makespanUs.min / 1e3)},
+                           {"makespan_max_ms", jsonNumber(p.makespanUs.max / 1e3)},
+                           {"ideal_ms", p.lowerBoundUs / 1e3},
+                           {"efficiency", jsonNumber(p.efficiency)}});
+        bj[s.backend] = {{"metg_us", jsonNumber(s.metg.valueUs)},
+                         {"metg_kind", s.metg.kindName()},
+                         {"metg_bound_us", jsonNumber(s.metg.boundUs)},
+                         {"first_reached_us", jsonNumber(s.metg.firstReachedUs)},
+                         {"non_monotonic", s.metg.nonMonotonic},
+                         {"stopped", s.stopped},
+                         {"points", pts}};
+        if (overhead_) bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
+    }
+    gj["backends"] = bj;
+    return gj;
+}
 }  // namespace
 
 std::unique_ptr<Mode> makeGranularityMode() {

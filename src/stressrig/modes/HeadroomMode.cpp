@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "report/LatenessCells.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -105,6 +107,31 @@ struct LoadStep {
     bool dropsOver = false;  ///< drops above --drop-threshold: not sustained
 };
 
+/// The maximum sustained load of the steps and the figures it was judged by.
+struct Sustained {
+    std::optional<std::size_t> index;  ///< the highest step of the sustained run
+    double lowLoadUs = kNaN;           ///< mean lateness of the lowest step
+    double boundUs = kNaN;             ///< the mean lateness a sustained step stays within
+
+    bool covers(std::size_t step) const { return index && step <= *index; }
+};
+
+/// The contiguous run of steps from the first whose mean lateness stays within
+/// kSustainFactor x max(low-load value, noise floor); a step without measurement or with
+/// drops over the threshold is not sustained (NaN ends the run).
+Sustained sustainedLoad(const std::vector<LoadStep>& steps) {
+    std::vector<double> meanNs;
+    for (const LoadStep& s : steps)
+        meanNs.push_back(s.dropsOver || s.r.lateness.count() == 0 ? kNaN : s.r.lateness.mean());
+    Sustained sustained;
+    sustained.index = loadtest::maxSustainedIndex(meanNs, kSustainFactor, kNoiseFloorNs);
+    sustained.lowLoadUs = steps.empty() ? kNaN : meanLatenessUs(steps.front().r.lateness);
+    sustained.boundUs = std::isnan(sustained.lowLoadUs)
+                            ? kNaN
+                            : kSustainFactor * std::max(sustained.lowLoadUs, kNoiseFloorNs / 1e3);
+    return sustained;
+}
+
 class HeadroomMode final : public Mode {
   public:
     std::string_view name() const override { return "headroom"; }
@@ -124,11 +151,31 @@ class HeadroomMode final : public Mode {
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const unsigned maxCopies = maxCopies_.value_or(2 * cores);
         const std::size_t chainJobs = std::max<std::size_t>(
             kMinChainJobs, static_cast<std::size_t>(seconds(copyWork_) / seconds(exec_.load)));
         bool stopped = false;
+        std::vector<loadtest::HeadroomRow> copies =
+            measureCopies(ctx, body, cores, chainJobs, stopped);
+        loadtest::computeEfficiency(copies);
+        const double capacity = exec_.workers / seconds(exec_.load);
+        const Duration window = steps_.window(std::chrono::milliseconds{100});
+        const std::vector<LoadStep> steps = measureLoad(ctx, body, capacity, window, stopped);
 
+        ModeResult r;
+        r.name = "headroom";
+        r.calibration = body.json();
+        r.partial = stopped;
+        report(r, copies, steps, cores, chainJobs, capacity, window);
+        return r;
+    }
+
+  private:
+    /// k = 1 .. max copies, the median of kReps runs each; a k without all its repetitions
+    /// (a stop request) is not reported and sets `stopped`.
+    std::vector<loadtest::HeadroomRow> measureCopies(RunContext& ctx, const JobBody& body,
+                                                     unsigned cores, std::size_t chainJobs,
+                                                     bool& stopped) const {
+        const unsigned maxCopies = maxCopies_.value_or(2 * cores);
         std::vector<loadtest::HeadroomRow> copies;
         for (unsigned k = 1; k <= maxCopies && !stopped; ++k) {
             std::vector<CopiesRun> reps;
@@ -146,14 +193,15 @@ class HeadroomMode final : public Mode {
             const CopiesRun& med = reps[kReps / 2];
             copies.push_back({k, med.machineCpuPercent, med.seconds, 0});
             ctx.progress.progress(k, maxCopies,
-                                  fmt::format("{} copies: {}", k,
-                                              Units::formatDuration(std::chrono::nanoseconds{
-                                                  std::llround(med.seconds * 1e9)})));
+                                  fmt::format("{} copies: {}", k, durationText(med.seconds, 1e9)));
         }
-        loadtest::computeEfficiency(copies);
+        return copies;
+    }
 
-        const double capacity = exec_.workers / seconds(exec_.load);
-        const Duration window = steps_.window(std::chrono::milliseconds{100});
+    /// Open load in kLoadSteps steps up to `capacity`; a step cut short by a stop request
+    /// measures nothing comparable and sets `stopped`.
+    std::vector<LoadStep> measureLoad(RunContext& ctx, const JobBody& body, double capacity,
+                                      Duration window, bool& stopped) const {
         std::vector<LoadStep> steps;
         for (int i = 1; i <= kLoadSteps && !stopped; ++i) {
             if (ctx.stop.requested()) {
@@ -173,70 +221,92 @@ class HeadroomMode final : public Mode {
                 static_cast<std::size_t>(i), kLoadSteps,
                 fmt::format("{:.0f} % of capacity: CPU {:.0f} %, mean lateness {}",
                             100 * s.fraction, s.r.cpuPercent,
-                            durationTextUs(meanLatenessUs(s.r.lateness))));
+                            usText(meanLatenessUs(s.r.lateness))));
             steps.push_back(std::move(s));
         }
-
-        ModeResult r;
-        r.name = "headroom";
-        r.calibration = body.json();
-        r.partial = stopped;
-        report(r, copies, steps, cores, chainJobs, capacity, window);
-        return r;
+        return steps;
     }
 
-  private:
     void report(ModeResult& r, const std::vector<loadtest::HeadroomRow>& copies,
                 const std::vector<LoadStep>& steps, unsigned cores, std::size_t chainJobs,
                 double capacity, Duration window) const {
-        // Mean lateness per step, as ns; a step without measurement or with drops over the
-        // threshold is not sustained (NaN ends the contiguous run).
-        std::vector<double> meanNs;
-        for (const LoadStep& s : steps)
-            meanNs.push_back(s.dropsOver || s.r.lateness.count() == 0 ? kNaN : s.r.lateness.mean());
-        const auto sustained = loadtest::maxSustainedIndex(meanNs, kSustainFactor, kNoiseFloorNs);
-        const double lowLoadUs = steps.empty() ? kNaN : meanLatenessUs(steps.front().r.lateness);
-        const double boundUs = std::isnan(lowLoadUs)
-                                   ? kNaN
-                                   : kSustainFactor * std::max(lowLoadUs, kNoiseFloorNs / 1e3);
-
-        // --- copies
-        CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
-        nlohmann::json jc = nlohmann::json::array();
-        for (const auto& c : copies) {
-            ct.addRow({static_cast<double>(c.copies), c.cpuPercent, c.seconds, c.efficiency});
-            jc.push_back({{"copies", c.copies},
-                          {"machine_cpu_percent", c.cpuPercent},
-                          {"time_s", c.seconds},
-                          {"efficiency", c.efficiency}});
-        }
+        const Sustained sustained = sustainedLoad(steps);
+        const CsvTable ct = copiesTable(copies);
         r.tables.push_back({"-copies", ct});
-        if (!copies.empty()) {
-            PlotOptions pc;
-            pc.title =
-                fmt::format("headroom: k copies of a {}-job chain, one worker each", chainJobs);
-            r.plots.push_back({"-copies", headroomCopiesPlot(ct, pc.title)});
+        if (!copies.empty())
+            r.plots.push_back(
+                {"-copies", headroomCopiesPlot(ct, fmt::format("headroom: k copies of a {}-job "
+                                                               "chain, one worker each",
+                                                               chainJobs))});
+        const CsvTable lt = loadTable(steps, sustained, cores);
+        r.tables.push_back({"-load", lt});
+        if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"}); !y.empty())
+            r.plots.push_back(
+                {"-load", headroomLoadPlot(lt, y,
+                                           fmt::format("scheduler ({} workers): lateness and CPU "
+                                                       "over the offered load",
+                                                       exec_.workers))});
+        r.result = resultJson(copies, steps, sustained, cores, chainJobs, capacity, window);
+        r.text = copiesLines(copies, cores, chainJobs);
+        for (std::string& line : loadLines(steps, sustained, cores, capacity, window))
+            r.text.push_back(std::move(line));
+        r.verdict = verdict(copies, steps, sustained);
+        std::size_t unmeasured = 0, withDrops = 0;
+        for (const LoadStep& s : steps) {
+            if (s.r.lateness.count() == 0) ++unmeasured;
+            if (s.dropsOver) ++withDrops;
         }
+        if (unmeasured > 0)
+            r.warnings.push_back(
+                fmt::format("{} of {} load steps measured no job's lateness (n/a): raise --hold or "
+                            "--deadline-window",
+                            unmeasured, steps.size()));
+        if (withDrops > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} load steps dropped over {:g}% of their jobs (missed the deadline of {})",
+                withDrops, steps.size(), 100 * steps_.dropThreshold, durationText(window)));
+    }
 
-        // --- load steps
+    static CsvTable copiesTable(const std::vector<loadtest::HeadroomRow>& copies) {
+        CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
+        for (const auto& c : copies)
+            ct.addRow({static_cast<double>(c.copies), c.cpuPercent, c.seconds, c.efficiency});
+        return ct;
+    }
+
+    static CsvTable loadTable(const std::vector<LoadStep>& steps, const Sustained& sustained,
+                              unsigned cores) {
         CsvTable lt({"capacity_percent", "offered_rate_per_s", "achieved_rate_per_s", "jobs",
                      "measured", "drops", "cpu_percent", "machine_cpu_percent", "rss_mib",
                      "lateness_mean_us", "lateness_p50_us", "lateness_p99_us", "lateness_max_us",
                      "sustained"});
-        nlohmann::json jl = nlohmann::json::array();
-        std::size_t unmeasured = 0, withDrops = 0;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LoadStep& s = steps[i];
             const StepResult& m = s.r;
-            const bool within = sustained && i <= *sustained;
-            if (m.lateness.count() == 0) ++unmeasured;
-            if (s.dropsOver) ++withDrops;
             lt.addRow({100 * s.fraction, m.m.offeredRate, m.m.achievedRate,
                        static_cast<double>(m.m.jobs), static_cast<double>(m.measured),
                        static_cast<double>(m.m.drops), m.cpuPercent, m.cpuPercent / cores,
                        static_cast<double>(m.rssBytes) / kMiB, meanLatenessUs(m.lateness),
                        percentileLatenessUs(m.lateness, 50), percentileLatenessUs(m.lateness, 99),
-                       percentileLatenessUs(m.lateness, 100), within ? 1.0 : 0.0});
+                       percentileLatenessUs(m.lateness, 100), sustained.covers(i) ? 1.0 : 0.0});
+        }
+        return lt;
+    }
+
+    nlohmann::json resultJson(const std::vector<loadtest::HeadroomRow>& copies,
+                              const std::vector<LoadStep>& steps, const Sustained& sustained,
+                              unsigned cores, std::size_t chainJobs, double capacity,
+                              Duration window) const {
+        nlohmann::json jc = nlohmann::json::array();
+        for (const auto& c : copies)
+            jc.push_back({{"copies", c.copies},
+                          {"machine_cpu_percent", c.cpuPercent},
+                          {"time_s", c.seconds},
+                          {"efficiency", c.efficiency}});
+        nlohmann::json jl = nlohmann::json::array();
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const LoadStep& s = steps[i];
+            const StepResult& m = s.r;
             jl.push_back({{"capacity_percent", 100 * s.fraction},
                           {"offered_rate_per_s", m.m.offeredRate},
                           {"achieved_rate_per_s", jsonNumber(m.m.achievedRate)},
@@ -248,20 +318,10 @@ class HeadroomMode final : public Mode {
                           {"machine_cpu_percent", jsonNumber(m.cpuPercent / cores)},
                           {"rss_mib", static_cast<double>(m.rssBytes) / kMiB},
                           {"lateness", histogramJson(m.lateness)},
-                          {"sustained", within}});
+                          {"sustained", sustained.covers(i)}});
         }
-        r.tables.push_back({"-load", lt});
-        if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"});
-            !y.empty()) {
-            PlotOptions pl;
-            pl.title = fmt::format("scheduler ({} workers): lateness and throughput vs CPU load",
-                                   exec_.workers);
-            pl.title = fmt::format("scheduler ({} workers): lateness and CPU over the offered load",
-                                   exec_.workers);
-            r.plots.push_back({"-load", headroomLoadPlot(lt, y, pl.title)});
-        }
-
-        nlohmann::json& j = r.result;
+        const auto& top = sustained.index;
+        nlohmann::json j;
         j["cores"] = cores;
         j["chain_jobs"] = chainJobs;
         j["repetitions"] = kReps;
@@ -270,75 +330,80 @@ class HeadroomMode final : public Mode {
         j["warmup_per_step_us"] = toUs(steps_.warm());
         j["deadline_window_us"] = toUs(window);
         j["load"] = jl;
-        j["sustain_bound_us"] = jsonNumber(boundUs);
+        j["sustain_bound_us"] = jsonNumber(sustained.boundUs);
         j["max_sustained_rate_per_s"] =
-            sustained ? nlohmann::json(steps[*sustained].r.m.offeredRate) : nlohmann::json(nullptr);
+            top ? nlohmann::json(steps[*top].r.m.offeredRate) : nlohmann::json(nullptr);
         j["max_sustained_capacity_percent"] =
-            sustained ? nlohmann::json(100 * steps[*sustained].fraction) : nlohmann::json(nullptr);
+            top ? nlohmann::json(100 * steps[*top].fraction) : nlohmann::json(nullptr);
+        return j;
+    }
 
-        // --- text
-        r.text.push_back(fmt::format(
+    std::vector<std::string> copiesLines(const std::vector<loadtest::HeadroomRow>& copies,
+                                         unsigned cores, std::size_t chainJobs) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
             "Compute headroom: {} cores; k copies of a {}-job chain of {} jobs, one single-worker "
             "scheduler each (median of {})",
-            cores, chainJobs, Units::formatDuration(exec_.load), kReps));
-        r.text.push_back(
+            cores, chainJobs, durationText(exec_.load), kReps));
+        text.push_back(
             fmt::format("{:>6} {:>10} {:>10} {:>10}", "copies", "mach. CPU%", "time", "t(1)/t(k)"));
         for (const auto& c : copies)
-            r.text.push_back(fmt::format(
-                "{:>6} {:>10.0f} {:>10} {:>10.2f}", c.copies, c.cpuPercent,
-                Units::formatDuration(std::chrono::nanoseconds{std::llround(c.seconds * 1e9)}),
-                c.efficiency));
-        r.text.push_back("");
-        r.text.push_back(fmt::format(
+            text.push_back(fmt::format("{:>6} {:>10.0f} {:>10} {:>10.2f}", c.copies, c.cpuPercent,
+                                       durationText(c.seconds, 1e9), c.efficiency));
+        text.push_back("");
+        return text;
+    }
+
+    std::vector<std::string> loadLines(const std::vector<LoadStep>& steps,
+                                       const Sustained& sustained, unsigned cores, double capacity,
+                                       Duration window) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
             "Scheduler, {} workers, open load in steps of its capacity {} (hold {}, deadline "
             "window {}):",
-            exec_.workers, Units::formatRate(capacity), Units::formatDuration(steps_.hold),
-            window > Duration{0} ? Units::formatDuration(window) : std::string("none")));
-        r.text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>7} {:>10} {:>10}", "offered",
-                                     "achieved", "mach. CPU%", "drops", "mean late", "p99 late"));
+            exec_.workers, Units::formatRate(capacity), durationText(steps_.hold),
+            window > Duration{0} ? durationText(window) : std::string("none")));
+        text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>7} {:>10} {:>10}", "offered",
+                                   "achieved", "mach. CPU%", "drops", "mean late", "p99 late"));
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const StepResult& m = steps[i].r;
-            r.text.push_back(fmt::format(
+            text.push_back(fmt::format(
                 "{:>10} {:>10} {:>10.0f} {:>7} {:>10} {:>10}{}", Units::formatRate(m.m.offeredRate),
                 textOr(m.m.achievedRate, [](double v) { return Units::formatRate(v); }),
-                m.cpuPercent / cores, m.m.drops, durationTextUs(meanLatenessUs(m.lateness)),
-                durationTextUs(percentileLatenessUs(m.lateness, 99)),
-                sustained && i == *sustained ? "   <- maximum sustained load" : ""));
+                m.cpuPercent / cores, m.m.drops, usText(meanLatenessUs(m.lateness)),
+                usText(percentileLatenessUs(m.lateness, 99)),
+                sustained.index && i == *sustained.index ? "   <- maximum sustained load" : ""));
         }
         const std::string rule = fmt::format(
             "mean lateness <= {:g} x max(low-load value {}, noise floor {}), drops <= {:g}%",
-            kSustainFactor, durationTextUs(lowLoadUs),
-            Units::formatDuration(std::chrono::nanoseconds{static_cast<long>(kNoiseFloorNs)}),
+            kSustainFactor, usText(sustained.lowLoadUs),
+            durationText(std::chrono::nanoseconds{static_cast<long>(kNoiseFloorNs)}),
             100 * steps_.dropThreshold);
-        if (sustained) {
-            r.text.push_back(fmt::format("Maximum sustained load ({}): {} ({:.0f} % of capacity)",
-                                         rule, Units::formatRate(steps[*sustained].r.m.offeredRate),
-                                         100 * steps[*sustained].fraction));
-            r.verdict = fmt::format("maximum sustained load {} ({:.0f} % of capacity)",
-                                    Units::formatRate(steps[*sustained].r.m.offeredRate),
-                                    100 * steps[*sustained].fraction);
-        } else {
-            r.text.push_back(
+        if (const auto& top = sustained.index)
+            text.push_back(fmt::format("Maximum sustained load ({}): {} ({:.0f} % of capacity)",
+                                       rule, Units::formatRate(steps[*top].r.m.offeredRate),
+                                       100 * steps[*top].fraction));
+        else
+            text.push_back(
                 fmt::format("Maximum sustained load: undetermined ({}; the lowest step {})", rule,
-                            steps.empty()           ? "did not run"
-                            : std::isnan(lowLoadUs) ? "measured no lateness"
-                                                    : "dropped too many jobs"));
-            r.verdict = "maximum sustained load undetermined";
-        }
+                            steps.empty()                     ? "did not run"
+                            : std::isnan(sustained.lowLoadUs) ? "measured no lateness"
+                                                              : "dropped too many jobs"));
+        return text;
+    }
+
+    static std::string verdict(const std::vector<loadtest::HeadroomRow>& copies,
+                               const std::vector<LoadStep>& steps, const Sustained& sustained) {
+        std::string verdict = "maximum sustained load undetermined";
+        if (const auto& top = sustained.index)
+            verdict = fmt::format("maximum sustained load {} ({:.0f} % of capacity)",
+                                  Units::formatRate(steps[*top].r.m.offeredRate),
+                                  100 * steps[*top].fraction);
         if (!copies.empty())
-            r.verdict +=
+            verdict +=
                 fmt::format("; {} cop{} at efficiency {:.2f}", copies.back().copies,
                             copies.back().copies == 1 ? "y" : "ies", copies.back().efficiency);
-        if (unmeasured > 0)
-            r.warnings.push_back(
-                fmt::format("{} of {} load steps measured no job's lateness (n/a): raise --hold or "
-                            "--deadline-window",
-                            unmeasured, steps.size()));
-        if (withDrops > 0)
-            r.warnings.push_back(fmt::format(
-                "{} of {} load steps dropped over {:g}% of their jobs (missed the deadline of {})",
-                withDrops, steps.size(), 100 * steps_.dropThreshold,
-                Units::formatDuration(window)));
+        return verdict;
     }
 
     ExecutionOptions exec_;

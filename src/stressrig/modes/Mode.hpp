@@ -27,6 +27,11 @@ struct RunContext {
 ///
 /// Lifecycle: declare() once, then the command line is parsed into the table, then
 /// validate() (UsageError for bad combinations), then run() at most once.
+///
+/// run() reads as three steps, each its own function: measure (runs the system and
+/// returns plain data), analyse (pure functions of that data, in analysis/ when they are
+/// worth a unit test without threads) and present (text lines, tables, pictures, verdict
+/// and JSON into the ModeResult).
 class Mode {
   public:
     virtual ~Mode() = default;

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "analysis/LoadTestAnalysis.hpp"
+#include "analysis/PatternCheck.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/PlacementOption.hpp"
@@ -33,9 +34,9 @@
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/Presets.hpp"
 #include "pullsched/testchain/ScheduleRunner.hpp"
-#include "report/LatenessCells.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -49,11 +50,7 @@ constexpr double kOutlierFactor = 5.0;
 constexpr double kJobOverrunFactor = 10.0;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string hex(std::uint64_t h) {
-    return fmt::format("0x{:016X}", h);
-}
-
-enum class Outcome { Ok, Expired, Late, Failed };
+using Outcome = PatternOutcome;
 
 struct PatternResult {
     std::string pattern;
@@ -197,6 +194,12 @@ class PipecleanMode final : public Mode {
             late = lateRunFinding(run, limit, sched.stats().pending);
         }
         if (pr.interrupted) return pr;
+        recordRun(pr, run, late);
+        return pr;
+    }
+
+    /// The figures of a run that ended, and its judgement.
+    void recordRun(PatternResult& pr, const RunResult& run, const RunFinding& late) const {
         pr.nodes = run.nodes;
         pr.workers = run.workers;
         pr.completed = run.completedJobs;
@@ -220,36 +223,16 @@ class PipecleanMode final : public Mode {
         if (maxLate >= 0) pr.maxLatenessUs = maxLate;
         if (overrun >= 0) pr.maxOverrun = overrun;
 
-        // Correctness first; a run with expired or cancelled jobs cannot be hash-checked.
-        const std::size_t notRun = pr.expired + pr.cancelled;
-        if (pr.failed > 0) {
-            pr.note = fmt::format("{} jobs failed", pr.failed);
-        } else if (pr.postedTwice > 0) {
-            pr.note = fmt::format("{} jobs posted more than once", pr.postedTwice);
-        } else if (!late.failure.empty()) {
-            pr.note = late.failure;
-        } else if (run.timedOut) {
-            pr.outcome = Outcome::Late;
-            pr.note = late.late;
-        } else if (notRun > 0) {
-            pr.outcome = Outcome::Expired;
-            pr.note = fmt::format("hash not checked: {} jobs expired, {} cancelled", pr.expired,
-                                  pr.cancelled);
-        } else if (!run.completed) {
-            pr.note = run.error.empty() ? std::string("the run did not complete") : run.error;
-        } else {
-            pr.hashChecked = true;
-            pr.hashOk = run.hashOk;
-            if (run.hashOk)
-                pr.outcome = Outcome::Ok;
-            else
-                pr.note = fmt::format("hash mismatch: got {}, expected {}", hex(run.actualHash),
-                                      hex(run.expectedHash));
-        }
+        const PatternCheck check = checkPattern(
+            {pr.failed, pr.postedTwice, pr.expired, pr.cancelled, late.failure, late.late,
+             run.timedOut, run.completed, run.error, run.hashOk, run.expectedHash, run.actualHash});
+        pr.outcome = check.outcome;
+        pr.note = check.note;
+        pr.hashChecked = check.hashChecked;
+        pr.hashOk = check.hashOk;
         if (pr.maxOverrun > kJobOverrunFactor)
             pr.warnings.push_back(
                 fmt::format("a job ran {:.1f} x its nominal time", pr.maxOverrun));
-        return pr;
     }
 
     void flagOutliers(std::vector<PatternResult>& results) const {
@@ -268,7 +251,7 @@ class PipecleanMode final : public Mode {
             pr.warnings.push_back(
                 fmt::format("outlier: max job time {} > {:g} x the median of the "
                             "patterns",
-                            durationTextUs(pr.maxJobUs), kOutlierFactor));
+                            usText(pr.maxJobUs), kOutlierFactor));
         }
     }
 
@@ -286,19 +269,58 @@ class PipecleanMode final : public Mode {
         return "?";
     }
 
+    /// The patterns counted by outcome.
+    struct Tally {
+        std::size_t failures = 0, unchecked = 0, late = 0;
+        std::size_t expired = 0;  ///< jobs expired or cancelled, over every pattern
+        std::size_t warnings = 0, warnedPatterns = 0;
+    };
+    static Tally tally(const std::vector<PatternResult>& results) {
+        Tally t;
+        for (const PatternResult& pr : results) {
+            t.warnedPatterns += !pr.warnings.empty();
+            t.failures += pr.outcome == Outcome::Failed;
+            t.late += pr.outcome == Outcome::Late;
+            t.unchecked += pr.outcome == Outcome::Expired;
+            t.expired += pr.expired + pr.cancelled;
+            t.warnings += pr.warnings.size();
+        }
+        return t;
+    }
+
     void report(ModeResult& r, const std::vector<PatternResult>& results,
                 std::size_t presetCount) const {
-        std::size_t failures = 0, unchecked = 0, warnings = 0, expired = 0, warnedPatterns = 0;
-        std::size_t late = 0;
-        for (const PatternResult& pr : results) {
-            warnedPatterns += !pr.warnings.empty();
-            failures += pr.outcome == Outcome::Failed;
-            late += pr.outcome == Outcome::Late;
-            unchecked += pr.outcome == Outcome::Expired;
-            expired += pr.expired + pr.cancelled;
-            warnings += pr.warnings.size();
+        const Tally t = tally(results);
+        r.tables.push_back({"", patternTable(results)});
+        if (!results.empty()) {
+            std::vector<std::string> names;
+            std::vector<double> jobUs, lateUs;
+            for (const PatternResult& pr : results) {
+                names.push_back(pr.pattern);
+                jobUs.push_back(pr.maxJobUs);
+                lateUs.push_back(pr.maxLatenessUs);
+            }
+            r.plots.push_back(
+                {"", pipecleanPlot(names, jobUs, lateUs,
+                                   "pipeclean: longest job and largest lateness per pattern")});
         }
+        nlohmann::json patterns = nlohmann::json::array();
+        for (const PatternResult& pr : results)
+            patterns.push_back(patternJson(pr));
+        nlohmann::json& j = r.result;
+        j["patterns_total"] = presetCount;
+        j["patterns_run"] = results.size();
+        j["failures"] = t.failures;
+        j["not_checked"] = t.unchecked + t.late;
+        j["late"] = t.late;
+        j["warnings"] = t.warnings;
+        j["patterns"] = patterns;
+        for (std::string& line : textLines(results, presetCount))
+            r.text.push_back(std::move(line));
+        addFindings(r, results, t);
+    }
 
+    static CsvTable patternTable(const std::vector<PatternResult>& results) {
         CsvTable t;
         t.addColumn("pattern", CsvTable::Kind::Text);
         for (const char* c : {"nodes", "levels", "workers", "completed", "failed", "expired",
@@ -309,7 +331,6 @@ class PipecleanMode final : public Mode {
         t.addColumn("actual_hash", CsvTable::Kind::Text);
         t.addColumn("result", CsvTable::Kind::Text);
         t.addColumn("note", CsvTable::Kind::Text);
-        nlohmann::json jp = nlohmann::json::array();
         for (const PatternResult& pr : results) {
             const double hashCell = pr.hashChecked ? (pr.hashOk ? 1.0 : 0.0) : kNaN;
             t.addRow({pr.pattern,
@@ -328,119 +349,101 @@ class PipecleanMode final : public Mode {
                       pr.maxLatenessUs,
                       pr.maxOverrun,
                       pr.outlier ? 1.0 : 0.0,
-                      hex(pr.expectedHash),
-                      pr.hashChecked ? hex(pr.actualHash) : std::string(),
+                      hashText(pr.expectedHash),
+                      pr.hashChecked ? hashText(pr.actualHash) : std::string(),
                       resultText(pr),
                       pr.note});
-            jp.push_back(
-                {{"pattern", pr.pattern},
-                 {"result", resultText(pr)},
-                 {"note", pr.note},
-                 {"hash_checked", pr.hashChecked},
-                 {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk) : nlohmann::json(nullptr)},
-                 {"expected_hash", hex(pr.expectedHash)},
-                 {"actual_hash",
-                  pr.hashChecked ? nlohmann::json(hex(pr.actualHash)) : nlohmann::json(nullptr)},
-                 {"nodes", pr.nodes},
-                 {"levels", pr.levels},
-                 {"workers", pr.workers},
-                 {"completed", pr.completed},
-                 {"failed", pr.failed},
-                 {"expired", pr.expired},
-                 {"cancelled", pr.cancelled},
-                 {"work_ms", toMs(pr.work)},
-                 {"expected_end_ms", toMs(pr.expectedEnd)},
-                 {"run_time_ms", jsonNumber(pr.runTimeMs)},
-                 {"max_job_us", jsonNumber(pr.maxJobUs)},
-                 {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
-                 {"max_overrun", jsonNumber(pr.maxOverrun)},
-                 {"outlier", pr.outlier},
-                 {"warnings", pr.warnings}});
         }
-        r.tables.push_back({"", t});
+        return t;
+    }
 
-        if (!results.empty()) {
-            std::vector<std::string> names;
-            std::vector<double> jobUs, lateUs;
-            for (const PatternResult& pr : results) {
-                names.push_back(pr.pattern);
-                jobUs.push_back(pr.maxJobUs);
-                lateUs.push_back(pr.maxLatenessUs);
-            }
-            r.plots.push_back(
-                {"", pipecleanPlot(names, jobUs, lateUs,
-                                   "pipeclean: longest job and largest lateness per pattern")});
-        }
+    static nlohmann::json patternJson(const PatternResult& pr) {
+        return {{"pattern", pr.pattern},
+                {"result", resultText(pr)},
+                {"note", pr.note},
+                {"hash_checked", pr.hashChecked},
+                {"hash_ok", pr.hashChecked ? nlohmann::json(pr.hashOk) : nlohmann::json(nullptr)},
+                {"expected_hash", hashText(pr.expectedHash)},
+                {"actual_hash", pr.hashChecked ? nlohmann::json(hashText(pr.actualHash))
+                                               : nlohmann::json(nullptr)},
+                {"nodes", pr.nodes},
+                {"levels", pr.levels},
+                {"workers", pr.workers},
+                {"completed", pr.completed},
+                {"failed", pr.failed},
+                {"expired", pr.expired},
+                {"cancelled", pr.cancelled},
+                {"work_ms", toMs(pr.work)},
+                {"expected_end_ms", toMs(pr.expectedEnd)},
+                {"run_time_ms", jsonNumber(pr.runTimeMs)},
+                {"max_job_us", jsonNumber(pr.maxJobUs)},
+                {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
+                {"max_overrun", jsonNumber(pr.maxOverrun)},
+                {"outlier", pr.outlier},
+                {"warnings", pr.warnings}};
+    }
 
-        nlohmann::json& j = r.result;
-        j["patterns_total"] = presetCount;
-        j["patterns_run"] = results.size();
-        j["failures"] = failures;
-        j["not_checked"] = unchecked + late;
-        j["late"] = late;
-        j["warnings"] = warnings;
-        j["patterns"] = jp;
-
-        r.text.push_back(fmt::format(
+    std::vector<std::string> textLines(const std::vector<PatternResult>& results,
+                                       std::size_t presetCount) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
             "Pipeclean: {} patterns, {} nodes each, jobs of {} x weight, {} workers, level {}, {}",
-            presetCount, graph_.nodes, Units::formatDuration(exec_.load), exec_.workers,
-            Units::formatDuration(sched_.level),
-            sched_.lifeWindow > Duration{0}
-                ? "life window " + Units::formatDuration(sched_.lifeWindow)
-                : std::string("no deadlines")));
-        r.text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
-                                     "pattern", "nodes", "work", "run", "max job", "max late",
-                                     "expired", "hash", "result"));
+            presetCount, graph_.nodes, durationText(exec_.load), exec_.workers,
+            durationText(sched_.level),
+            sched_.lifeWindow > Duration{0} ? "life window " + durationText(sched_.lifeWindow)
+                                            : std::string("no deadlines")));
+        text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
+                                   "pattern", "nodes", "work", "run", "max job", "max late",
+                                   "expired", "hash", "result"));
         for (const PatternResult& pr : results) {
-            r.text.push_back(
-                fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}", pr.pattern,
-                            pr.nodes, Units::formatDuration(pr.work),
-                            textOr(pr.runTimeMs,
-                                   [](double v) {
-                                       return Units::formatDuration(
-                                           std::chrono::nanoseconds{std::llround(v * 1e6)});
-                                   }),
-                            durationTextUs(pr.maxJobUs), durationTextUs(pr.maxLatenessUs),
-                            pr.expired + pr.cancelled,
-                            !pr.hashChecked ? "n/a"
-                            : pr.hashOk     ? "ok"
-                                            : "BAD",
-                            outcomeText(pr)));
+            text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
+                                       pr.pattern, pr.nodes, durationText(pr.work),
+                                       msText(pr.runTimeMs), usText(pr.maxJobUs),
+                                       usText(pr.maxLatenessUs), pr.expired + pr.cancelled,
+                                       !pr.hashChecked ? "n/a"
+                                       : pr.hashOk     ? "ok"
+                                                       : "BAD",
+                                       outcomeText(pr)));
             for (const std::string& w : pr.warnings)
-                r.text.push_back("    warning: " + w);
+                text.push_back("    warning: " + w);
         }
+        return text;
+    }
 
+    /// Failures, warnings and the verdict.
+    static void addFindings(ModeResult& r, const std::vector<PatternResult>& results,
+                            const Tally& t) {
         for (const PatternResult& pr : results)
             if (pr.outcome == Outcome::Failed)
                 r.failures.push_back(fmt::format("pattern {}: {}", pr.pattern, pr.note));
-        r.systemFailure = failures > 0;
-        if (unchecked > 0)
+        r.systemFailure = t.failures > 0;
+        if (t.unchecked > 0)
             r.warnings.push_back(fmt::format(
                 "{} of {} patterns had expired or cancelled jobs ({} in all): hash not checked",
-                unchecked, results.size(), expired));
-        if (late > 0)
+                t.unchecked, results.size(), t.expired));
+        if (t.late > 0)
             r.warnings.push_back(fmt::format(
                 "{} of {} patterns did not finish within their completion limit: hash not "
                 "checked (lateness is a result, not a lost job)",
-                late, results.size()));
-        if (warnings > 0)
+                t.late, results.size()));
+        if (t.warnings > 0)
             r.warnings.push_back(
                 fmt::format("{} timing warning(s): outliers are flagged, they do "
                             "not fail the run",
-                            warnings));
-        if (failures > 0)
+                            t.warnings));
+        if (t.failures > 0)
             r.verdict = fmt::format("FAILED: {} of {} patterns failed a correctness check",
-                                    failures, results.size());
+                                    t.failures, results.size());
         else
             r.verdict = fmt::format(
                 "no correctness failure in {} patterns: {} hash-verified{}{}{}", results.size(),
-                results.size() - unchecked - late,
-                unchecked ? fmt::format(", {} not checked (jobs expired)", unchecked) : "",
-                late ? fmt::format(", {} not checked (did not finish within their completion "
-                                   "limit)",
-                                   late)
-                     : "",
-                warnedPatterns ? fmt::format("; {} with timing warnings", warnedPatterns) : "");
+                results.size() - t.unchecked - t.late,
+                t.unchecked ? fmt::format(", {} not checked (jobs expired)", t.unchecked) : "",
+                t.late ? fmt::format(", {} not checked (did not finish within their completion "
+                                     "limit)",
+                                     t.late)
+                       : "",
+                t.warnedPatterns ? fmt::format("; {} with timing warnings", t.warnedPatterns) : "");
     }
 
     GraphOptions graph_;

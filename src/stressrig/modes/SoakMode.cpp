@@ -16,6 +16,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -25,14 +26,6 @@ namespace {
 constexpr double kMiB = 1048576.0;
 /// Text rows shown at most; longer soaks show every k-th interval (the CSV has all).
 constexpr std::size_t kTextRows = 60;
-
-std::string dur(Duration d) {
-    return Units::formatDuration(d);
-}
-
-std::string usText(double us) {
-    return textOr(us, [](double v) { return dur(Duration{std::llround(v * 1e3)}); });
-}
 
 std::string fractionText(double f) {
     return textOr(f, [](double v) { return fmt::format("{:.3g} %", 100 * v); });
@@ -70,37 +63,27 @@ class SoakMode final : public Mode {
         open_.resolve(t);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         dur(span_.warmup), dur(span_.duration)));
+                                         durationText(span_.warmup), durationText(span_.duration)));
         if (interval_ > span_.duration)
             throw UsageError(fmt::format("--interval={} must not exceed --duration={}",
-                                         dur(interval_), dur(span_.duration)));
+                                         durationText(interval_), durationText(span_.duration)));
         if (span_.duration / interval_ > 1'000'000)
             throw UsageError(
                 fmt::format("--duration={} / --interval={} gives more than 10^6 "
                             "intervals: raise --interval",
-                            dur(span_.duration), dur(interval_)));
+                            durationText(span_.duration), durationText(interval_)));
         open_.checkArrivals(interval_, 1e7, "interval");
     }
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
         const double capacity = exec_.workers / std::chrono::duration<double>(exec_.load).count();
-        SoakRunConfig cfg;
-        cfg.arrivals = open_.arrivals();
-        cfg.workers = exec_.workers;
-        cfg.placement = placement_.placement();
-        cfg.jobLoad = exec_.load;
-        cfg.duration = span_.duration;
-        cfg.interval = interval_;
-        cfg.warmup = span_.warmup;
-        cfg.deadlineWindow = open_.deadlineWindow;
-        cfg.lateLimit = open_.limit;
         ctx.progress.note(fmt::format(
             "soak: {} ({:.0f} % of nominal capacity {}) for {}, intervals of {}, {} workers",
             Units::formatRate(open_.rate), 100 * open_.rate / capacity, Units::formatRate(capacity),
-            dur(span_.duration), dur(interval_), exec_.workers));
+            durationText(span_.duration), durationText(interval_), exec_.workers));
         const SoakRunResult s = runSoak(
-            cfg, body.load(), &ctx.stop,
+            soakConfig(), body.load(), &ctx.stop,
             [&ctx](const SoakRow& r, std::size_t done, std::size_t total) {
                 ctx.progress.progress(
                     done, total,
@@ -111,19 +94,8 @@ class SoakMode final : public Mode {
                                        [](double v) { return fmt::format("{:.1f} MiB", v); }),
                                 r.i.cpuPercent, r.i.backlog, r.drops));
             });
-
-        SoakTotals totals;
-        totals.jobs = s.posted;
-        totals.drops = s.expired;
-        totals.measured = s.lateness.count();
-        for (const SoakRow& r : s.rows)
-            totals.misses += r.late;
-        SoakLimits limits;
-        limits.dropThreshold = dropThreshold_;
-        std::vector<SoakInterval> iv;
-        for (const SoakRow& r : s.rows)
-            iv.push_back(r.i);
-        const SoakVerdict v = judgeSoak(iv, totals, limits);
+        const SoakTotals totals = totalsOf(s);
+        const SoakVerdict v = judge(s, totals);
 
         ModeResult m;
         m.name = "soak";
@@ -134,57 +106,44 @@ class SoakMode final : public Mode {
     }
 
   private:
+    SoakRunConfig soakConfig() const {
+        SoakRunConfig cfg;
+        cfg.arrivals = open_.arrivals();
+        cfg.workers = exec_.workers;
+        cfg.placement = placement_.placement();
+        cfg.jobLoad = exec_.load;
+        cfg.duration = span_.duration;
+        cfg.interval = interval_;
+        cfg.warmup = span_.warmup;
+        cfg.deadlineWindow = open_.deadlineWindow;
+        cfg.lateLimit = open_.limit;
+        return cfg;
+    }
+
+    static SoakTotals totalsOf(const SoakRunResult& s) {
+        SoakTotals totals;
+        totals.jobs = s.posted;
+        totals.drops = s.expired;
+        totals.measured = s.lateness.count();
+        for (const SoakRow& r : s.rows)
+            totals.misses += r.late;
+        return totals;
+    }
+
+    SoakVerdict judge(const SoakRunResult& s, const SoakTotals& totals) const {
+        SoakLimits limits;
+        limits.dropThreshold = dropThreshold_;
+        std::vector<SoakInterval> iv;
+        for (const SoakRow& r : s.rows)
+            iv.push_back(r.i);
+        return judgeSoak(iv, totals, limits);
+    }
+
     void report(ModeResult& m, const SoakRunResult& s, const SoakVerdict& v,
                 const SoakTotals& totals, double capacity) const {
-        m.text.push_back(fmt::format(
-            "Soak: {} {} arrivals ({:.0f} % of nominal capacity {}) for {}, {} intervals of {}, "
-            "{} workers, jobs of {}",
-            Units::formatRate(open_.rate), open_.arrival, 100 * open_.rate / capacity,
-            Units::formatRate(capacity), dur(span_.duration), s.plannedIntervals, dur(interval_),
-            exec_.workers, dur(exec_.load)));
-        m.text.push_back(fmt::format(
-            "Deadline window {}; late start = more than --limit={} after the intended start",
-            open_.deadlineText(), dur(open_.limit)));
-        m.text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}",
-                                     "t", "done/s", "p99 late", "RSS MiB", "CPU %", "steal %",
-                                     "backlog", "drops", "late"));
-        const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
-        for (std::size_t k = 0; k < s.rows.size(); ++k) {
-            if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
-            const SoakRow& r = s.rows[k];
-            m.text.push_back(fmt::format(
-                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
-                dur(Duration{std::llround(r.i.tSeconds * 1e9)}),
-                textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
-                textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
-                textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
-                textOr(r.i.stealPercent, [](double x) { return fmt::format("{:.1f}", x); }),
-                r.i.backlog, r.drops, r.late));
-        }
-        if (step > 1)
-            m.text.push_back(fmt::format("(every {}th interval shown; the CSV has all {})", step,
-                                         s.rows.size()));
-        if (s.interrupted)
-            m.text.push_back(fmt::format("Interrupted after {} of {} intervals.", s.rows.size(),
-                                         s.plannedIntervals));
-        m.text.push_back(fmt::format(
-            "Jobs {}: completed {}, dropped at their deadline {} ({}), failed {}, cancelled {}{}",
-            s.posted, s.completed, s.expired, fractionText(v.dropFraction), s.failed, s.cancelled,
-            s.drained ? "" : " (not drained at the end)"));
-        m.text.push_back(fmt::format("Late starts: {} of {} measured ({}); lateness {}",
-                                     totals.misses, totals.measured, fractionText(v.missFraction),
-                                     percentileLine(s.lateness)));
-        m.text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
-                                                           : "Trend: " + v.trendText);
-        if (std::isfinite(v.rssPeakMiB))
-            m.text.push_back(fmt::format(
-                "RSS: {:.1f} MiB at the first interval used, peak {:.1f} MiB, {:.1f} MiB at the "
-                "end{}",
-                v.rssFirstMiB, v.rssPeakMiB, v.rssLastMiB,
-                v.memoryReturned ? " (memory given back)" : ""));
+        m.text = textLines(s, v, totals, capacity);
         m.verdict = fmt::format("{}{}: {}", s.interrupted ? "interrupted, partial result; " : "",
                                 v.verdict, v.reason);
-
         if (s.failed) {
             m.systemFailure = true;
             m.failures.push_back(fmt::format("{} of {} jobs failed", s.failed, s.posted));
@@ -197,8 +156,91 @@ class SoakMode final : public Mode {
                             s.posted, settled));
         }
         if (v.overThreshold) m.warnings.push_back(fmt::format("not stable: {}", v.reason));
+        m.result = resultJson(s, v, totals, capacity);
+        CsvTable t = intervalTable(s);
+        if (!s.rows.empty()) {
+            PlotOptions p1;
+            p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
+                                   Units::formatRate(open_.rate), v.verdict);
+            m.plots.push_back(
+                {"-throughput", GnuplotScript::tablePlot(t, "time s", {"throughput per s"},
+                                                         {"p99 lateness us"}, p1)});
+            PlotOptions p2;
+            p2.title = "soak: RSS and backlog per interval";
+            m.plots.push_back(
+                {"-memory", GnuplotScript::tablePlot(t, "time s", {"rss MiB"}, {"backlog"}, p2)});
+            PlotOptions p3;
+            p3.title = "soak: the process's CPU share, steal time and deadline drops per interval";
+            m.plots.push_back({"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %", "steal %"},
+                                                                {"drops"}, p3)});
+        }
+        m.tables.push_back({"", std::move(t)});
+        m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});
+    }
 
-        nlohmann::json& j = m.result;
+    std::vector<std::string> textLines(const SoakRunResult& s, const SoakVerdict& v,
+                                       const SoakTotals& totals, double capacity) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
+            "Soak: {} {} arrivals ({:.0f} % of nominal capacity {}) for {}, {} intervals of {}, "
+            "{} workers, jobs of {}",
+            Units::formatRate(open_.rate), open_.arrival, 100 * open_.rate / capacity,
+            Units::formatRate(capacity), durationText(span_.duration), s.plannedIntervals,
+            durationText(interval_), exec_.workers, durationText(exec_.load)));
+        text.push_back(fmt::format(
+            "Deadline window {}; late start = more than --limit={} after the intended start",
+            open_.deadlineText(), durationText(open_.limit)));
+        for (std::string& line : intervalLines(s))
+            text.push_back(std::move(line));
+        if (s.interrupted)
+            text.push_back(fmt::format("Interrupted after {} of {} intervals.", s.rows.size(),
+                                       s.plannedIntervals));
+        text.push_back(fmt::format(
+            "Jobs {}: completed {}, dropped at their deadline {} ({}), failed {}, cancelled {}{}",
+            s.posted, s.completed, s.expired, fractionText(v.dropFraction), s.failed, s.cancelled,
+            s.drained ? "" : " (not drained at the end)"));
+        text.push_back(fmt::format("Late starts: {} of {} measured ({}); lateness {}",
+                                   totals.misses, totals.measured, fractionText(v.missFraction),
+                                   percentileLine(s.lateness)));
+        text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
+                                                         : "Trend: " + v.trendText);
+        if (std::isfinite(v.rssPeakMiB))
+            text.push_back(fmt::format(
+                "RSS: {:.1f} MiB at the first interval used, peak {:.1f} MiB, {:.1f} MiB at the "
+                "end{}",
+                v.rssFirstMiB, v.rssPeakMiB, v.rssLastMiB,
+                v.memoryReturned ? " (memory given back)" : ""));
+        return text;
+    }
+
+    /// The interval table of the text: at most kTextRows rows (every k-th, and the last).
+    static std::vector<std::string> intervalLines(const SoakRunResult& s) {
+        std::vector<std::string> text;
+        text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}", "t",
+                                   "done/s", "p99 late", "RSS MiB", "CPU %", "steal %", "backlog",
+                                   "drops", "late"));
+        const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
+        for (std::size_t k = 0; k < s.rows.size(); ++k) {
+            if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
+            const SoakRow& r = s.rows[k];
+            text.push_back(fmt::format(
+                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
+                durationText(Duration{std::llround(r.i.tSeconds * 1e9)}),
+                textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
+                textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
+                textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
+                textOr(r.i.stealPercent, [](double x) { return fmt::format("{:.1f}", x); }),
+                r.i.backlog, r.drops, r.late));
+        }
+        if (step > 1)
+            text.push_back(fmt::format("(every {}th interval shown; the CSV has all {})", step,
+                                       s.rows.size()));
+        return text;
+    }
+
+    nlohmann::json resultJson(const SoakRunResult& s, const SoakVerdict& v,
+                              const SoakTotals& totals, double capacity) const {
+        nlohmann::json j;
         j["rate_per_s"] = open_.rate;
         j["nominal_capacity_per_s"] = capacity;
         j["workers"] = exec_.workers;
@@ -220,19 +262,7 @@ class SoakMode final : public Mode {
         j["lateness"] = histogramJson(s.lateness);
         j["intervals"] = nlohmann::json::array();
         for (const SoakRow& r : s.rows)
-            j["intervals"].push_back({{"t_s", r.i.tSeconds},
-                                      {"throughput_per_s", jsonNumber(r.i.throughput)},
-                                      {"p50_lateness_us", jsonNumber(r.p50Us)},
-                                      {"p99_lateness_us", jsonNumber(r.i.latenessP99Us)},
-                                      {"max_lateness_us", jsonNumber(r.maxUs)},
-                                      {"rss_mib", jsonNumber(r.i.rssBytes / kMiB)},
-                                      {"cpu_percent", jsonNumber(r.i.cpuPercent)},
-                                      {"steal_percent", jsonNumber(r.i.stealPercent)},
-                                      {"backlog", jsonNumber(r.i.backlog)},
-                                      {"jobs", r.jobs},
-                                      {"measured", r.measured},
-                                      {"drops", r.drops},
-                                      {"late_starts", r.late}});
+            j["intervals"].push_back(intervalJson(r));
         j["verdict"] = {
             {"verdict", v.verdict},
             {"reason", v.reason},
@@ -244,21 +274,44 @@ class SoakMode final : public Mode {
             {"throughput_cause", v.throughputCause.empty() ? nlohmann::json(nullptr)
                                                            : nlohmann::json(v.throughputCause)},
             {"memory_returned", v.memoryReturned}};
-        j["trend"] = {{"intervals_used", v.intervals},
-                      {"text", v.trendText},
-                      {"mean_throughput_per_s", jsonNumber(v.meanThroughput)},
-                      {"throughput_percent_per_hour", slopeJson(v.throughputPercentPerHour)},
-                      {"memory_mib_per_hour", slopeJson(v.memoryMiBPerHour)},
-                      {"cpu_percent_points_per_hour", slopeJson(v.cpuPercentPerHour)},
-                      {"steal_percent_points_per_hour", slopeJson(v.stealPercentPerHour)},
-                      {"cpu_first_percent", jsonNumber(v.cpuFirstPercent)},
-                      {"cpu_last_percent", jsonNumber(v.cpuLastPercent)},
-                      {"steal_first_percent", jsonNumber(v.stealFirstPercent)},
-                      {"steal_last_percent", jsonNumber(v.stealLastPercent)},
-                      {"rss_first_mib", jsonNumber(v.rssFirstMiB)},
-                      {"rss_peak_mib", jsonNumber(v.rssPeakMiB)},
-                      {"rss_last_mib", jsonNumber(v.rssLastMiB)}};
+        j["trend"] = trendJson(v);
+        return j;
+    }
 
+    static nlohmann::json intervalJson(const SoakRow& r) {
+        return {{"t_s", r.i.tSeconds},
+                {"throughput_per_s", jsonNumber(r.i.throughput)},
+                {"p50_lateness_us", jsonNumber(r.p50Us)},
+                {"p99_lateness_us", jsonNumber(r.i.latenessP99Us)},
+                {"max_lateness_us", jsonNumber(r.maxUs)},
+                {"rss_mib", jsonNumber(r.i.rssBytes / kMiB)},
+                {"cpu_percent", jsonNumber(r.i.cpuPercent)},
+                {"steal_percent", jsonNumber(r.i.stealPercent)},
+                {"backlog", jsonNumber(r.i.backlog)},
+                {"jobs", r.jobs},
+                {"measured", r.measured},
+                {"drops", r.drops},
+                {"late_starts", r.late}};
+    }
+
+    static nlohmann::json trendJson(const SoakVerdict& v) {
+        return {{"intervals_used", v.intervals},
+                {"text", v.trendText},
+                {"mean_throughput_per_s", jsonNumber(v.meanThroughput)},
+                {"throughput_percent_per_hour", slopeJson(v.throughputPercentPerHour)},
+                {"memory_mib_per_hour", slopeJson(v.memoryMiBPerHour)},
+                {"cpu_percent_points_per_hour", slopeJson(v.cpuPercentPerHour)},
+                {"steal_percent_points_per_hour", slopeJson(v.stealPercentPerHour)},
+                {"cpu_first_percent", jsonNumber(v.cpuFirstPercent)},
+                {"cpu_last_percent", jsonNumber(v.cpuLastPercent)},
+                {"steal_first_percent", jsonNumber(v.stealFirstPercent)},
+                {"steal_last_percent", jsonNumber(v.stealLastPercent)},
+                {"rss_first_mib", jsonNumber(v.rssFirstMiB)},
+                {"rss_peak_mib", jsonNumber(v.rssPeakMiB)},
+                {"rss_last_mib", jsonNumber(v.rssLastMiB)}};
+    }
+
+    static CsvTable intervalTable(const SoakRunResult& s) {
         CsvTable t({"time s", "throughput per s", "jobs", "measured", "p50 lateness us",
                     "p99 lateness us", "max lateness us", "late starts", "rss MiB", "cpu %",
                     "backlog", "drops", "steal %"});
@@ -267,24 +320,7 @@ class SoakMode final : public Mode {
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,
                       static_cast<double>(r.late), r.i.rssBytes / kMiB, r.i.cpuPercent, r.i.backlog,
                       static_cast<double>(r.drops), r.i.stealPercent});
-        if (!s.rows.empty()) {
-            PlotOptions p1;
-            p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
-                                   Units::formatRate(open_.rate), v.verdict);
-            m.plots.push_back(
-                {"-throughput", GnuplotScript::tablePlot(t, "time s", {"throughput per s"},
-                                                         {"p99 lateness us"}, p1)});
-            PlotOptions p2;
-            p2.title = "soak: RSS and backlog per interval";
-            m.plots.push_back(
-                {"-memory", GnuplotScript::tablePlot(t, "time s", {"rss MiB"}, {"backlog"}, p2)});
-            PlotOptions p3;
-            p3.title = "soak: the process's CPU share, steal time and deadline drops per interval";
-            m.plots.push_back({"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %", "steal %"},
-                                                                {"drops"}, p3)});
-        }
-        m.tables.push_back({"", std::move(t)});
-        m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});
+        return t;
     }
 
     ExecutionOptions exec_;

@@ -22,6 +22,7 @@
 #include "report/LatenessCells.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -108,61 +109,75 @@ class SweepMode final : public Mode {
         limits.dropThreshold = steps_.dropThreshold;
         const LoadClassifier classifier(limits);
 
-        std::vector<SweepRow> rows;
+        SweepState state;
+        state.total = rates_.size() * workers_.size();
         std::vector<WorkerLevels> levels;
-        const std::size_t total = rates_.size() * workers_.size();
-        std::size_t done = 0;
-        bool stopped = false;
         for (unsigned w : workers_) {
-            if (stopped) break;
-            WorkerLevels lv;
-            lv.workers = w;
-            std::vector<StepMeasurement> measured;
-            for (double rate : rates_) {
-                if (ctx.stop.requested()) {
-                    stopped = true;
-                    break;
-                }
-                SweepRow row;
-                row.workers = w;
-                RateStepConfig step = steps_.step(rate, w, load_, window);
-                step.placement = placement_.placement();
-                row.step = runRateStep(step, body.load(), &ctx.stop);
-                row.interrupted = row.step.interrupted;
-                if (row.interrupted) {
-                    row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
-                    rows.push_back(std::move(row));
-                    stopped = true;
-                    break;
-                }
-                row.verdict = classifier.classify(row.step.m);
-                measured.push_back(row.step.m);
-                ++lv.stepsRun;
-                ctx.progress.progress(
-                    ++done, total,
-                    fmt::format("{} workers, {}: {} ({})", w, Units::formatRate(rate),
-                                toString(row.verdict.loadClass), row.verdict.reason));
-                const bool failed = row.verdict.loadClass == LoadClass::Failure;
-                rows.push_back(std::move(row));
-                if (failed) {  // beyond the first failure nothing new is learnt
-                    lv.stepsSkipped = rates_.size() - measured.size();
-                    done += lv.stepsSkipped;
-                    break;
-                }
-            }
-            lv.summary = classifier.summarize(measured);
+            if (state.stopped) break;
+            const WorkerLevels lv = measureWorkers(ctx, body, classifier, w, window, state);
             if (lv.stepsRun > 0) levels.push_back(lv);
         }
 
         ModeResult r;
         r.name = "sweep";
         r.calibration = body.json();
-        r.partial = stopped;
-        report(r, rows, levels, window, limits);
+        r.partial = state.stopped;
+        report(r, state.rows, levels, window, limits);
         return r;
     }
 
   private:
+    /// The rows measured so far, the progress and whether a stop request ended the sweep.
+    struct SweepState {
+        std::vector<SweepRow> rows;
+        std::size_t done = 0, total = 0;
+        bool stopped = false;
+    };
+
+    /// The rates in turn on `workers` workers, each step classified; the first failure
+    /// ends them (beyond it nothing new is learnt), a step cut short ends the sweep.
+    WorkerLevels measureWorkers(RunContext& ctx, const JobBody& body,
+                                const LoadClassifier& classifier, unsigned workers, Duration window,
+                                SweepState& state) const {
+        WorkerLevels lv;
+        lv.workers = workers;
+        std::vector<StepMeasurement> measured;
+        for (double rate : rates_) {
+            if (ctx.stop.requested()) {
+                state.stopped = true;
+                break;
+            }
+            SweepRow row;
+            row.workers = workers;
+            RateStepConfig step = steps_.step(rate, workers, load_, window);
+            step.placement = placement_.placement();
+            row.step = runRateStep(step, body.load(), &ctx.stop);
+            row.interrupted = row.step.interrupted;
+            if (row.interrupted) {
+                row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
+                state.rows.push_back(std::move(row));
+                state.stopped = true;
+                break;
+            }
+            row.verdict = classifier.classify(row.step.m);
+            measured.push_back(row.step.m);
+            ++lv.stepsRun;
+            ctx.progress.progress(
+                ++state.done, state.total,
+                fmt::format("{} workers, {}: {} ({})", workers, Units::formatRate(rate),
+                            toString(row.verdict.loadClass), row.verdict.reason));
+            const bool failed = row.verdict.loadClass == LoadClass::Failure;
+            state.rows.push_back(std::move(row));
+            if (failed) {  // beyond the first failure nothing new is learnt
+                lv.stepsSkipped = rates_.size() - measured.size();
+                state.done += lv.stepsSkipped;
+                break;
+            }
+        }
+        lv.summary = classifier.summarize(measured);
+        return lv;
+    }
+
     static std::string className(const SweepRow& row) {
         return row.interrupted ? "interrupted" : std::string(toString(row.verdict.loadClass));
     }
@@ -175,8 +190,43 @@ class SweepMode final : public Mode {
     void report(ModeResult& r, const std::vector<SweepRow>& rows,
                 const std::vector<WorkerLevels>& levels, Duration window,
                 const ClassifierLimits& limits) const {
-        const Duration warm = steps_.warm();
-        // --- table: every worker count in one
+        r.tables.push_back({"", stepTable(rows)});
+        std::vector<SweepPoint> points;
+        for (const SweepRow& row : rows)
+            points.push_back({row.workers, row.step.m.offeredRate, row.step.m.achievedRate,
+                              percentileLatenessUs(row.step.lateness, 99), className(row)});
+        if (!points.empty())
+            r.plots.push_back(
+                {"", sweepPlot(points, toUs(limits.latenessLimit),
+                               fmt::format("sweep: jobs of {}, {} workers: achieved rate, p99 "
+                                           "lateness and class per offered rate",
+                                           Units::formatDuration(load_, true),
+                                           fmt::join(workers_, "/")))});
+        r.result = resultJson(rows, levels, window, limits);
+        r.text = textLines(rows, levels, window, limits);
+        std::size_t withDrops = 0, unmeasured = 0;
+        for (const SweepRow& row : rows) {
+            if (row.step.m.drops > 0) ++withDrops;
+            if (row.step.lateness.count() == 0) ++unmeasured;
+        }
+        if (withDrops > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} steps dropped jobs (missed their deadline of {}): see the drops column",
+                withDrops, rows.size(), durationText(window)));
+        if (unmeasured > 0)
+            r.warnings.push_back(fmt::format(
+                "{} of {} steps measured no job's lateness (n/a): not classified stable",
+                unmeasured, rows.size()));
+        r.verdict = verdict(levels);
+    }
+
+    static double dropPercent(const StepMeasurement& m) {
+        return m.jobs > 0 ? 100.0 * static_cast<double>(m.drops) / static_cast<double>(m.jobs)
+                          : kNaN;
+    }
+
+    /// Every worker count in one table.
+    CsvTable stepTable(const std::vector<SweepRow>& rows) const {
         CsvTable t;
         for (const char* c : {"workers",
                               "offered_rate_per_s",
@@ -201,17 +251,9 @@ class SweepMode final : public Mode {
             t.addColumn(c);
         t.addColumn("class", CsvTable::Kind::Text);
         t.addColumn("reason", CsvTable::Kind::Text);
-        nlohmann::json jsteps = nlohmann::json::array();
-        std::size_t withDrops = 0, unmeasured = 0;
         for (const SweepRow& row : rows) {
             const StepResult& s = row.step;
             const StepMeasurement& m = s.m;
-            const double dropPct =
-                m.jobs > 0 ? 100.0 * static_cast<double>(m.drops) / static_cast<double>(m.jobs)
-                           : kNaN;
-            const double afterDrain = m.backlogAfterDrain.value_or(kNaN);
-            if (m.drops > 0) ++withDrops;
-            if (s.lateness.count() == 0) ++unmeasured;
             t.addRow({static_cast<double>(row.workers),
                       m.offeredRate,
                       m.achievedRate,
@@ -221,7 +263,7 @@ class SweepMode final : public Mode {
                       static_cast<double>(m.jobs),
                       static_cast<double>(s.measured),
                       static_cast<double>(m.drops),
-                      dropPct,
+                      dropPercent(m),
                       static_cast<double>(m.failures),
                       static_cast<double>(s.postedLate),
                       meanLatenessUs(s.lateness),
@@ -229,61 +271,55 @@ class SweepMode final : public Mode {
                       percentileLatenessUs(s.lateness, 99),
                       percentileLatenessUs(s.lateness, 100),
                       m.backlogEnd,
-                      afterDrain,
+                      m.backlogAfterDrain.value_or(kNaN),
                       m.drained.value_or(true) ? 1.0 : 0.0,
                       toUs(s.drainTime) / 1e3,
                       className(row),
                       row.verdict.reason});
-            jsteps.push_back(
-                {{"workers", row.workers},
-                 {"offered_rate_per_s", m.offeredRate},
-                 {"achieved_rate_per_s", jsonNumber(m.achievedRate)},
-                 {"utilisation_percent", utilisationPercent(m.offeredRate, row.workers)},
-                 {"cpu_percent", jsonNumber(s.cpuPercent)},
-                 {"rss_mib", static_cast<double>(s.rssBytes) / kMiB},
-                 {"jobs", m.jobs},
-                 {"measured", s.measured},
-                 {"drops", m.drops},
-                 {"drop_percent", jsonNumber(dropPct)},
-                 {"failures", m.failures},
-                 {"posted_late", s.postedLate},
-                 {"lateness", histogramJson(s.lateness)},
-                 {"backlog_end", m.backlogEnd},
-                 {"backlog_after_drain", jsonNumber(afterDrain)},
-                 {"drained", m.drained.value_or(true)},
-                 {"drain_ms", toUs(s.drainTime) / 1e3},
-                 {"class", className(row)},
-                 {"reason", row.verdict.reason}});
         }
-        r.tables.push_back({"", t});
+        return t;
+    }
 
-        // --- plot: every worker count in one picture
-        {
-            std::vector<SweepPoint> points;
-            for (const SweepRow& row : rows)
-                points.push_back({row.workers, row.step.m.offeredRate, row.step.m.achievedRate,
-                                  percentileLatenessUs(row.step.lateness, 99), className(row)});
-            if (!points.empty())
-                r.plots.push_back(
-                    {"", sweepPlot(points, toUs(limits.latenessLimit),
-                                   fmt::format("sweep: jobs of {}, {} workers: achieved rate, p99 "
-                                               "lateness and class per offered rate",
-                                               Units::formatDuration(load_, true),
-                                               fmt::join(workers_, "/")))});
-        }
+    nlohmann::json stepJson(const SweepRow& row) const {
+        const StepResult& s = row.step;
+        const StepMeasurement& m = s.m;
+        return {{"workers", row.workers},
+                {"offered_rate_per_s", m.offeredRate},
+                {"achieved_rate_per_s", jsonNumber(m.achievedRate)},
+                {"utilisation_percent", utilisationPercent(m.offeredRate, row.workers)},
+                {"cpu_percent", jsonNumber(s.cpuPercent)},
+                {"rss_mib", static_cast<double>(s.rssBytes) / kMiB},
+                {"jobs", m.jobs},
+                {"measured", s.measured},
+                {"drops", m.drops},
+                {"drop_percent", jsonNumber(dropPercent(m))},
+                {"failures", m.failures},
+                {"posted_late", s.postedLate},
+                {"lateness", histogramJson(s.lateness)},
+                {"backlog_end", m.backlogEnd},
+                {"backlog_after_drain", jsonNumber(m.backlogAfterDrain.value_or(kNaN))},
+                {"drained", m.drained.value_or(true)},
+                {"drain_ms", toUs(s.drainTime) / 1e3},
+                {"class", className(row)},
+                {"reason", row.verdict.reason}};
+    }
 
-        // --- JSON
-        nlohmann::json& j = r.result;
+    nlohmann::json resultJson(const std::vector<SweepRow>& rows,
+                              const std::vector<WorkerLevels>& levels, Duration window,
+                              const ClassifierLimits& limits) const {
+        nlohmann::json j;
         j["rates_per_s"] = rates_;
         j["workers"] = workers_;
-        j["warmup_per_step_us"] = toUs(warm);
+        j["warmup_per_step_us"] = toUs(steps_.warm());
         j["deadline_window_us"] = toUs(window);
         j["drain_limit_us"] = toUs(steps_.drainLimit(window));
         j["lateness_limit_us"] = toUs(limits.latenessLimit);
         j["drop_threshold_percent"] = 100 * limits.dropThreshold;
         j["failure_drop_percent"] = 100 * std::max(limits.dropFraction, limits.dropThreshold);
         j["backlog_bound"] = limits.backlogBound;
-        j["steps"] = jsteps;
+        j["steps"] = nlohmann::json::array();
+        for (const SweepRow& row : rows)
+            j["steps"].push_back(stepJson(row));
         j["levels"] = nlohmann::json::array();
         for (const WorkerLevels& lv : levels)
             j["levels"].push_back({{"workers", lv.workers},
@@ -293,21 +329,25 @@ class SweepMode final : public Mode {
                                    {"consistent", lv.summary.consistent},
                                    {"steps_run", lv.stepsRun},
                                    {"steps_skipped", lv.stepsSkipped}});
+        return j;
+    }
 
-        // --- text
-        r.text.push_back(fmt::format(
+    std::vector<std::string> textLines(const std::vector<SweepRow>& rows,
+                                       const std::vector<WorkerLevels>& levels, Duration window,
+                                       const ClassifierLimits& limits) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format(
             "Sweep: jobs of {}, hold {} (first {} not measured), {} arrivals, deadline window {}",
-            Units::formatDuration(load_), Units::formatDuration(steps_.hold),
-            Units::formatDuration(warm), steps_.arrival,
-            window > Duration{0} ? Units::formatDuration(window) : std::string("none")));
-        r.text.push_back(fmt::format(
+            durationText(load_), durationText(steps_.hold), durationText(steps_.warm()),
+            steps_.arrival, window > Duration{0} ? durationText(window) : std::string("none")));
+        text.push_back(fmt::format(
             "Stable: keeps up (achieved >= {:g} x offered), p99 lateness <= {}, drops <= {:g}% of "
             "the jobs; burst: over a limit but drains; failure: drops over {:g}%, failed jobs or "
             "no drain",
-            limits.keepUpRatio, Units::formatDuration(limits.latenessLimit),
-            100 * limits.dropThreshold, 100 * std::max(limits.dropFraction, limits.dropThreshold)));
-        r.text.push_back("");
-        r.text.push_back(
+            limits.keepUpRatio, durationText(limits.latenessLimit), 100 * limits.dropThreshold,
+            100 * std::max(limits.dropFraction, limits.dropThreshold)));
+        text.push_back("");
+        text.push_back(
             fmt::format("{:>4} {:>10} {:>10} {:>6} {:>6} {:>8} {:>8} {:>7} {:>10} "
                         "{:>10} {:>8}  {}",
                         "W", "offered", "achieved", "util%", "CPU%", "RSS MiB", "jobs", "drops",
@@ -315,29 +355,36 @@ class SweepMode final : public Mode {
         for (const SweepRow& row : rows) {
             const StepResult& s = row.step;
             const StepMeasurement& m = s.m;
-            r.text.push_back(
-                fmt::format("{:>4} {:>10} {:>10} {:>6.0f} {:>6.0f} {:>8.1f} {:>8} {:>7} {:>10} "
-                            "{:>10} {:>8.0f}  "
-                            "{} ({})",
-                            row.workers, Units::formatRate(m.offeredRate),
-                            textOr(m.achievedRate, [](double v) { return Units::formatRate(v); }),
-                            utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
-                            static_cast<double>(s.rssBytes) / kMiB, m.jobs, m.drops,
-                            durationTextUs(meanLatenessUs(s.lateness)),
-                            durationTextUs(percentileLatenessUs(s.lateness, 99)), m.backlogEnd,
-                            className(row), row.verdict.reason));
+            text.push_back(fmt::format(
+                "{:>4} {:>10} {:>10} {:>6.0f} {:>6.0f} {:>8.1f} {:>8} {:>7} {:>10} "
+                "{:>10} {:>8.0f}  "
+                "{} ({})",
+                row.workers, Units::formatRate(m.offeredRate),
+                textOr(m.achievedRate, [](double v) { return Units::formatRate(v); }),
+                utilisationPercent(m.offeredRate, row.workers), s.cpuPercent,
+                static_cast<double>(s.rssBytes) / kMiB, m.jobs, m.drops,
+                usText(meanLatenessUs(s.lateness)), usText(percentileLatenessUs(s.lateness, 99)),
+                m.backlogEnd, className(row), row.verdict.reason));
         }
-        r.text.push_back("");
-        r.text.push_back("Levels:");
-        std::vector<std::string> verdicts;
+        text.push_back("");
+        text.push_back("Levels:");
         for (const WorkerLevels& lv : levels) {
             const SweepSummary& s = lv.summary;
-            r.text.push_back(fmt::format(
+            text.push_back(fmt::format(
                 "  {} worker{}: highest stable {}, highest burst {}, first failure {}{}{}",
                 lv.workers, lv.workers == 1 ? "" : "s", rateOrNone(s.highestStable),
                 rateOrNone(s.highestBurst), rateOrNone(s.firstFailure),
                 lv.stepsSkipped ? fmt::format(" ({} higher rates skipped)", lv.stepsSkipped) : "",
                 s.consistent ? "" : "; not monotonic: repeat with a longer --hold"));
+        }
+        return text;
+    }
+
+    /// "2 workers: stable up to 400/s, failing from 600/s; ..." or "no step completed".
+    static std::string verdict(const std::vector<WorkerLevels>& levels) {
+        std::vector<std::string> verdicts;
+        for (const WorkerLevels& lv : levels) {
+            const SweepSummary& s = lv.summary;
             std::string v = fmt::format("{} worker{}: ", lv.workers, lv.workers == 1 ? "" : "s");
             v += s.highestStable
                      ? fmt::format("stable up to {}", Units::formatRate(*s.highestStable))
@@ -346,18 +393,8 @@ class SweepMode final : public Mode {
                 v += fmt::format(", failing from {}", Units::formatRate(*s.firstFailure));
             verdicts.push_back(std::move(v));
         }
-        if (withDrops > 0)
-            r.warnings.push_back(fmt::format(
-                "{} of {} steps dropped jobs (missed their deadline of {}): see the drops column",
-                withDrops, rows.size(), Units::formatDuration(window)));
-        if (unmeasured > 0)
-            r.warnings.push_back(fmt::format(
-                "{} of {} steps measured no job's lateness (n/a): not classified stable",
-                unmeasured, rows.size()));
-        std::string verdict;
-        for (const std::string& v : verdicts)
-            verdict += (verdict.empty() ? "" : "; ") + v;
-        r.verdict = verdict.empty() ? "no step completed" : verdict;
+        return verdicts.empty() ? "no step completed"
+                                : fmt::format("{}", fmt::join(verdicts, "; "));
     }
 
     std::vector<unsigned> workers_{2};

@@ -11,6 +11,7 @@
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -45,44 +46,64 @@ class TopologyMode final : public Mode {
         const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const RuleSet rules = graph_.rulesFor();
         const GraphStatistics raw(graph, WeightPolicy::Raw);
-        const WeightPolicy policy = rules.schedulingWeightPolicy();
-        const GraphStatistics sched(graph, policy);
-        const std::string hash = fmt::format("0x{:016X}", graph.graphHash());
+        const GraphStatistics sched(graph, rules.schedulingWeightPolicy());
+        const bool unit = rules.schedulingWeightPolicy() == WeightPolicy::UnitIfZero;
 
         ModeResult r;
         r.name = fmt::format("topology-{}-{}", graph_.label(), graph.size());
-        r.text.push_back(fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}",
-                                     graph_.label(), RuleParser::toString(rules), graph.size(),
-                                     graph.maxFan(), graph.seed()));
-        r.text.push_back(fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}", hash,
-                                     graph.levels(), graph.edgeCount(),
-                                     graph.count(NodeKind::Start), graph.count(NodeKind::Exit)));
-        r.text.push_back("");
+        r.text = textLines(graph, rules, raw, sched, unit);
+        r.result = resultJson(graph, rules, raw, sched, unit);
+        std::ostringstream dot;
+        DotWriter::write(dot, graph);
+        r.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
+        r.verdict = fmt::format("graph {} with {} nodes, {} levels, hash {}", graph_.label(),
+                                graph.size(), graph.levels(), hashText(graph));
+        return r;
+    }
+
+  private:
+    static std::string hashText(const TestChainGraph& graph) {
+        return fmt::format("0x{:016X}", graph.graphHash());
+    }
+
+    std::vector<std::string> textLines(const TestChainGraph& graph, const RuleSet& rules,
+                                       const GraphStatistics& raw, const GraphStatistics& sched,
+                                       bool unit) const {
+        std::vector<std::string> text;
+        text.push_back(fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}",
+                                   graph_.label(), RuleParser::toString(rules), graph.size(),
+                                   graph.maxFan(), graph.seed()));
+        text.push_back(fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}",
+                                   hashText(graph), graph.levels(), graph.edgeCount(),
+                                   graph.count(NodeKind::Start), graph.count(NodeKind::Exit)));
+        text.push_back("");
         std::ostringstream table;
         raw.print(table, load_);
         for (const std::string& l : lines(table.str()))  // work lines follow, by policy
-            if (!l.starts_with("work ") && !l.starts_with("lower bound")) r.text.push_back(l);
-        const bool unit = policy == WeightPolicy::UnitIfZero;
-        r.text.push_back("");
-        r.text.push_back(
-            fmt::format("Scheduled with load {} per unit weight{}:", Units::formatDuration(load_),
-                        unit ? " (no weight rule: every node counts as weight 1)" : ""));
-        r.text.push_back(fmt::format("  total work      {:>10}  ({} x {})",
-                                     Units::formatDuration(sched.work(load_)), sched.totalWeight(),
-                                     Units::formatDuration(load_)));
-        r.text.push_back(fmt::format("  critical path   {:>10}  (weight {})",
-                                     Units::formatDuration(sched.criticalPath(load_)),
-                                     sched.criticalPathWeight()));
-        r.text.push_back(fmt::format("  max width       {:>10}", sched.maxWidth()));
-        r.text.push_back(fmt::format("  lower bound P={} {:>9}  = max(work / P, critical path)",
-                                     workers_,
-                                     Units::formatDuration(sched.lowerBound(workers_, load_))));
+            if (!l.starts_with("work ") && !l.starts_with("lower bound")) text.push_back(l);
+        text.push_back("");
+        text.push_back(fmt::format("Scheduled with load {} per unit weight{}:", durationText(load_),
+                                   unit ? " (no weight rule: every node counts as weight 1)" : ""));
+        text.push_back(fmt::format("  total work      {:>10}  ({} x {})",
+                                   durationText(sched.work(load_)), sched.totalWeight(),
+                                   durationText(load_)));
+        text.push_back(fmt::format("  critical path   {:>10}  (weight {})",
+                                   durationText(sched.criticalPath(load_)),
+                                   sched.criticalPathWeight()));
+        text.push_back(fmt::format("  max width       {:>10}", sched.maxWidth()));
+        text.push_back(fmt::format("  lower bound P={} {:>9}  = max(work / P, critical path)",
+                                   workers_, durationText(sched.lowerBound(workers_, load_))));
+        return text;
+    }
 
-        nlohmann::json& j = r.result;
+    nlohmann::json resultJson(const TestChainGraph& graph, const RuleSet& rules,
+                              const GraphStatistics& raw, const GraphStatistics& sched,
+                              bool unit) const {
+        nlohmann::json j;
         j["pattern"] = graph_.label();
         j["rules"] = RuleParser::toString(rules);
         j["seed"] = graph.seed();
-        j["hash"] = hash;
+        j["hash"] = hashText(graph);
         j["nodes"] = graph.size();
         j["max_fan"] = graph.maxFan();
         j["levels"] = graph.levels();
@@ -105,16 +126,9 @@ class TopologyMode final : public Mode {
         j["work_ms"] = toMs(sched.work(load_));
         j["critical_path_ms"] = toMs(sched.criticalPath(load_));
         j["lower_bound_ms"] = toMs(sched.lowerBound(workers_, load_));
-
-        std::ostringstream dot;
-        DotWriter::write(dot, graph);
-        r.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
-        r.verdict = fmt::format("graph {} with {} nodes, {} levels, hash {}", graph_.label(),
-                                graph.size(), graph.levels(), hash);
-        return r;
+        return j;
     }
 
-  private:
     GraphOptions graph_;
     unsigned workers_ = 2;
     Duration load_ = std::chrono::microseconds{500};

@@ -91,6 +91,185 @@ void writeIndex(const fs::path& dir, const std::string& name, const std::string&
     }
 }
 
+/// The envelope: { mode, version, configuration, environment, calibration, files, partial,
+/// verdict, warnings, failures, exit_status, result }; files are filled in when written.
+nlohmann::json envelopeOf(const ModeResult& r, const Invocation& inv, Environment& env,
+                          bool interrupted, int status) {
+    nlohmann::json envelope;
+    envelope["mode"] = inv.mode;
+    envelope["version"] = env.version;
+    envelope["configuration"] = inv.configuration;
+    envelope["environment"] = env.json();
+    envelope["calibration"] = r.calibration;
+    envelope["files"] = nlohmann::json::array();
+    envelope["partial"] = interrupted;
+    envelope["verdict"] = r.verdict;
+    envelope["warnings"] = r.warnings;
+    envelope["failures"] = r.failures;
+    envelope["exit_status"] = status;
+    envelope["result"] = r.result;
+    return envelope;
+}
+
+using Comments = std::vector<std::pair<std::string, std::string>>;
+
+/// Configuration comments for every CSV: options, environment, calibration.
+Comments csvComments(const ModeResult& r, const Invocation& inv, Environment& env,
+                     bool interrupted) {
+    Comments comments;
+    comments.emplace_back("mode", inv.mode);
+    for (const auto& [k, v] : inv.configuration.items())
+        comments.emplace_back(k, commentValue(v));
+    for (auto& kv : env.comments())
+        comments.push_back(kv);
+    if (!r.calibration.is_null()) comments.emplace_back("calibration", r.calibration.dump());
+    if (interrupted) comments.emplace_back("partial", "yes: the run was interrupted");
+    return comments;
+}
+
+/// The pictures for the result's page and the remarks for the report, as files are staged.
+struct Renderings {
+    std::vector<PagePicture> pictures;
+    std::vector<std::string> remarks;
+};
+
+/// Stages a Gnuplot script and, unless --no-render, its picture.
+void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
+               const std::string& verdict, bool noRender, const std::string& dir, Renderings& out) {
+    const std::string gp = name + p.suffix + ".gp";
+    const std::string png = name + p.suffix + ".png";
+    files.write(gp, p.script.text(png, verdict));
+    if (noRender) {
+        out.remarks.push_back(
+            fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
+                        shellQuote(dir), shellQuote(gp)));
+        out.pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp});
+        return;
+    }
+    const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
+    if (rr.rendered) {
+        files.adopt(rr.picture.filename().string());
+        out.pictures.push_back({gp, rr.picture.filename().string(), ""});
+        return;
+    }
+    // the renderer's own hint names the staging folder, gone by now
+    const std::string why = Reporter::oneLine(rr.message.substr(0, rr.message.find("; render")));
+    out.pictures.push_back({gp, "",
+                            fmt::format("{}; render it in this folder with: "
+                                        "gnuplot {}",
+                                        why, gp)});
+    out.remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp,
+                                      why, shellQuote(dir), shellQuote(gp)));
+}
+
+/// Stages another file; a DOT graph also rendered to SVG unless --no-render.
+void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name, bool noRender,
+               const std::string& dir, Renderings& out) {
+    const std::string file = name + f.suffix;
+    files.write(file, f.content);
+    if (f.kind != ResultFile::Kind::Dot) return;
+    const std::string svg = fs::path(file).replace_extension(".svg").string();
+    std::string why;
+    if (noRender) {
+        out.remarks.push_back(
+            fmt::format("not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
+                        shellQuote(dir), shellQuote(file), shellQuote(svg)));
+        out.pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg"});
+    } else if (renderDot(files.staging(), file, svg, why)) {
+        files.adopt(svg);
+        out.pictures.push_back({file, svg, ""});
+    } else {
+        out.pictures.push_back({file, "",
+                                fmt::format("{}; render it in this folder with: "
+                                            "dot -Tsvg {} -o {}",
+                                            why, file, svg)});
+        out.remarks.push_back(
+            fmt::format("{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
+                        shellQuote(dir), shellQuote(file), shellQuote(svg)));
+    }
+}
+
+/// What writing the result's files came to.
+struct WrittenResult {
+    std::vector<std::string> written;  ///< the names moved into the folder
+    std::vector<std::string> remarks;  ///< notes for the report (not rendered, no index)
+    bool indexWritten = false;
+    std::string writeError;  ///< why no file was written; empty when the set was
+};
+
+/// Stages every file of the result, then its page and the envelope as manifest (which
+/// lists every file, so `envelope` gains them), commits the set and updates index.html.
+WrittenResult writeResult(const ModeResult& r, const std::string& name, const Comments& comments,
+                          const OutputOptions& output, const ResultFiles::Writer& writer,
+                          nlohmann::json& envelope) {
+    WrittenResult w;
+    const fs::path dir = output.directory();
+    try {
+        ResultFiles files(dir, writer);
+        for (const ResultTable& t : r.tables) {
+            CsvTable table = t.table;
+            for (const auto& [k, v] : comments)
+                if (table.comment(k).empty()) table.setComment(k, v);
+            files.write(name + t.suffix + ".csv", table.toString());
+        }
+        Renderings rendered;
+        for (const ResultPlot& p : r.plots)
+            stagePlot(files, p, name, r.verdict, output.noRender, dir.string(), rendered);
+        for (const ResultFile& f : r.files)
+            stageFile(files, f, name, output.noRender, dir.string(), rendered);
+        w.remarks = std::move(rendered.remarks);
+        // The envelope is the manifest: written last, it lists every file of the set.
+        const std::string manifest = name + ".json";
+        const std::string pageFile = name + ".html";
+        // names staged so far plus the page and the manifest itself
+        std::vector<std::string> names = files.staged();
+        names.push_back(pageFile);
+        names.push_back(manifest);
+        envelope["files"] = names;
+        const std::vector<PageFile> listed = pageFiles(files, pageFile, manifest);
+        // this result's page, also the folder's index.html
+        const std::string page =
+            HtmlPage::resultPage(name, envelope, r.text, rendered.pictures, listed);
+        files.write(pageFile, page);
+        files.write(manifest, envelope.dump(2) + "\n");
+        w.written = files.commit(manifest);
+        // The result is complete; the folder's index follows it (a failure there is a note).
+        try {
+            writeIndex(
+                dir, name, page,
+                [&](const std::vector<FolderEntry>& folder) {
+                    return HtmlPage::resultPage(name, envelope, r.text, rendered.pictures, listed,
+                                                folder);
+                },
+                writer);
+            w.indexWritten = true;
+        } catch (const std::exception& e) {
+            w.remarks.push_back(
+                fmt::format("index.html not updated: {}", Reporter::oneLine(e.what())));
+        }
+    } catch (const std::exception& e) {
+        w.writeError = Reporter::oneLine(e.what());
+    }
+    return w;
+}
+
+/// Where the files went, and how to render what was not rendered.
+void printFiles(std::ostream& info, const fs::path& dir, const std::string& name,
+                const WrittenResult& w) {
+    std::string d = dir.string();
+    if (!d.empty() && d.back() != '/') d += '/';
+    fmt::print(info, "Results in {}:", d);
+    for (const std::string& file : w.written)
+        fmt::print(info, " {}", file);
+    fmt::print(info, "\n");
+    for (const std::string& rm : w.remarks)
+        fmt::print(info, "  note: {}\n", rm);
+    if (w.indexWritten)
+        fmt::print(info, "Page: {}index.html (this result alone: {}.html)\n", d, name);
+    else
+        fmt::print(info, "Page: {}{}.html\n", d, name);
+}
+
 }  // namespace
 
 Reporter::Reporter(const OutputOptions& output, std::ostream& out, std::ostream& err,
@@ -129,123 +308,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         status = stop.exitCode() ? stop.exitCode() : kExitInterrupted;
 
     const std::string name = baseName(r);
-    nlohmann::json envelope;
-    envelope["mode"] = inv.mode;
-    envelope["version"] = env.version;
-    envelope["configuration"] = inv.configuration;
-    envelope["environment"] = env.json();
-    envelope["calibration"] = r.calibration;
-    envelope["files"] = nlohmann::json::array();
-    envelope["partial"] = interrupted;
-    envelope["verdict"] = r.verdict;
-    envelope["warnings"] = r.warnings;
-    envelope["failures"] = r.failures;
-    envelope["exit_status"] = status;
-    envelope["result"] = r.result;
-
-    // Configuration comments for every CSV: options, environment, calibration.
-    std::vector<std::pair<std::string, std::string>> comments;
-    comments.emplace_back("mode", inv.mode);
-    for (const auto& [k, v] : inv.configuration.items())
-        comments.emplace_back(k, commentValue(v));
-    for (auto& kv : env.comments())
-        comments.push_back(kv);
-    if (!r.calibration.is_null()) comments.emplace_back("calibration", r.calibration.dump());
-    if (interrupted) comments.emplace_back("partial", "yes: the run was interrupted");
-
-    std::vector<std::string> remarks;
-    std::vector<std::string> written;
-    std::vector<PagePicture> pictures;
-    std::string page;  // this result's page, also the folder's index.html
-    bool indexWritten = false;
-    std::string writeError;
-    const fs::path dir = output_.directory();
-    try {
-        ResultFiles files(dir, writer_);
-        for (const ResultTable& t : r.tables) {
-            CsvTable table = t.table;
-            for (const auto& [k, v] : comments)
-                if (table.comment(k).empty()) table.setComment(k, v);
-            files.write(name + t.suffix + ".csv", table.toString());
-        }
-        for (const ResultPlot& p : r.plots) {
-            const std::string gp = name + p.suffix + ".gp";
-            const std::string png = name + p.suffix + ".png";
-            files.write(gp, p.script.text(png, r.verdict));
-            if (output_.noRender) {
-                remarks.push_back(
-                    fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
-                                shellQuote(dir.string()), shellQuote(gp)));
-                pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp});
-                continue;
-            }
-            const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
-            if (rr.rendered) {
-                files.adopt(rr.picture.filename().string());
-                pictures.push_back({gp, rr.picture.filename().string(), ""});
-            } else {
-                // the renderer's own hint names the staging folder, gone by now
-                const std::string why = oneLine(rr.message.substr(0, rr.message.find("; render")));
-                pictures.push_back({gp, "",
-                                    fmt::format("{}; render it in this folder with: "
-                                                "gnuplot {}",
-                                                why, gp)});
-                remarks.push_back(
-                    fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp, why,
-                                shellQuote(dir.string()), shellQuote(gp)));
-            }
-        }
-        for (const ResultFile& f : r.files) {
-            const std::string file = name + f.suffix;
-            files.write(file, f.content);
-            if (f.kind != ResultFile::Kind::Dot) continue;
-            const std::string svg = fs::path(file).replace_extension(".svg").string();
-            std::string why;
-            if (output_.noRender) {
-                remarks.push_back(fmt::format(
-                    "not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
-                    shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
-                pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg"});
-            } else if (renderDot(files.staging(), file, svg, why)) {
-                files.adopt(svg);
-                pictures.push_back({file, svg, ""});
-            } else {
-                pictures.push_back({file, "",
-                                    fmt::format("{}; render it in this folder with: "
-                                                "dot -Tsvg {} -o {}",
-                                                why, file, svg)});
-                remarks.push_back(fmt::format(
-                    "{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
-                    shellQuote(dir.string()), shellQuote(file), shellQuote(svg)));
-            }
-        }
-        // The envelope is the manifest: written last, it lists every file of the set.
-        const std::string manifest = name + ".json";
-        const std::string pageFile = name + ".html";
-        // names staged so far plus the page and the manifest itself
-        std::vector<std::string> names = files.staged();
-        names.push_back(pageFile);
-        names.push_back(manifest);
-        envelope["files"] = names;
-        const std::vector<PageFile> listed = pageFiles(files, pageFile, manifest);
-        page = HtmlPage::resultPage(name, envelope, r.text, pictures, listed);
-        files.write(pageFile, page);
-        files.write(manifest, envelope.dump(2) + "\n");
-        written = files.commit(manifest);
-        // The result is complete; the folder's index follows it (a failure there is a note).
-        try {
-            writeIndex(
-                dir, name, page,
-                [&](const std::vector<FolderEntry>& folder) {
-                    return HtmlPage::resultPage(name, envelope, r.text, pictures, listed, folder);
-                },
-                writer_);
-            indexWritten = true;
-        } catch (const std::exception& e) {
-            remarks.push_back(fmt::format("index.html not updated: {}", oneLine(e.what())));
-        }
-    } catch (const std::exception& e) {
-        writeError = oneLine(e.what());
+    nlohmann::json envelope = envelopeOf(r, inv, env, interrupted, status);
+    const WrittenResult w =
+        writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
+    if (!w.writeError.empty()) {
         envelope["files"] = nlohmann::json::array();
         if (status == kExitMeasured) status = kExitWriteFailure;
         envelope["exit_status"] = status;
@@ -259,8 +325,8 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             fmt::print(out_, "{}\n", oneLine(line));
         if (!r.verdict.empty()) fmt::print(out_, "Verdict: {}\n", oneLine(r.verdict));
     }
-    for (const std::string& w : r.warnings)
-        fmt::print(info, "warning: {}\n", oneLine(w));
+    for (const std::string& warning : r.warnings)
+        fmt::print(info, "warning: {}\n", oneLine(warning));
     for (const std::string& f : r.failures)
         fmt::print(info, "FAILED: {}\n", oneLine(f));
     if (const std::string busy = env.busyWarning(); !busy.empty())
@@ -269,22 +335,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         fmt::print(info,
                    "Interrupted: the result above covers what was measured until the stop "
                    "and is marked partial.\n");
-    if (writeError.empty()) {
-        std::string d = dir.string();
-        if (!d.empty() && d.back() != '/') d += '/';
-        fmt::print(info, "Results in {}:", d);
-        for (const std::string& w : written)
-            fmt::print(info, " {}", w);
-        fmt::print(info, "\n");
-        for (const std::string& rm : remarks)
-            fmt::print(info, "  note: {}\n", rm);
-        if (indexWritten)
-            fmt::print(info, "Page: {}index.html (this result alone: {}.html)\n", d, name);
-        else
-            fmt::print(info, "Page: {}{}.html\n", d, name);
-    } else {
-        fmt::print(err_, "stressrig: {}; no result files were written\n", writeError);
-    }
+    if (w.writeError.empty())
+        printFiles(info, output_.directory(), name, w);
+    else
+        fmt::print(err_, "stressrig: {}; no result files were written\n", w.writeError);
     return status;
 }
 

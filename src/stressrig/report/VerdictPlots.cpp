@@ -58,51 +58,49 @@ const char* kSeriesColours[] = {"#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a",
 
 }  // namespace
 
-GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
+namespace {
+
+/// The probes (by stress) and the fitted curve as drawn, the picture's figures as comments.
+CsvTable breakingPointTable(const BreakingPointPicture& p) {
     std::vector<BreakingPointPicture::Probe> probes = p.probes;
     std::stable_sort(probes.begin(), probes.end(),
                      [](const auto& a, const auto& b) { return a.stress < b.stress; });
     CsvTable t({"stress", "mean runtime ms", "expected ms", "fail fraction", "broken",
                 "curve stress", "fitted fail fraction"});
+    for (const auto& q : probes)
+        t.addRow({q.stress, q.meanRuntimeMs, q.expectedMs, q.failFraction, q.broken ? 1.0 : 0.0,
+                  kNaN, kNaN});
+    for (const auto& [s, f] : p.fittedCurve)
+        t.addRow({kNaN, kNaN, kNaN, kNaN, kNaN, s, f});
+    t.setComment("breaking stress", num(p.breakingStress));
+    t.setComment("limit stress", num(p.limitStress));
+    t.setComment("ideal run stress", num(p.idealStress));
+    t.setComment("fit 50 % stress and 95 % CI",
+                 fmt::format("{} [{}, {}]", num(p.fit50), num(p.ciLow), num(p.ciHigh)));
+    return t;
+}
+
+/// The x range: every probe and every marked stress, with a margin.
+std::string breakingPointXRange(const BreakingPointPicture& p) {
     double lo = kNaN, hi = kNaN;
     auto extend = [&](double x) {
         if (!has(x)) return;
         lo = has(lo) ? std::min(lo, x) : x;
         hi = has(hi) ? std::max(hi, x) : x;
     };
-    for (const auto& q : probes) {
-        t.addRow({q.stress, q.meanRuntimeMs, q.expectedMs, q.failFraction, q.broken ? 1.0 : 0.0,
-                  kNaN, kNaN});
+    for (const auto& q : p.probes)
         extend(q.stress);
-    }
-    for (const auto& [s, f] : p.fittedCurve)
-        t.addRow({kNaN, kNaN, kNaN, kNaN, kNaN, s, f});
     for (double x : {p.breakingStress, p.limitStress, p.idealStress, p.ciLow, p.ciHigh})
         extend(x);
-    t.setComment("breaking stress", num(p.breakingStress));
-    t.setComment("limit stress", num(p.limitStress));
-    t.setComment("ideal run stress", num(p.idealStress));
-    t.setComment("fit 50 % stress and 95 % CI",
-                 fmt::format("{} [{}, {}]", num(p.fit50), num(p.ciLow), num(p.ciHigh)));
+    if (!has(lo) || !has(hi)) return "";
+    const double pad = std::max(0.05 * (hi - lo), 0.02 * hi);
+    return fmt::format("set xrange [{}:{}]\n", num(std::max(0.0, lo - pad)), num(hi + pad));
+}
 
-    PlotOptions po;
-    po.title = p.title;
-    po.width = 1300;
-    po.height = 850;
-    std::string c;
-    c += fmt::format("set title {}\n", GnuplotScript::kTitle);
-    c += "set xlabel 'stress (planned speed-up of the schedule)'\n";
-    c += "set ylabel 'run time [ms]'\nset y2label 'share of runs that failed'\n";
-    c += "set ytics nomirror\nset y2tics 0, 0.25, 1\nset y2range [-0.03:1.03]\n";
-    // the legend under the x label, out of the data
-    c += "set yrange [0:*]\nset grid\nset bmargin 9\n";
-    c += "set key at screen 0.5, screen 0.01 center bottom horizontal box maxrows 4\n";
-    c += "set style textbox opaque noborder\n";
-    if (has(lo) && has(hi)) {
-        const double pad = std::max(0.05 * (hi - lo), 0.02 * hi);
-        c += fmt::format("set xrange [{}:{}]\n", num(std::max(0.0, lo - pad)), num(hi + pad));
-    }
-    std::vector<std::string> parts;
+/// The fit's confidence band and the vertical lines of the breaking stress, the
+/// theoretical limit and the ideal run, each with its label and its legend entry.
+void breakingPointMarks(const BreakingPointPicture& p, std::string& c,
+                        std::vector<std::string>& parts) {
     if (has(p.ciLow) && has(p.ciHigh)) {
         c += fmt::format(
             "set object 1 rect from first {}, graph 0 to first {}, graph 1 behind "
@@ -113,18 +111,15 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
             GnuplotScript::quoteGp(fmt::format("fit: 50 % fail at {:.3f}, 95 % CI {:.3f}..{:.3f}",
                                                p.fit50, p.ciLow, p.ciHigh))));
     }
-    auto vertical = [&](double x, const char* style, const std::string& label, int id, double at) {
+    // a vertical reference line with its label, and its entry in the legend
+    auto reference = [&](double x, const char* style, const std::string& label,
+                         const std::string& legend, int id, double at) {
+        if (!has(x)) return;
         c += fmt::format("set arrow {} from first {}, graph 0 to first {}, graph 1 nohead {}\n", id,
                          num(x), num(x), style);
         c += fmt::format(
             "set label {} {} at first {}, graph {} rotate by 90 right offset -0.6,0 boxed front\n",
             id, GnuplotScript::quoteGp(label), num(x), at);
-    };
-    // a vertical reference line with its label, and its entry in the legend
-    auto reference = [&](double x, const char* style, const std::string& label,
-                         const std::string& legend, int id, double at) {
-        if (!has(x)) return;
-        vertical(x, style, label, id, at);
         parts.push_back(
             fmt::format("NaN with lines {} title {}", style, GnuplotScript::quoteGp(legend)));
     };
@@ -138,6 +133,27 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
     reference(
         p.idealStress, "lw 2 dt 4 lc rgb '#2e7d32'", fmt::format("ideal run {:.3f}", p.idealStress),
         fmt::format("ideal run {:.3f} (no scheduling cost, start order)", p.idealStress), 3, 0.55);
+}
+
+}  // namespace
+
+GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
+    PlotOptions po;
+    po.title = p.title;
+    po.width = 1300;
+    po.height = 850;
+    std::string c;
+    c += fmt::format("set title {}\n", GnuplotScript::kTitle);
+    c += "set xlabel 'stress (planned speed-up of the schedule)'\n";
+    c += "set ylabel 'run time [ms]'\nset y2label 'share of runs that failed'\n";
+    c += "set ytics nomirror\nset y2tics 0, 0.25, 1\nset y2range [-0.03:1.03]\n";
+    // the legend under the x label, out of the data
+    c += "set yrange [0:*]\nset grid\nset bmargin 9\n";
+    c += "set key at screen 0.5, screen 0.01 center bottom horizontal box maxrows 4\n";
+    c += "set style textbox opaque noborder\n";
+    c += breakingPointXRange(p);
+    std::vector<std::string> parts;
+    breakingPointMarks(p, c, parts);
     parts.push_back(
         "$RunData using 1:2 with linespoints lw 2 pt 7 lc rgb '#1565c0' title 'mean run time "
         "(complete runs)'");
@@ -155,7 +171,7 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
             "$RunData using 6:7 axes x1y2 with lines lw 2 dt 4 lc rgb '#ef6c00' "
             "title 'logistic fit of the fail share'");
     c += joinPlot(parts);
-    return GnuplotScript::custom(t, std::move(c), std::move(po));
+    return GnuplotScript::custom(breakingPointTable(p), std::move(c), std::move(po));
 }
 
 double tailAxisPosition(double percent) {
@@ -200,35 +216,25 @@ GnuplotScript percentilePlot(const CsvTable& table, const std::string& percentil
     return GnuplotScript::custom(table, std::move(c), std::move(o));
 }
 
-GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
-                        const std::string& title) {
-    std::vector<SweepPoint> pts = points;
-    std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
-        return a.workers != b.workers ? a.workers < b.workers : a.offeredPerS < b.offeredPerS;
-    });
-    std::vector<unsigned> workers;
-    for (const SweepPoint& p : pts)
-        if (workers.empty() || workers.back() != p.workers) workers.push_back(p.workers);
-    std::vector<double> offered, achieved, p99;
-    for (const SweepPoint& p : pts) {
-        offered.push_back(p.offeredPerS);
-        achieved.push_back(p.achievedPerS);
-        p99.push_back(p.p99Us);
-    }
-    const bool logX = spansDecades(offered) || [&] {
-        double lo = kNaN, hi = kNaN;
-        for (double v : offered)
-            if (v > 0) {
-                lo = has(lo) ? std::min(lo, v) : v;
-                hi = has(hi) ? std::max(hi, v) : v;
-            }
-        return has(lo) && hi / lo >= 16;
-    }();
-    std::vector<double> latencies = p99;
-    if (has(limitUs)) latencies.push_back(limitUs);
-    const bool logY = spansDecades(latencies);
+namespace {
 
-    // band of a step: from half way to the previous step to half way to the next one
+/// Whether the offered rates want a log axis: two decades, or a factor of 16.
+bool offeredOnLogAxis(const std::vector<double>& offered) {
+    if (spansDecades(offered)) return true;
+    double lo = kNaN, hi = kNaN;
+    for (double v : offered)
+        if (v > 0) {
+            lo = has(lo) ? std::min(lo, v) : v;
+            hi = has(hi) ? std::max(hi, v) : v;
+        }
+    return has(lo) && hi / lo >= 16;
+}
+
+/// What the sweep picture draws, a row per step (sorted by workers, then offered rate):
+/// its class, its lane (the worker count's place) and its band, from half way to the
+/// previous step to half way to the next one.
+CsvTable sweepTable(const std::vector<SweepPoint>& pts, const std::vector<unsigned>& workers,
+                    bool logX, double limitUs) {
     CsvTable t({"workers", "offered per s", "achieved per s", "p99 us", "class", "lane",
                 "band from per s", "band to per s"});
     auto mid = [&](double a, double b) { return logX ? std::sqrt(a * b) : (a + b) / 2; };
@@ -252,17 +258,11 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     }
     t.setComment("class", "0 stable, 1 burst, 2 failure, 3 interrupted");
     t.setComment("lateness limit us", num(limitUs));
+    return t;
+}
 
-    PlotOptions po;
-    po.title = title;
-    po.width = 1300;
-    po.height = 1150;
-    std::string c;
-    c += fmt::format("set multiplot title {}\n", GnuplotScript::kTitle);
-    c += "set lmargin 14\nset rmargin 44\nset grid\n";
-    c += "set key outside right top box\n";
-    if (logX) c += "set logscale x 10\n";
-    // band edges around the outer steps, on the x range of all panels
+/// The x range of all panels: the band edges around the outer steps.
+std::string sweepXRange(const CsvTable& t, bool logX) {
     double xlo = kNaN, xhi = kNaN;
     for (std::size_t r = 0; r < t.rowCount(); ++r) {
         const double a = t.number(r, 6), b = t.number(r, 7);
@@ -271,10 +271,18 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     }
     if (!logX) xlo = std::max(0.0, xlo);  // no negative rates on a linear axis
     if (has(xlo) && has(xhi) && xhi > xlo)
-        c += fmt::format("set xrange [{}:{}]\n", num(xlo), num(xhi));
+        return fmt::format("set xrange [{}:{}]\n", num(xlo), num(xhi));
+    return "";
+}
 
-    // panel 1: achieved over offered, y = x
-    c += "# top: achieved rate; on y = x every offered job was run\n";
+/// "2 workers", "1 worker".
+std::string workersTitle(unsigned workers) {
+    return fmt::format("'{} worker{}'", workers, workers == 1 ? "" : "s");
+}
+
+/// Panel 1: achieved over offered, y = x.
+std::string achievedPanel(const std::vector<unsigned>& workers, bool logX) {
+    std::string c = "# top: achieved rate; on y = x every offered job was run\n";
     c += "set origin 0, 0.53\nset size 1, 0.40\n";
     c += "set xlabel 'offered rate [jobs/s]'\nset ylabel 'achieved rate [jobs/s]'\n";
     c += logX ? "set logscale y 10\n" : "set yrange [0:*]\n";
@@ -283,19 +291,21 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     for (std::size_t i = 0; i < workers.size(); ++i)
         parts.push_back(fmt::format(
             "$RunData using ($1=={} ? $2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb '{}' "
-            "title '{} worker{}'",
-            workers[i], kSeriesColours[i % std::size(kSeriesColours)], workers[i],
-            workers[i] == 1 ? "" : "s"));
+            "title {}",
+            workers[i], kSeriesColours[i % std::size(kSeriesColours)], workersTitle(workers[i])));
     c += joinPlot(parts);
     c += logX ? "unset logscale y\n" : "set yrange [*:*]\n";
+    return c;
+}
 
-    // panel 2: p99 lateness with the limit
-    c += "# middle: p99 lateness and the limit that decides stable / burst\n";
+/// Panel 2: p99 lateness with the limit.
+std::string latenessPanel(const std::vector<unsigned>& workers, double limitUs, bool logY) {
+    std::string c = "# middle: p99 lateness and the limit that decides stable / burst\n";
     c += "set origin 0, 0.25\nset size 1, 0.28\nset xlabel ''\n";
     c += fmt::format("set ylabel {}\n", GnuplotScript::quoteGp(logY ? "p99 lateness [µs] (log)"
                                                                     : "p99 lateness [µs]"));
     if (logY) c += "set logscale y 10\n";
-    parts.clear();
+    std::vector<std::string> parts;
     if (has(limitUs))
         parts.push_back(
             fmt::format("{} with lines dt 2 lw 2 lc rgb '#c62828' title {}", num(limitUs),
@@ -303,14 +313,17 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     for (std::size_t i = 0; i < workers.size(); ++i)
         parts.push_back(fmt::format(
             "$RunData using ($1=={} ? $2 : 1/0):({}) with linespoints lw 2 pt 7 lc rgb '{}' "
-            "title '{} worker{}'",
+            "title {}",
             workers[i], logY ? "$4 > 0 ? $4 : 1/0" : "$4",
-            kSeriesColours[i % std::size(kSeriesColours)], workers[i], workers[i] == 1 ? "" : "s"));
+            kSeriesColours[i % std::size(kSeriesColours)], workersTitle(workers[i])));
     c += joinPlot(parts);
     if (logY) c += "unset logscale y\n";
+    return c;
+}
 
-    // panel 3: the class of every step as a band per worker count
-    c += "# bottom: class of each step, one band per worker count\n";
+/// Panel 3: the class of every step as a band per worker count.
+std::string classPanel(const std::vector<unsigned>& workers, const std::vector<SweepPoint>& pts) {
+    std::string c = "# bottom: class of each step, one band per worker count\n";
     c += "set origin 0, 0.0\nset size 1, 0.25\nset xlabel 'offered rate [jobs/s]'\n";
     c += "set key outside right center vertical box spacing 0.9\n";
     c += "set ylabel ''\nunset grid\nset grid xtics\n";
@@ -319,7 +332,7 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
     for (std::size_t i = 0; i < workers.size(); ++i)
         c += fmt::format("{}'{} w' {}", i ? ", " : "", workers[i], i);
     c += ")\nset style fill solid 0.85 border lc rgb '#ffffff'\n";
-    parts.clear();
+    std::vector<std::string> parts;
     const struct {
         int cls;
         const char* name;
@@ -335,7 +348,43 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
                 "$RunData using ($5=={} ? $2 : 1/0):6:7:8:($6-0.38):($6+0.38) with boxxyerror "
                 "lc rgb '{}' title '{}'",
                 k.cls, k.colour, k.name));
-    c += joinPlot(parts);
+    return c + joinPlot(parts);
+}
+
+}  // namespace
+
+GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
+                        const std::string& title) {
+    std::vector<SweepPoint> pts = points;
+    std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
+        return a.workers != b.workers ? a.workers < b.workers : a.offeredPerS < b.offeredPerS;
+    });
+    std::vector<unsigned> workers;
+    for (const SweepPoint& p : pts)
+        if (workers.empty() || workers.back() != p.workers) workers.push_back(p.workers);
+    std::vector<double> offered, latencies;
+    for (const SweepPoint& p : pts) {
+        offered.push_back(p.offeredPerS);
+        latencies.push_back(p.p99Us);
+    }
+    const bool logX = offeredOnLogAxis(offered);
+    if (has(limitUs)) latencies.push_back(limitUs);
+    const bool logY = spansDecades(latencies);
+    CsvTable t = sweepTable(pts, workers, logX, limitUs);
+
+    PlotOptions po;
+    po.title = title;
+    po.width = 1300;
+    po.height = 1150;
+    std::string c;
+    c += fmt::format("set multiplot title {}\n", GnuplotScript::kTitle);
+    c += "set lmargin 14\nset rmargin 44\nset grid\n";
+    c += "set key outside right top box\n";
+    if (logX) c += "set logscale x 10\n";
+    c += sweepXRange(t, logX);
+    c += achievedPanel(workers, logX);
+    c += latenessPanel(workers, limitUs, logY);
+    c += classPanel(workers, pts);
     c += "unset multiplot\n";
     return GnuplotScript::custom(t, std::move(c), std::move(po));
 }

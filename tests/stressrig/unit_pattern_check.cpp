@@ -1,0 +1,79 @@
+// PatternCheck: the judgement of one pipeclean pattern from its counts, no scheduler:
+// correctness failures come before lateness and expiry, only a complete run with every
+// job run is hash-checked, and each outcome says why in its note.
+#include <gtest/gtest.h>
+
+#include "analysis/PatternCheck.hpp"
+
+using pullsched::rig::checkPattern;
+using pullsched::rig::PatternOutcome;
+using pullsched::rig::PatternRunFacts;
+
+namespace {
+
+/// A complete run whose hash matched.
+PatternRunFacts cleanRun() {
+    PatternRunFacts f;
+    f.completed = true;
+    f.hashOk = true;
+    f.expectedHash = f.actualHash = 0x318BC8668001DBCEull;
+    return f;
+}
+
+}  // namespace
+
+TEST(PatternCheck, ACompleteRunWithTheRightHashIsOk) {
+    const auto c = checkPattern(cleanRun());
+    EXPECT_EQ(c.outcome, PatternOutcome::Ok);
+    EXPECT_TRUE(c.hashChecked);
+    EXPECT_TRUE(c.hashOk);
+    EXPECT_EQ(c.note, "");
+}
+
+TEST(PatternCheck, AWrongHashFailsAndNamesBoth) {
+    PatternRunFacts f = cleanRun();
+    f.hashOk = false;
+    f.actualHash = 0xABCull;
+    const auto c = checkPattern(f);
+    EXPECT_EQ(c.outcome, PatternOutcome::Failed);
+    EXPECT_TRUE(c.hashChecked);
+    EXPECT_FALSE(c.hashOk);
+    EXPECT_EQ(c.note, "hash mismatch: got 0x0000000000000ABC, expected 0x318BC8668001DBCE");
+}
+
+TEST(PatternCheck, CorrectnessComesBeforeLatenessAndExpiry) {
+    PatternRunFacts f = cleanRun();
+    f.timedOut = true;
+    f.late = "did not finish within 1s of its planned end";
+    f.expired = 3;
+    f.failed = 2;
+    f.postedTwice = 1;
+    f.lostJobs = "2 jobs missing";
+    EXPECT_EQ(checkPattern(f).note, "2 jobs failed");
+    f.failed = 0;
+    EXPECT_EQ(checkPattern(f).note, "1 jobs posted more than once");
+    f.postedTwice = 0;
+    EXPECT_EQ(checkPattern(f).note, "2 jobs missing");
+    EXPECT_EQ(checkPattern(f).outcome, PatternOutcome::Failed);
+    f.lostJobs.clear();
+    const auto late = checkPattern(f);
+    EXPECT_EQ(late.outcome, PatternOutcome::Late);
+    EXPECT_EQ(late.note, "did not finish within 1s of its planned end");
+    EXPECT_FALSE(late.hashChecked);
+    f.timedOut = false;
+    f.cancelled = 1;
+    const auto expired = checkPattern(f);
+    EXPECT_EQ(expired.outcome, PatternOutcome::Expired);
+    EXPECT_EQ(expired.note, "hash not checked: 3 jobs expired, 1 cancelled");
+    EXPECT_FALSE(expired.hashChecked);
+}
+
+TEST(PatternCheck, AnIncompleteRunFailsWithItsError) {
+    PatternRunFacts f = cleanRun();
+    f.completed = false;
+    EXPECT_EQ(checkPattern(f).note, "the run did not complete");
+    f.error = "worker thread could not start";
+    EXPECT_EQ(checkPattern(f).note, "worker thread could not start");
+    EXPECT_EQ(checkPattern(f).outcome, PatternOutcome::Failed);
+    EXPECT_FALSE(checkPattern(f).hashChecked);
+}
