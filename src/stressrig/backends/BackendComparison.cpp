@@ -71,7 +71,7 @@ LatencyHistogram BackendSeries::lateness() const {
 nlohmann::json BackendSeries::json() const {
     const SampleStatistics rt = runtimeMs();
     nlohmann::json j;
-    j["start_times"] = toString(startTimes);
+    j["start_times"] = graphStartTimesName(startTimes);
     j["start_times_text"] = startTimesText;
     j["runs"] = runs.size();
     j["warmup_runs"] = warmups;
@@ -119,7 +119,7 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
             out.push_back(std::move(s));
             continue;
         }
-        std::unique_ptr<Backend> b = BackendRegistry::make(name);
+        std::unique_ptr<GraphRunner> b = BackendRegistry::graphRunner(name);
         s.startTimes = b->startTimes();
         s.startTimesText = std::string(b->startTimesText());
         BackendSetup stoppable = setup;
@@ -178,9 +178,9 @@ CsvTable backendsTable(const std::vector<BackendSeries>& series) {
         const auto pct = [&](double p) {
             return l.count() > 0 ? static_cast<double>(l.percentile(p)) / 1e3 : kMissing;
         };
-        t.addRow({s.name, std::string(toString(s.startTimes)), double(s.runs.size()), rt.mean,
-                  rt.min, rt.max, s.efficiency().mean, pct(50), pct(99), s.startWaitMs().mean,
-                  double(s.hashOkRuns()), double(s.exactlyOnceRuns())});
+        t.addRow({s.name, std::string(graphStartTimesName(s.startTimes)), double(s.runs.size()),
+                  rt.mean, rt.min, rt.max, s.efficiency().mean, pct(50), pct(99),
+                  s.startWaitMs().mean, double(s.hashOkRuns()), double(s.exactlyOnceRuns())});
     }
     return t;
 }
@@ -205,8 +205,8 @@ std::vector<std::string> backendsText(const std::vector<BackendSeries>& series) 
                 ? fmt::format("p50 {} p99 {}", Units::formatDuration(Duration{l.percentile(50)}),
                               Units::formatDuration(Duration{l.percentile(99)}))
                 : std::string("n/a"),
-            ms(s.startWaitMs().mean), toString(s.startTimes), s.hashOkRuns(), s.runs.size(),
-            s.exactlyOnceRuns(), s.runs.size());
+            ms(s.startWaitMs().mean), graphStartTimesName(s.startTimes), s.hashOkRuns(),
+            s.runs.size(), s.exactlyOnceRuns(), s.runs.size());
         if (!s.failure.empty()) line += "; FAILED: " + s.failure;
         if (s.interrupted) line += "; interrupted";
         lines.push_back(std::move(line));

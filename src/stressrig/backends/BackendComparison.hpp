@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/SampleStatistics.hpp"
-#include "backends/Backend.hpp"
+#include "backends/GraphRunner.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "report/CsvTable.hpp"
 

@@ -12,6 +12,7 @@
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -72,16 +73,9 @@ class ExecutionCounter final : public Observer {
     std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
 };
 
-class PullschedBackend final : public Backend {
+class PullschedBackend final : public GraphRunner {
   public:
-    std::string_view name() const noexcept override { return "pullsched"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::Native; }
-    std::string_view startTimesText() const noexcept override {
-        return "native: every node job is posted with its start time and released by its "
-               "last predecessor, not before it; as fast as possible: posted untimed behind "
-               "a gate, the posting not timed";
-    }
-
+    using GraphRunner::GraphRunner;
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         if (setup.workers == 0) throw std::invalid_argument("pullsched backend: 0 workers");
         runner_.reset();  // before the scheduler it uses
@@ -188,8 +182,8 @@ class PullschedBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makePullschedBackend() {
-    return std::make_unique<PullschedBackend>();
+std::unique_ptr<GraphRunner> makePullschedGraphRunner(const BackendInfo& info) {
+    return std::make_unique<PullschedBackend>(info);
 }
 
 }  // namespace pullsched::rig

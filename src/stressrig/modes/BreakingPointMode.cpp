@@ -14,6 +14,7 @@
 #include "analysis/FailFractionFit.hpp"
 #include "analysis/IdealBreakingPoint.hpp"
 #include "backends/BackendComparison.hpp"
+#include "backends/BackendSetup.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
@@ -616,13 +617,8 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
                                           Duration lowerBound) {
     const std::vector<std::string> names = backends_.names();
     const unsigned W = exec_.workers;
-    BackendSetup setup;
-    setup.placement = placement_.placement();
-    setup.workers = W;
-    setup.timeBase = exec_.load;
-    setup.load = body.load();
-    setup.policy = policy;
-    setup.parallelism = C;
+    BackendSetup setup =
+        backendSetup(W, placement_.placement(), exec_.load, body.load(), policy, C);
     const Duration work = GraphStatistics(graph, policy).work(exec_.load);
 
     CsvTable summary;
@@ -671,7 +667,7 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
             const std::vector<BackendSeries> series =
                 compareBackends({names[b]}, graph, setup, sched_.reps, backends_.warmup, ctx.stop);
             const BackendSeries& bs = series.front();
-            startTimes = std::string(toString(bs.startTimes));
+            startTimes = std::string(graphStartTimesName(bs.startTimes));
             if (!bs.failure.empty()) {
                 r.systemFailure = true;
                 r.failures.push_back(

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/LatenessMisses.hpp"
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendRegistry.hpp"
 #include "backends/StreamComparison.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
@@ -50,11 +50,9 @@ class OpenMode final : public Mode {
         std::string help =
             "schedulers that play the same timetable with the same job body and workers, "
             "comma-separated, or all:";
-        for (const std::string& n : BackendRegistry::names()) {
-            const auto b = makeStreamBackend(n);
-            help += fmt::format("{} {} ({})", n == BackendRegistry::kDefault ? "" : ",", n,
-                                b->arrivalTimesText());
-        }
+        for (const BackendInfo& b : BackendRegistry::all())
+            help += fmt::format("{} {} ({})", b.name == BackendRegistry::kDefault ? "" : ",",
+                                b.name, b.streamStartTimesText);
         help +=
             ". Lateness always counts from the intended start; with more than one backend no "
             "deadlines apply (only pullsched could drop a job)";
@@ -206,7 +204,7 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
         ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
                                       Units::formatRate(open_.rate), dur(span_.duration),
                                       exec_.workers, dur(exec_.load)));
-        const auto backend = makeStreamBackend(n);
+        const auto backend = BackendRegistry::streamRunner(n);
         arrivalTexts.emplace_back(backend->arrivalTimesText());
         runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
         if (runs.back().load.interrupted) interrupted = true;

@@ -13,6 +13,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "analysis/SeriesModel.hpp"
 #include "backends/BackendComparison.hpp"
+#include "backends/BackendSetup.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
@@ -366,13 +367,8 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
     r.name = fmt::format("param-range-{}", graph_.label());
     const JobBody body(exec_.loadKind, &ctx.progress);
     r.calibration = body.json();
-    BackendSetup setup;
-    setup.placement = placement_.placement();
-    setup.workers = W;
-    setup.timeBase = exec_.load;
-    setup.load = body.load();
-    setup.policy = policy;
-    setup.parallelism = P;  // no schedule: every job due at once, a load peak
+    BackendSetup setup = backendSetup(W, placement_.placement(), exec_.load, body.load(), policy,
+                                      P);  // no schedule: every job due at once, a load peak
 
     std::vector<std::vector<Point>> points(names.size());  // [backend][point]
     std::vector<std::string> startTimes(names.size());
@@ -388,7 +384,7 @@ ModeResult ParamRangeMode::runBackends(RunContext& ctx, const std::vector<std::s
             compareBackends(names, graph, setup, 1, backends_.warmup, ctx.stop);
         for (std::size_t b = 0; b < series.size(); ++b) {
             const BackendSeries& s = series[b];
-            startTimes[b] = std::string(toString(s.startTimes));
+            startTimes[b] = std::string(graphStartTimesName(s.startTimes));
             if (s.runs.empty()) {  // stopped before it ran: the point stays, empty
                 r.partial = true;
                 Point p;

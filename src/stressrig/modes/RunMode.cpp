@@ -11,6 +11,7 @@
 
 #include "analysis/RunRepStatistics.hpp"
 #include "backends/BackendComparison.hpp"
+#include "backends/BackendSetup.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
@@ -537,14 +538,8 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
     res.calibration = body.json();
     const GraphStatistics stats(graph, policy);
 
-    BackendSetup setup;
-    setup.placement = placement_.placement();
-    setup.workers = W;
-    setup.timeBase = exec_.load;
-    setup.load = body.load();
-    setup.policy = policy;
-    setup.schedule = schedule;
-    setup.parallelism = C;
+    BackendSetup setup =
+        backendSetup(W, placement_.placement(), exec_.load, body.load(), policy, C);
     setup.deadlines = false;  // only pullsched could expire a job: all run the same work
     setup.completionLimit =
         completionLimit(RunnerConfig{}, schedule.expectedEnd(), stats.work(exec_.load)).total();
