@@ -1,5 +1,7 @@
 #include "backends/BackendComparison.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "backends/BackendRegistry.hpp"
@@ -8,6 +10,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -105,6 +108,66 @@ nlohmann::json BackendSeries::json() const {
     return j;
 }
 
+namespace {
+
+/// Warm-up runs, not counted: they end at the first failure, a stop or a timeout.
+void warmUp(GraphRunner& b, BackendSeries& s, unsigned warmup, const StopRequest& stop) {
+    for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
+        const BackendRun r = b.run();
+        if (r.result.interrupted) break;  // the measured loop sees the stop
+        ++s.warmups;
+        s.failure = backendRunFailure(r);
+        if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
+        if (r.result.timedOut) break;
+    }
+}
+
+/// The measured runs; true if the series may go on after `run`.
+bool keepRun(BackendSeries& s, BackendRun run, const SeriesPlan& plan) {
+    if (plan.afterRun) plan.afterRun(run);
+    if (run.result.interrupted) {  // no figure: kept apart
+        s.cutRun = std::move(run);
+        s.interrupted = true;
+        return false;
+    }
+    if (!plan.modeJudgesRuns) s.failure = backendRunFailure(run);
+    const bool timedOut = run.result.timedOut;
+    s.runs.push_back(std::move(run));
+    return !timedOut;
+}
+
+}  // namespace
+
+BackendSeries measureSeries(const std::string& name, const testchain::TestChainGraph& graph,
+                            const BackendSetup& setup, const SeriesPlan& plan,
+                            const StopRequest& stop) {
+    BackendSeries s;
+    s.name = name;
+    if (stop.requested()) {
+        s.interrupted = true;
+        return s;
+    }
+    std::unique_ptr<GraphRunner> b = BackendRegistry::graphRunner(name);
+    s.startTimes = b->startTimes();
+    s.startTimesText = std::string(b->startTimesText());
+    BackendSetup stoppable = setup;
+    stoppable.stop = stop.predicate();  // a stop ends a long run early
+    b->prepare(graph, stoppable);
+    warmUp(*b, s, plan.warmup, stop);
+    for (std::size_t i = 0; i < plan.reps && s.failure.empty(); ++i) {
+        if (stop.requested()) {
+            s.interrupted = true;
+            break;
+        }
+        if (!keepRun(s, b->run(), plan)) break;
+    }
+    if (plan.traceDump) {
+        std::ostringstream dump;
+        if (b->writeTraceDump(dump)) s.traceDump = dump.str();
+    }
+    return s;
+}
+
 std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
                                            const testchain::TestChainGraph& graph,
                                            const BackendSetup& setup, std::size_t reps,
@@ -112,47 +175,12 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
                                            Progress* progress) {
     std::vector<BackendSeries> out;
     for (const std::string& name : names) {
-        BackendSeries s;
-        s.name = name;
-        if (stop.requested()) {
-            s.interrupted = true;
-            out.push_back(std::move(s));
-            continue;
-        }
-        std::unique_ptr<GraphRunner> b = BackendRegistry::graphRunner(name);
-        s.startTimes = b->startTimes();
-        s.startTimesText = std::string(b->startTimesText());
-        BackendSetup stoppable = setup;
-        stoppable.stop = stop.predicate();  // a stop ends a long run early
-        b->prepare(graph, stoppable);
-        for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
-            const BackendRun r = b->run();
-            if (r.result.interrupted) break;  // the measured loop sees the stop
-            ++s.warmups;
-            s.failure = backendRunFailure(r);
-            if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
-            if (r.result.timedOut) break;
-        }
-        for (std::size_t i = 0; i < reps && s.failure.empty(); ++i) {
-            if (stop.requested()) {
-                s.interrupted = true;
-                break;
-            }
-            s.runs.push_back(b->run());
-            if (s.runs.back().result.interrupted) {  // no figure: not kept
-                s.runs.pop_back();
-                s.interrupted = true;
-                break;
-            }
-            s.failure = backendRunFailure(s.runs.back());
-            if (s.runs.back().result.timedOut) break;
-        }
+        out.push_back(measureSeries(name, graph, setup, {.reps = reps, .warmup = warmup}, stop));
+        const BackendSeries& s = out.back();
         if (progress)
-            progress->note(fmt::format(
-                "{}: {} runs, runtime median {}{}", name, s.runs.size(),
-                textOr(s.runtimeMs().median, [](double v) { return fmt::format("{:.3f} ms", v); }),
-                s.failure.empty() ? "" : ", FAILED: " + s.failure));
-        out.push_back(std::move(s));
+            progress->note(fmt::format("{}: {} runs, runtime median {}{}", name, s.runs.size(),
+                                       msText(s.runtimeMs().median),
+                                       s.failure.empty() ? "" : ", FAILED: " + s.failure));
     }
     return out;
 }

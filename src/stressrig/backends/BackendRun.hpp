@@ -25,6 +25,9 @@ struct BackendRun {
     /// its worker (StartTimes::HeldByRig; 0 for native timed starts and for runs without
     /// a schedule).
     testchain::Duration startWait{0};
+    /// A run that timed out or was stopped, on an instrumented backend: jobs its scheduler
+    /// still counted as pending after it cancelled the rest (0 = every job accounted for).
+    std::uint64_t pendingAfterCancel = 0;
 
     bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
     /// Completed, hash ok, every node exactly once.

@@ -26,6 +26,7 @@
 //   predecessor, so its hash cannot show that it was skipped or run twice).
 
 #include <cstdint>
+#include <ostream>
 #include <string_view>
 
 #include "backends/BackendInfo.hpp"
@@ -62,6 +63,10 @@ class GraphRunner {
 
     /// Hash of the single-threaded recalculation of the prepared graph.
     virtual std::uint64_t expectedHash() const = 0;
+
+    /// Instrumented backends built with trace points: the scheduler's trace dump of the
+    /// runs so far. False if the backend has none.
+    virtual bool writeTraceDump(std::ostream& /*out*/) const { return false; }
 
   private:
     const BackendInfo* info_;
