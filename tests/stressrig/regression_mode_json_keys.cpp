@@ -1,0 +1,148 @@
+// The result envelope of every mode keeps every key it had: each case runs the binary on a
+// tiny configuration and compares the envelope's key paths with a baseline recorded before
+// the rig's second rebuild (tests/stressrig/mode_json_keys/<case>.txt). A key may be added,
+// never lost. Key paths are flattened: `verdict.throughput_cause`, arrays as `[]`
+// (`result.backends[].name`). The baselines hold the keys present in every one of three
+// recordings (one beside CPU load), so keys that only some outcomes write are left out.
+//
+// To record: PULLSCHED_RECORD_JSON_KEYS=DIR writes each case's current keys to DIR/<case>.txt.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "RigBinary.hpp"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct KeyCase {
+    std::string name;
+    std::vector<std::string> before;  // runs that write what the case reads (compare)
+    std::string args;
+};
+
+// Names the case in GoogleTest's messages instead of a byte dump.
+void PrintTo(const KeyCase& c, std::ostream* os) {
+    *os << c.name;
+}
+
+// Small graphs and short durations: the whole file takes seconds, not minutes.
+const std::string kRun = "--mode=run --pattern=burst --nodes=16 --load=20us --workers=2 --reps=2";
+const std::string kAll = " --backends=all";
+const std::string kBp = "--mode=breaking-point --nodes=8 --reps=2 --load=100us --workers=2";
+const std::string kPr =
+    "--mode=param-range --pattern=isolated --from=4 --to=12 --points=3 --load=100us --workers=2";
+const std::string kOpen =
+    "--mode=open --rate=500 --duration=200ms --warmup=50ms --load=50us --workers=2";
+const std::string kGran =
+    "--mode=granularity --graphs=isolated:32 --min-size=1us --max-size=4us --step=2 --reps=2 "
+    "--workers=2";
+
+const std::vector<KeyCase>& keyCases() {
+    static const std::vector<KeyCase> cases{
+        {"run", {}, kRun},
+        {"run-backends-all", {}, kRun + kAll},
+        {"topology", {}, "--mode=topology --pattern=burst --nodes=16"},
+        {"breaking-point", {}, kBp},
+        {"breaking-point-backends-all", {}, kBp + kAll},
+        {"param-range", {}, kPr},
+        {"param-range-backends-all", {}, kPr + kAll},
+        {"open", {}, kOpen},
+        {"open-backends-all", {}, kOpen + kAll},
+        {"closed", {}, "--mode=closed --users=2 --duration=300ms --warmup=100ms --load=100us"},
+        {"sweep",
+         {},
+         "--mode=sweep --workers=1,2 --from=200/s --to=400/s --step=200/s --hold=150ms "
+         "--warmup=20ms --load=100us"},
+        {"pipeclean", {}, "--mode=pipeclean"},
+        {"soak",
+         {},
+         "--mode=soak --rate=500 --duration=800ms --interval=100ms --load=100us --warmup=0s"},
+        {"headroom",
+         {},
+         "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us --hold=100ms "
+         "--warmup=10ms"},
+        {"granularity", {}, kGran},
+        {"granularity-backends-all", {}, kGran + kAll},
+        {"compare", {kRun + " --out=a", kRun + " --out=b"}, "compare a b"},
+        {"compare-backends-all",
+         {kRun + kAll + " --out=a", kRun + kAll + " --out=b"},
+         "compare a b"},
+    };
+    return cases;
+}
+
+/// Every key path of `j` below `prefix`: an object's members by name, an array's elements
+/// under `[]` (their keys merged), scalars and nulls end a path.
+void collectKeys(const json& j, const std::string& prefix, std::set<std::string>& keys) {
+    if (j.is_object()) {
+        for (const auto& [key, value] : j.items()) {
+            const std::string path = prefix.empty() ? key : prefix + "." + key;
+            keys.insert(path);
+            collectKeys(value, path, keys);
+        }
+    } else if (j.is_array()) {
+        for (const auto& element : j)
+            collectKeys(element, prefix + "[]", keys);
+    }
+}
+
+std::set<std::string> readKeys(const fs::path& file) {
+    std::ifstream in(file);
+    std::set<std::string> keys;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line.front() != '#') keys.insert(line);
+    return keys;
+}
+
+class ModeJsonKeys : public testing::TestWithParam<KeyCase> {};
+
+TEST_P(ModeJsonKeys, EnvelopeKeepsEveryBaselineKey) {
+    const KeyCase& c = GetParam();
+    const fs::path dir = rigtest::scratch("json-keys", c.name);
+    for (const auto& args : c.before) {
+        const auto r = rigtest::rig(args + " --no-render --quiet", dir);
+        ASSERT_EQ(r.code, 0) << args << "\n" << r.err;
+    }
+    const auto r = rigtest::rig(c.args + " --no-render --quiet --out=keys --name=keys", dir);
+    ASSERT_EQ(r.code, 0) << c.args << "\n" << r.err;
+    std::set<std::string> current;
+    collectKeys(rigtest::fileEnvelope(dir / "keys" / "keys.json"), "", current);
+    ASSERT_FALSE(current.empty()) << c.args;
+
+    if (const char* record = std::getenv("PULLSCHED_RECORD_JSON_KEYS")) {
+        std::ofstream out(fs::path(record) / (c.name + ".txt"));
+        for (const auto& key : current)
+            out << key << "\n";
+    }
+
+    const fs::path baselineFile = fs::path(PULLSCHED_SOURCE_DIR) / "tests" / "stressrig" /
+                                  "mode_json_keys" / (c.name + ".txt");
+    const std::set<std::string> baseline = readKeys(baselineFile);
+    ASSERT_FALSE(baseline.empty()) << "no baseline in " << baselineFile;
+    std::string missing;
+    for (const auto& key : baseline)
+        if (!current.contains(key)) missing += "\n  " + key;
+    EXPECT_TRUE(missing.empty()) << "stressrig " << c.args << ": the envelope lost" << missing;
+    fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMode, ModeJsonKeys, testing::ValuesIn(keyCases()),
+                         [](const testing::TestParamInfo<KeyCase>& info) {
+                             std::string name = info.param.name;
+                             for (char& ch : name)
+                                 if (ch == '-') ch = '_';
+                             return name;
+                         });
+
+}  // namespace
