@@ -15,7 +15,6 @@
 #include "analysis/SampleStatistics.hpp"
 #include "backends/GraphRunner.hpp"
 #include "measure/LatencyHistogram.hpp"
-#include "report/CsvTable.hpp"
 
 namespace pullsched::rig {
 
@@ -80,13 +79,5 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
 
 /// JSON object keyed by backend name (each BackendSeries::json()).
 nlohmann::json backendsJson(const std::vector<BackendSeries>& series);
-
-/// One row per backend: "backend", "start times", "runs", "runtime ms", "runtime min ms",
-/// "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us", "start wait ms",
-/// "hash ok runs", "exactly once runs".
-CsvTable backendsTable(const std::vector<BackendSeries>& series);
-
-/// One line per backend for a mode's text.
-std::vector<std::string> backendsText(const std::vector<BackendSeries>& series);
 
 }  // namespace pullsched::rig

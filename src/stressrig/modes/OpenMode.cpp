@@ -4,7 +4,6 @@
 
 #include "analysis/LatenessMisses.hpp"
 #include "backends/BackendRegistry.hpp"
-#include "backends/StreamComparison.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
@@ -14,6 +13,7 @@
 #include "load/StreamOpenLoad.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
+#include "modes/StreamComparisonReport.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"

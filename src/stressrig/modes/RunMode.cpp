@@ -31,6 +31,7 @@
 #include "measure/Environment.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/RunInstrument.hpp"
+#include "modes/BackendComparisonReport.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/DotWriter.hpp"

@@ -1,4 +1,4 @@
-#include "backends/StreamComparison.hpp"
+#include "modes/StreamComparisonReport.hpp"
 
 #include <cmath>
 
@@ -8,6 +8,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -22,11 +23,6 @@ double percentileUs(const LatencyHistogram& h, double p) {
     if (h.count() == 0) return kMissing;
     if (p > 0 && p < 100 && !percentileSupported(p, h.count())) return kMissing;
     return static_cast<double>(h.percentile(p)) / 1e3;
-}
-
-std::string usText(double us) {
-    return textOr(us,
-                  [](double v) { return Units::formatDuration(Duration{std::llround(v * 1e3)}); });
 }
 
 }  // namespace
