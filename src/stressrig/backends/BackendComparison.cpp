@@ -7,6 +7,7 @@
 #include "backends/BackendRegistry.hpp"
 #include "cli/StopRequest.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
@@ -151,7 +152,12 @@ BackendSeries measureSeries(const std::string& name, const testchain::TestChainG
     s.startTimesText = std::string(b->startTimesText());
     BackendSetup stoppable = setup;
     stoppable.stop = stop.predicate();  // a stop ends a long run early
-    b->prepare(graph, stoppable);
+    try {
+        b->prepare(graph, stoppable);
+    } catch (const testchain::Stopped&) {  // while a large graph was being prepared
+        s.interrupted = true;
+        return s;
+    }
     warmUp(*b, s, plan.warmup, stop);
     for (std::size_t i = 0; i < plan.reps && s.failure.empty(); ++i) {
         if (stop.requested()) {

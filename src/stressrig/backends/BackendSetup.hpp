@@ -34,6 +34,9 @@ struct BackendSetup {
     /// Instrumented backends only: deadline = start + the schedule's life window (the
     /// other backends cannot expire a job). Off by default so that all run the same work.
     bool deadlines = false;
+    /// Instrumented backends with a schedule: nodes one planning job posts (0: the
+    /// runner's default). A load peak posted by one planning job is the whole peak.
+    std::size_t planningChunk = 0;
     /// Instrumented backends only: where the workers run.
     Placement placement = Placement::Spread;
     /// Polled while a run goes on: once it asks, jobs that have not begun skip their work,

@@ -108,6 +108,7 @@ class PullschedBackend final : public GraphRunner {
         if (stop_) rc.stop = [this] { return preparing_ && stop_(); };
         if (setup.schedule) {
             rc.deadlines = setup.deadlines;
+            if (setup.planningChunk) rc.chunkSize = setup.planningChunk;
             runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
             preparing_ = false;
         } else {
