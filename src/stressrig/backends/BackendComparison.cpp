@@ -130,7 +130,7 @@ bool keepRun(BackendSeries& s, BackendRun run, const SeriesPlan& plan) {
         s.interrupted = true;
         return false;
     }
-    if (!plan.modeJudgesRuns) s.failure = backendRunFailure(run);
+    s.failure = plan.judge ? plan.judge(run) : backendRunFailure(run);
     const bool timedOut = run.result.timedOut;
     s.runs.push_back(std::move(run));
     return !timedOut;

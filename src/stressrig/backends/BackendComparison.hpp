@@ -55,10 +55,10 @@ std::string backendRunFailure(const BackendRun& run);
 struct SeriesPlan {
     std::size_t reps = 1;
     unsigned warmup = 0;
-    /// The mode judges each run itself (with deadlines an expired job is a result, not a
-    /// failure): `failure` stays empty and only a run that timed out or was stopped ends
-    /// the series. Otherwise the first failed run ends it.
-    bool modeJudgesRuns = false;
+    /// Why a measured run is a failure ("" if it is not); the first failure ends the
+    /// series and is its `failure`. Unset: backendRunFailure(). A mode sets its own where
+    /// a run is judged otherwise (with deadlines an expired job is a result, not a failure).
+    std::function<std::string(const BackendRun&)> judge{};
     bool traceDump = false;  ///< keep the backend's trace dump after the last run
     /// Called after each measured run, the one a stop cut short included, before the next
     /// starts (e.g. to read and reset an observer).

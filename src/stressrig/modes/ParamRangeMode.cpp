@@ -313,7 +313,7 @@ void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
     IncidenceStatistic stat;
     SeriesPlan plan;
     plan.warmup = detail ? 0 : backends_.warmup;
-    plan.modeJudgesRuns = detail;
+    if (detail) plan.judge = [](const BackendRun& run) { return correctnessFailure(run.result); };
     plan.afterRun = [&](const BackendRun&) {
         if (!instrument) return;
         stat = instrument->evaluate();
@@ -328,7 +328,7 @@ void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
             continue;
         }
         const BackendRun& run = s.runs.front();
-        std::string failure = detail ? correctnessFailure(run.result) : s.failure;
+        std::string failure = s.failure;
         std::string late;
         if (detail && run.result.timedOut) {
             const RunFinding f = lateRunFinding(run.result, limit, run.pendingAfterCancel);

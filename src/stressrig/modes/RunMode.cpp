@@ -386,7 +386,8 @@ MeasuredBackend RunMode::measureBackend(RunContext& ctx, const Plan& p, const st
     SeriesPlan plan;
     plan.reps = sched_.reps;
     plan.warmup = detail ? 0 : backends_.warmup;
-    plan.modeJudgesRuns = detail;
+    if (detail)  // each rep is judged from its outcome (analyseReps): none ends the series
+        plan.judge = [](const BackendRun&) { return std::string(); };
     plan.traceDump = traceDump_;
     unsigned rep = 0;
     plan.afterRun = [&](const BackendRun& run) {
