@@ -67,9 +67,6 @@ Duration fromMs(double v) {
 std::string stressText(double s) {
     return textOr(s, [](double x) { return fmt::format("{:.3f}", x); });
 }
-std::string percent(double f) {
-    return textOr(f, [](double x) { return fmt::format("{:.0f} %", 100 * x); });
-}
 
 /// The breaking stress of a run that costs nothing, with the jobs as planned and with the
 /// jobs as long as they were measured to be (the fair reference when the calibration drifted).
@@ -177,7 +174,7 @@ std::string probeLine(const ProbeStatistics& p) {
     return fmt::format(
         "stress {}: {} of {} runs failed ({}), {} incomplete, mean delta {}, "
         "sdev {}, mean runtime {} (planned {}) -> {}",
-        stressText(p.stress), p.failed, p.runs, percent(p.failFraction), p.incomplete,
+        stressText(p.stress), p.failed, p.runs, percentText(p.failFraction, 0), p.incomplete,
         msText(p.meanDeltaMs, true), msText(p.sdevMs), msText(p.meanRuntimeMs),
         msText(p.expectedMs), p.broken ? "broken" : "holds");
 }
@@ -631,8 +628,8 @@ void BreakingPointMode::detailText(ModeResult& r, const Plan& p, const BackendSe
         thresholds_ == "scaled"
             ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", p.scale)
             : "the reference's",
-        msText(th.failDeltaMs), percent(th.breakFailFraction), percent(th.failFraction),
-        msText(th.sdevLimitMs), msText(th.deltaLimitMs)));
+        msText(th.failDeltaMs), percentText(th.breakFailFraction, 0),
+        percentText(th.failFraction, 0), msText(th.sdevLimitMs), msText(th.deltaLimitMs)));
     for (std::string& line : searchLines(b, fit))
         r.text.push_back(std::move(line));
     r.text.push_back(fmt::format(
@@ -680,7 +677,7 @@ void BreakingPointMode::detailVerdict(ModeResult& r, const Plan& p, const Backen
                 ? fmt::format("; 50 % failure at {}, 95 % CI {}..{}", stressText(fit.stress50),
                               stressText(fit.low), stressText(fit.high))
                 : "",
-            percent(ratio), stressText(p.limitStress), percent(breaking / ofIdeal),
+            percentText(ratio, 0), stressText(p.limitStress), percentText(breaking / ofIdeal, 0),
             stressText(ofIdeal));
     else if (search.bracketed())
         r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
