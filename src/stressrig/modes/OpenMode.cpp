@@ -87,6 +87,18 @@ class OpenMode final : public Mode {
         bool interrupted = false;  ///< a stop request ended a play or the series
     };
 
+    /// What both drivers' configurations share: the timetable, workers, job body and span.
+    template <class Config>
+    Config loadConfig() const {
+        Config cfg;
+        cfg.arrivals = open_.arrivals();
+        cfg.workers = exec_.workers;
+        cfg.placement = placement_.placement();
+        cfg.jobLoad = exec_.load;
+        cfg.duration = span_.duration;
+        cfg.warmup = span_.warmup;
+        return cfg;
+    }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
     StreamRunResult measureInstrumented(RunContext& ctx, const JobBody& body) const;
     // present: one backend in detail
@@ -119,13 +131,7 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
         out.interrupted = out.runs.back().load.interrupted;
         return out;
     }
-    StreamRunConfig cfg;
-    cfg.arrivals = open_.arrivals();
-    cfg.workers = exec_.workers;
-    cfg.placement = placement_.placement();
-    cfg.jobLoad = exec_.load;
-    cfg.duration = span_.duration;
-    cfg.warmup = span_.warmup;
+    StreamRunConfig cfg = loadConfig<StreamRunConfig>();
     // A backlog left after the timetable may take as long as the run to clear.
     cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
     for (const std::string& n : names) {
@@ -148,13 +154,7 @@ StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& bo
     ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
                                   Units::formatRate(open_.rate), durationText(span_.duration),
                                   exec_.workers, durationText(exec_.load)));
-    OpenRunConfig cfg;
-    cfg.arrivals = open_.arrivals();
-    cfg.workers = exec_.workers;
-    cfg.placement = placement_.placement();
-    cfg.jobLoad = exec_.load;
-    cfg.duration = span_.duration;
-    cfg.warmup = span_.warmup;
+    OpenRunConfig cfg = loadConfig<OpenRunConfig>();
     cfg.deadlineWindow = open_.deadlineWindow;
     StreamRunResult out;
     out.backend = std::string(info.name);

@@ -124,6 +124,19 @@ class ParamRangeMode final : public Mode {
                     const SeriesModel& fitted, double idealMsPerJob) const;
     CsvTable detailTable(const std::vector<Point>& points, const SeriesModel& fitted,
                          double idealMsPerJob) const;
+    /// Keys every result has, one backend or several.
+    void seriesJson(ModeResult& r, const Plan& p, std::size_t measured,
+                    double idealMsPerJob) const {
+        nlohmann::json& j = r.result;
+        j["pattern"] = graph_.label();
+        j["workers"] = exec_.workers;
+        j["parallelism"] = p.parallelism;
+        j["load_us"] = toUs(exec_.load);
+        j["sample_seed"] = sampleSeed_;
+        j["points_planned"] = points_;
+        j["points_measured"] = measured;
+        j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
+    }
     void presentComparison(RunContext& ctx, ModeResult& r, const Plan& p,
                            const Measurement& m) const;
     CsvTable comparisonTable(const Measurement& m, const std::vector<SeriesModel>& models,
@@ -454,13 +467,7 @@ void ParamRangeMode::detailJson(ModeResult& r, const Plan& p, const std::vector<
                                 const SeriesModel& fitted, double idealMsPerJob) const {
     const std::optional<LinearRegression>& model = fitted.line;
     nlohmann::json& j = r.result;
-    j["pattern"] = graph_.label();
-    j["workers"] = exec_.workers;
-    j["parallelism"] = p.parallelism;
-    j["load_us"] = toUs(exec_.load);
-    j["sample_seed"] = sampleSeed_;
-    j["points_planned"] = points_;
-    j["points_measured"] = points.size();
+    seriesJson(r, p, points.size(), idealMsPerJob);
     j["points_incomplete"] = fitted.missing;
     const double nan = kMissing;
     j["gradient_ms_per_job"] = jsonNumber(model ? model->gradient() : nan);
@@ -470,7 +477,6 @@ void ParamRangeMode::detailJson(ModeResult& r, const Plan& p, const std::vector<
     j["sigma_ms"] = jsonNumber(model ? model->sigma() : nan);
     j["model"] = model ? nlohmann::json(model->format()) : nlohmann::json(nullptr);
     j["mean_concurrency"] = jsonNumber(fitted.meanConcurrency);
-    j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
     nlohmann::json list = nlohmann::json::array();
     for (const Point& pt : points)
         list.push_back({{"load_size_jobs", pt.jobs},
@@ -524,16 +530,8 @@ void ParamRangeMode::presentComparison(RunContext& ctx, ModeResult& r, const Pla
                                       "{} backends measured on {} points; every run hash "
                                       "ok and exactly once",
                                       m.backends.size(), rows);
-    nlohmann::json& j = r.result;
-    j["pattern"] = graph_.label();
-    j["workers"] = exec_.workers;
-    j["parallelism"] = p.parallelism;
-    j["load_us"] = toUs(exec_.load);
-    j["sample_seed"] = sampleSeed_;
-    j["points_planned"] = points_;
-    j["points_measured"] = rows;
-    j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
-    j["backends"] = comparisonBackendsJson(m, models);
+    seriesJson(r, p, rows, idealMsPerJob);
+    r.result["backends"] = comparisonBackendsJson(m, models);
 }
 
 /// One column group per backend, one row per load size.
