@@ -76,7 +76,7 @@ class OpenMode final : public Mode {
         if (backends_.comparing())
             presentComparison(ctx, m, measured);
         else
-            presentDetail(m, measured.runs.front().load);
+            presentDetail(m, measured.runs.front());
         return m;
     }
 
@@ -102,7 +102,7 @@ class OpenMode final : public Mode {
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
     StreamRunResult measureInstrumented(RunContext& ctx, const JobBody& body) const;
     // present: one backend in detail
-    void presentDetail(ModeResult& m, const LoadRunResult& r) const;
+    void presentDetail(ModeResult& m, const StreamRunResult& run) const;
     void detailFiles(ModeResult& m, const LoadRunResult& r) const;
     std::string verdict(const LoadRunResult& r, std::uint64_t late) const;
     // present: several backends side by side
@@ -165,7 +165,8 @@ StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& bo
 
 // ---- present: one backend in detail
 
-void OpenMode::presentDetail(ModeResult& m, const LoadRunResult& r) const {
+void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
+    const LoadRunResult& r = run.load;
     const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
     m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
                                  Units::formatRate(open_.rate), open_.arrival,
@@ -209,6 +210,11 @@ void OpenMode::presentDetail(ModeResult& m, const LoadRunResult& r) const {
         std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
     j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
     j["late_starts"] = late;
+    // The same structure as a comparison's, with one entry.
+    j["backends"] = streamBackendsJson(
+        {run}, {std::string(BackendRegistry::find(run.backend).streamStartTimesText)});
+    j["backends"][run.backend]["late_starts"] = late;
+    j["interrupted"] = r.interrupted;
     detailFiles(m, r);
 }
 

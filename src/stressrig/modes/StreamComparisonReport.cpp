@@ -90,9 +90,11 @@ nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
         e["jobs_measured"] = s.load.lateness.count();
         e["missed_jobs"] = s.missed;
         e["repeated_jobs"] = s.repeated;
-        // No sampler runs beside a stream backend: backlog and RSS are not measured.
-        e["max_backlog"] = nullptr;
-        e["rss_max_mib"] = nullptr;
+        if (s.load.samples.empty()) {
+            // No sampler runs beside a stream backend: backlog and RSS are not measured.
+            e["max_backlog"] = nullptr;
+            e["rss_max_mib"] = nullptr;
+        }
         j[s.backend] = std::move(e);
     }
     return j;
