@@ -33,6 +33,7 @@
 #include "measure/RunInstrument.hpp"
 #include "modes/BackendComparisonReport.hpp"
 #include "modes/Mode.hpp"
+#include "modes/RunRepAnalysis.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -102,44 +103,6 @@ CsvTable repsTable() {
     return t;
 }
 
-/// One backend's measured reps with what the instrument saw in each (an instrumented
-/// backend measured in detail): the measure step's plain data.
-struct MeasuredBackend {
-    BackendSeries series;
-    std::vector<IncidenceStatistic> stats;   ///< per rep, the cut one last; empty if not observed
-    std::vector<std::vector<int>> workerOf;  ///< per rep: each node's worker, -1 if none seen
-    CsvTable timeline;                       ///< concurrency of the last rep that ran jobs
-    IncidenceStatistic lastStat;             ///< of that rep
-
-    /// The measured runs, then the one a stop cut short.
-    std::vector<const BackendRun*> reps() const {
-        std::vector<const BackendRun*> out;
-        for (const BackendRun& r : series.runs)
-            out.push_back(&r);
-        if (series.cutRun) out.push_back(&*series.cutRun);
-        return out;
-    }
-    bool observed(std::size_t rep) const { return rep < stats.size(); }
-};
-
-/// What the mode measured: the graph's figures and each backend's reps.
-struct RunMeasurement {
-    std::string hash;  ///< of the single-threaded recalculation
-    Duration planned{0};
-    Duration lowerBound{0};
-    CompletionLimit limit;
-    bool deadlines = false;
-    std::vector<MeasuredBackend> backends;
-};
-
-/// The reps of one backend evaluated: the analyse step's output (pure, no threads).
-struct RepAnalysis {
-    std::vector<RunRepOutcome> outcomes;
-    std::vector<std::string> warnings;  ///< "rep 2 did not finish within ..."
-    LatencyHistogram lateness;          ///< every job that ran, of every rep
-    RunRepSummary summary;
-};
-
 /// Reads what the instrument saw in the rep that just ended, then resets it.
 void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& run,
                 std::size_t nodes) {
@@ -154,35 +117,6 @@ void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& 
         m.lastStat = st;
     }
     instrument.reset();
-}
-
-/// Each rep's outcome; a rep past its completion limit is a result (late) unless the
-/// scheduler lost jobs from its accounting.
-RepAnalysis analyseReps(const MeasuredBackend& m, const CompletionLimit& limit) {
-    RepAnalysis a;
-    const std::vector<const BackendRun*> reps = m.reps();
-    for (std::size_t i = 0; i < reps.size(); ++i) {
-        const RunResult& r = reps[i]->result;
-        const bool observed = m.observed(i) && m.stats[i].activations;
-        RunRepOutcome o =
-            evaluateRunRep(static_cast<unsigned>(i + 1), r,
-                           observed ? m.stats[i].avgConcurrency : kMissing, r.interrupted);
-        if (r.timedOut) {
-            const RunFinding late = lateRunFinding(r, limit, reps[i]->pendingAfterCancel);
-            if (late.failure.empty()) {
-                o.late = late.late;
-                o.lost = 0;  // cancelled by the shutdown, not lost
-                a.warnings.push_back(fmt::format("rep {} {}", i + 1, late.late));
-            } else {
-                o.error = late.failure;
-            }
-        }
-        for (const JobTiming& j : r.jobs)
-            if (j.ran()) a.lateness.record(j.lateness());
-        a.outcomes.push_back(std::move(o));
-    }
-    a.summary = RunRepSummary::of(a.outcomes);
-    return a;
 }
 
 class RunMode final : public Mode {
