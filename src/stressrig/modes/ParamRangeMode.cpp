@@ -28,6 +28,7 @@
 #include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "measure/RunInstrument.hpp"
+#include "modes/LoadPeakPoint.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
@@ -44,14 +45,6 @@ namespace {
 
 /// Largest instrument buffer a series may allocate.
 constexpr double kInstrumentLimitMiB = 1024;
-
-/// One measured point of the series; NaN figures: the run was incomplete.
-struct Point {
-    std::size_t jobs = 0;
-    std::uint64_t graphHash = 0;
-    double timeMs = kMissing, concurrency = kMissing, jobtimeUs = kMissing, impededUs = kMissing;
-    std::string missingWhy;  ///< why the figures are missing
-};
 
 class ParamRangeMode final : public Mode {
   public:
@@ -101,7 +94,7 @@ class ParamRangeMode final : public Mode {
     struct BackendPoints {
         std::string name;
         std::string startTimes;
-        std::vector<Point> points;
+        std::vector<LoadPeakPoint> points;
     };
     struct Measurement {
         std::vector<BackendPoints> backends;
@@ -117,12 +110,12 @@ class ParamRangeMode final : public Mode {
                       Measurement& m, RunInstrument* instrument) const;
     // present: one backend in detail, several side by side
     void presentDetail(RunContext& ctx, ModeResult& r, const Plan& p, const Measurement& m) const;
-    void detailText(ModeResult& r, const Plan& p, const std::vector<Point>& points,
+    void detailText(ModeResult& r, const Plan& p, const std::vector<LoadPeakPoint>& points,
                     const SeriesModel& fitted, double idealMsPerJob,
                     const std::string& stoppedLate) const;
-    void detailJson(ModeResult& r, const Plan& p, const std::vector<Point>& points,
+    void detailJson(ModeResult& r, const Plan& p, const std::vector<LoadPeakPoint>& points,
                     const SeriesModel& fitted, double idealMsPerJob) const;
-    CsvTable detailTable(const std::vector<Point>& points, const SeriesModel& fitted,
+    CsvTable detailTable(const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
                          double idealMsPerJob) const;
     /// Keys every result has, one backend or several.
     void seriesJson(ModeResult& r, const Plan& p, std::size_t measured,
@@ -170,69 +163,6 @@ class ParamRangeMode final : public Mode {
     unsigned points_ = 20;
     std::uint64_t sampleSeed_ = 42;
 };
-
-// ---- analyse (pure)
-
-/// Result time (first job start to last job end), concurrency (busy time / result time)
-/// and mean job time of one run, from the jobs' own times (the same way for every
-/// backend).
-Point pointOf(const BackendRun& run, std::size_t jobs) {
-    Point p;
-    p.jobs = jobs;
-    p.graphHash = run.result.actualHash;
-    Duration first = Duration::max(), last = Duration::min(), busy{0};
-    std::size_t ran = 0;
-    for (const JobTiming& j : run.result.jobs) {
-        if (!j.ran()) continue;
-        first = std::min(first, j.actualStart);
-        last = std::max(last, j.end);
-        busy += j.runTime();
-        ++ran;
-    }
-    if (ran == 0 || last <= first) {
-        p.missingWhy = "no job was seen running";
-        return p;
-    }
-    p.timeMs = toMs(last - first);
-    p.concurrency = toMs(busy) / p.timeMs;
-    p.jobtimeUs = toUs(busy) / double(ran);
-    return p;
-}
-
-/// The point of an observed run, its figures from the instrument; `failure` and `late`
-/// as the run's correctness and completion limit say.
-Point observedPoint(const RunResult& run, const IncidenceStatistic& st, std::size_t jobs,
-                    std::uint64_t graphHash, const std::string& failure, const std::string& late) {
-    Point p;
-    p.jobs = jobs;
-    p.graphHash = graphHash;
-    if (!failure.empty()) {
-        p.missingWhy = failure;
-    } else if (!late.empty()) {
-        p.missingWhy = late;
-    } else if (!runComplete(run)) {
-        p.missingWhy = fmt::format("hash not checked: {} jobs expired, {} cancelled", run.expired,
-                                   run.cancelled);
-    } else if (!st.complete()) {
-        p.missingWhy = fmt::format("{} instrument events lost", st.droppedEvents);
-    } else if (st.activations == 0) {
-        p.missingWhy = "no job was seen running";
-    } else {
-        const double acts = double(st.activations);
-        p.timeMs = toMs(st.coveredTime);
-        p.concurrency = st.avgConcurrency;
-        p.jobtimeUs = toUs(st.activeTime) / acts;
-        p.impededUs = toUs(st.impededTime) / acts;
-    }
-    return p;
-}
-
-SeriesModel fitPoints(const std::vector<Point>& points) {
-    std::vector<SeriesPoint> series;
-    for (const Point& p : points)
-        series.push_back({double(p.jobs), p.timeMs, p.concurrency});
-    return SeriesModel::fit(series);
-}
 
 // ---- measure
 
@@ -300,7 +230,7 @@ ParamRangeMode::Measurement ParamRangeMode::measure(RunContext& ctx, ModeResult&
         const std::size_t before = m.backends.front().points.size();
         measurePoint(ctx, r, p, *graph, m, instrument ? &*instrument : nullptr);
         if (m.backends.front().points.size() == before) break;  // stopped: nothing kept
-        const Point& last = m.backends.front().points.back();
+        const LoadPeakPoint& last = m.backends.front().points.back();
         ctx.progress.progress(
             i + 1, p.sizes.size(),
             backends_.comparing()
@@ -337,7 +267,7 @@ void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
         b.startTimes = std::string(graphStartTimesName(s.startTimes));
         if (s.runs.empty()) {  // stopped before it ran
             r.partial = true;
-            if (!detail) b.points.push_back(Point{.jobs = n, .missingWhy = "interrupted"});
+            if (!detail) b.points.push_back(LoadPeakPoint{.jobs = n, .missingWhy = "interrupted"});
             continue;
         }
         const BackendRun& run = s.runs.front();
@@ -359,7 +289,7 @@ void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
         b.points.push_back(
             detail            ? observedPoint(run.result, stat, n, graph.graphHash(), failure, late)
             : failure.empty() ? pointOf(run, n)
-                              : Point{.jobs = n, .missingWhy = failure});
+                              : LoadPeakPoint{.jobs = n, .missingWhy = failure});
     }
 }
 
@@ -367,9 +297,10 @@ void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
 
 void ParamRangeMode::presentDetail(RunContext& ctx, ModeResult& r, const Plan& p,
                                    const Measurement& m) const {
-    std::vector<Point> points = m.backends.front().points;
-    std::stable_sort(points.begin(), points.end(),
-                     [](const Point& a, const Point& b) { return a.jobs < b.jobs; });
+    std::vector<LoadPeakPoint> points = m.backends.front().points;
+    std::stable_sort(
+        points.begin(), points.end(),
+        [](const LoadPeakPoint& a, const LoadPeakPoint& b) { return a.jobs < b.jobs; });
     const SeriesModel fitted = fitPoints(points);
     // Ideal: the mean work per job spread over the parallelism the machine gives.
     const double idealMsPerJob = idealMsPerJobOf(p.policy, p.parallelism, ctx.stop);
@@ -377,7 +308,7 @@ void ParamRangeMode::presentDetail(RunContext& ctx, ModeResult& r, const Plan& p
         r.warnings.push_back(fmt::format(
             "{} of {} points incomplete: excluded from the model and the mean concurrency",
             fitted.missing, points.size()));
-    for (const Point& pt : points)
+    for (const LoadPeakPoint& pt : points)
         if (!pt.missingWhy.empty())
             r.warnings.push_back(fmt::format("{} jobs: {}", pt.jobs, pt.missingWhy));
     CsvTable table = detailTable(points, fitted, idealMsPerJob);
@@ -398,10 +329,10 @@ void ParamRangeMode::presentDetail(RunContext& ctx, ModeResult& r, const Plan& p
     detailJson(r, p, points, fitted, idealMsPerJob);
 }
 
-CsvTable ParamRangeMode::detailTable(const std::vector<Point>& points, const SeriesModel& fitted,
-                                     double idealMsPerJob) const {
+CsvTable ParamRangeMode::detailTable(const std::vector<LoadPeakPoint>& points,
+                                     const SeriesModel& fitted, double idealMsPerJob) const {
     CsvTable table({"load size", "result time", "concurrency", "avg jobtime", "avg impeded"});
-    for (const Point& p : points)
+    for (const LoadPeakPoint& p : points)
         table.addRow({double(p.jobs), p.timeMs, p.concurrency, p.jobtimeUs, p.impededUs});
     table.setComment("units",
                      "load size: jobs (graph nodes); result time: ms; concurrency: workers "
@@ -419,9 +350,9 @@ CsvTable ParamRangeMode::detailTable(const std::vector<Point>& points, const Ser
     return table;
 }
 
-void ParamRangeMode::detailText(ModeResult& r, const Plan& p, const std::vector<Point>& points,
-                                const SeriesModel& fitted, double idealMsPerJob,
-                                const std::string& stoppedLate) const {
+void ParamRangeMode::detailText(ModeResult& r, const Plan& p,
+                                const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
+                                double idealMsPerJob, const std::string& stoppedLate) const {
     const std::optional<LinearRegression>& model = fitted.line;
     const std::string noModel = "n/a (" + fitted.why + ")";
     r.text.push_back(
@@ -431,7 +362,7 @@ void ParamRangeMode::detailText(ModeResult& r, const Plan& p, const std::vector<
                     points.size(), points_, sampleSeed_));
     r.text.push_back(fmt::format("  {:>10} {:>12} {:>12} {:>12} {:>12}", "load size", "result time",
                                  "concurrency", "avg jobtime", "avg impeded"));
-    for (const Point& pt : points)
+    for (const LoadPeakPoint& pt : points)
         r.text.push_back(
             fmt::format("  {:>10} {:>12} {:>12} {:>12} {:>12}", pt.jobs, msText(pt.timeMs),
                         textOr(pt.concurrency, [](double c) { return fmt::format("{:.3f}", c); }),
@@ -463,8 +394,9 @@ void ParamRangeMode::detailText(ModeResult& r, const Plan& p, const std::vector<
     if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
 }
 
-void ParamRangeMode::detailJson(ModeResult& r, const Plan& p, const std::vector<Point>& points,
-                                const SeriesModel& fitted, double idealMsPerJob) const {
+void ParamRangeMode::detailJson(ModeResult& r, const Plan& p,
+                                const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
+                                double idealMsPerJob) const {
     const std::optional<LinearRegression>& model = fitted.line;
     nlohmann::json& j = r.result;
     seriesJson(r, p, points.size(), idealMsPerJob);
@@ -478,7 +410,7 @@ void ParamRangeMode::detailJson(ModeResult& r, const Plan& p, const std::vector<
     j["model"] = model ? nlohmann::json(model->format()) : nlohmann::json(nullptr);
     j["mean_concurrency"] = jsonNumber(fitted.meanConcurrency);
     nlohmann::json list = nlohmann::json::array();
-    for (const Point& pt : points)
+    for (const LoadPeakPoint& pt : points)
         list.push_back({{"load_size_jobs", pt.jobs},
                         {"graph_hash", fmt::format("0x{:016X}", pt.graphHash)},
                         {"result_time_ms", jsonNumber(pt.timeMs)},
@@ -543,7 +475,7 @@ CsvTable ParamRangeMode::comparisonTable(const Measurement& m,
     for (const BackendPoints& b : m.backends)
         for (const char* c : {"result time", "concurrency", "avg jobtime", "model"})
             table.addColumn(fmt::format("{} {}", b.name, c));
-    const std::vector<Point>& first = m.backends.front().points;
+    const std::vector<LoadPeakPoint>& first = m.backends.front().points;
     std::vector<std::size_t> order(first.size());
     for (std::size_t k = 0; k < order.size(); ++k)
         order[k] = k;
@@ -552,8 +484,8 @@ CsvTable ParamRangeMode::comparisonTable(const Measurement& m,
     for (std::size_t k : order) {
         std::vector<CsvTable::Cell> row{double(first[k].jobs)};
         for (std::size_t b = 0; b < m.backends.size(); ++b) {
-            const std::vector<Point>& points = m.backends[b].points;
-            const Point p = k < points.size() ? points[k] : Point{};
+            const std::vector<LoadPeakPoint>& points = m.backends[b].points;
+            const LoadPeakPoint p = k < points.size() ? points[k] : LoadPeakPoint{};
             const std::optional<LinearRegression>& line = models[b].line;
             row.push_back(p.timeMs);
             row.push_back(p.concurrency);
@@ -577,7 +509,7 @@ nlohmann::json ParamRangeMode::comparisonBackendsJson(
     for (std::size_t b = 0; b < m.backends.size(); ++b) {
         const std::optional<LinearRegression>& line = models[b].line;
         nlohmann::json list = nlohmann::json::array();
-        for (const Point& p : m.backends[b].points)
+        for (const LoadPeakPoint& p : m.backends[b].points)
             list.push_back({{"load_size_jobs", p.jobs},
                             {"result_time_ms", jsonNumber(p.timeMs)},
                             {"concurrency", jsonNumber(p.concurrency)},
