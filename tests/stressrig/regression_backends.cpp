@@ -85,7 +85,9 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     fs::remove_all(dir);
 }
 
-TEST(StressrigBackends, PullschedAloneKeepsTheSingleBackendResult) {
+// pullsched alone goes the same way as several backends: the same keys, "backends" with
+// one entry, plus the detail only one backend gets (job states, reps, hash per rep).
+TEST(StressrigBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     const fs::path dir = rigtest::scratch("backends", "default");
     const Result r =
         rig("--no-render --quiet --mode=run --pattern=burst --nodes=16 --load=20us --workers=2 "
@@ -93,8 +95,18 @@ TEST(StressrigBackends, PullschedAloneKeepsTheSingleBackendResult) {
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json j = stdoutJson(r);
-    EXPECT_FALSE(j.at("result").contains("backends"));
+    const json& backends = j.at("result").at("backends");
+    ASSERT_EQ(backends.size(), 1u) << backends;
+    EXPECT_EQ(backends.at("pullsched").at("runs"), 1);
+    EXPECT_EQ(backends.at("pullsched").at("warmup_runs"), 0);
+    EXPECT_EQ(backends.at("pullsched").at("hash_check"), "ok");
+    EXPECT_EQ(backends.at("pullsched").at("exactly_once_runs"), 1);
+    EXPECT_EQ(backends.at("pullsched").at("start_times"), "native");
+    EXPECT_EQ(j.at("result").at("warmup_runs_per_backend"), 0);
+    EXPECT_EQ(j.at("result").at("deadlines"), false);
     EXPECT_EQ(j.at("result").at("hash_check"), "ok");
+    EXPECT_EQ(j.at("result").at("reps_run"), 1);
+    EXPECT_EQ(j.at("result").at("jobs_completed"), 16);
     fs::remove_all(dir);
 }
 

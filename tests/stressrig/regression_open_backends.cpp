@@ -83,12 +83,21 @@ TEST(StressrigOpenBackends, EveryBackendMeasuresTheArrivalsAfterTheWarmup) {
     fs::remove_all(dir);
 }
 
-TEST(StressrigOpenBackends, PullschedAloneKeepsTheSingleBackendResult) {
+// pullsched alone goes the same way as several backends: "backends" with one entry (its
+// backlog sampled, its deadline window applied), plus the detail only one backend gets.
+TEST(StressrigOpenBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     const fs::path dir = rigtest::scratch("open-backends", "default");
     const rigtest::JsonRun run = rigtest::rigJson(
         "--mode=open --rate=500 --duration=100ms --warmup=20ms --load=50us --out=res", dir);
     ASSERT_EQ(run.r.code, 0) << run.r.err;
-    EXPECT_FALSE(run.j.at("result").contains("backends"));
+    const auto& backends = run.j.at("result").at("backends");
+    ASSERT_EQ(backends.size(), 1u) << backends;
+    const auto& e = backends.at("pullsched");
+    EXPECT_EQ(e.at("arrival_times"), "native");
+    EXPECT_EQ(e.at("missed_jobs"), 0);
+    EXPECT_EQ(e.at("posted"), run.j.at("result").at("posted"));
+    EXPECT_TRUE(e.at("max_backlog").is_number()) << e;
+    EXPECT_EQ(e.at("late_starts"), run.j.at("result").at("late_starts"));
     EXPECT_TRUE(run.j.at("result").contains("deadline_drops"));
     EXPECT_FALSE(fs::exists(dir / "res" / "open-backends.csv"));
     EXPECT_TRUE(fs::exists(dir / "res" / "open-summary.csv"));

@@ -98,9 +98,51 @@ TEST(BackendRegistry, ListsPullschedFirstAndParsesLists) {
     EXPECT_THROW(BackendRegistry::parseList("nope"), std::invalid_argument);
     EXPECT_THROW(BackendRegistry::parseList("pullsched,"), std::invalid_argument);
     EXPECT_THROW(BackendRegistry::parseList("all,pullsched"), std::invalid_argument);
-    EXPECT_THROW(BackendRegistry::make("nope"), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::graphRunner("nope"), std::invalid_argument);
     for (const auto& n : names)
-        EXPECT_EQ(BackendRegistry::make(n)->name(), n);
+        EXPECT_EQ(BackendRegistry::graphRunner(n)->name(), n);
+}
+
+// One entry per backend: both runners carry its name and its one start-times capability,
+// and only this project's scheduler is instrumented.
+TEST(BackendRegistry, EachEntryGivesBothRunnersItsNameAndCapabilities) {
+    for (const BackendInfo& info : BackendRegistry::all()) {
+        const std::string name(info.name);
+        ASSERT_TRUE(info.runsGraphs()) << name;
+        ASSERT_TRUE(info.runsStreams()) << name;
+        const auto graph = BackendRegistry::graphRunner(name);
+        const auto stream = BackendRegistry::streamRunner(name);
+        EXPECT_EQ(&graph->info(), &info) << name;
+        EXPECT_EQ(stream->name(), info.name);
+        EXPECT_EQ(graph->startTimes(), stream->arrivalTimes()) << name;
+        EXPECT_EQ(graph->startTimesText(), info.graphStartTimesText) << name;
+        EXPECT_EQ(stream->arrivalTimesText(), info.streamStartTimesText) << name;
+        EXPECT_EQ(info.instrumented, name == "pullsched") << name;
+    }
+    EXPECT_EQ(&BackendRegistry::find("asio"), &BackendRegistry::all()[3]);
+    EXPECT_THROW(BackendRegistry::find("nope"), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::streamRunner("nope"), std::invalid_argument);
+    EXPECT_EQ(graphStartTimesName(StartTimes::HeldByRig), "wait-in-job");
+    EXPECT_EQ(arrivalTimesName(StartTimes::HeldByRig), "generator-posts");
+    EXPECT_EQ(arrivalTimesName(StartTimes::Native), graphStartTimesName(StartTimes::Native));
+}
+
+// The one factory of a setup: what it is given, and nothing a mode must ask for itself.
+TEST(BackendSetupFactory, TakesTheOptionsAndLeavesScheduleDeadlinesAndStopUnset) {
+    ComputationalLoad load;
+    load.setCalibration({.speed = 2.0});
+    const BackendSetup s = backendSetup(3, Placement::Pinned, std::chrono::microseconds{7}, load,
+                                        WeightPolicy::Raw, 5);
+    EXPECT_EQ(s.workers, 3u);
+    EXPECT_EQ(s.placement, Placement::Pinned);
+    EXPECT_EQ(s.timeBase, std::chrono::microseconds{7});
+    ASSERT_TRUE(s.load.has_value());
+    EXPECT_EQ(s.policy, WeightPolicy::Raw);
+    EXPECT_EQ(s.parallelism, 5u);
+    EXPECT_FALSE(s.schedule.has_value());
+    EXPECT_FALSE(s.deadlines);
+    EXPECT_FALSE(static_cast<bool>(s.stop));
+    EXPECT_EQ(s.observer, nullptr);
 }
 
 // The bookkeeping the backends share counts down the exit nodes only, and only for a
@@ -154,7 +196,7 @@ TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
     if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
-    auto backend = BackendRegistry::make(GetParam());
+    auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         for (unsigned workers : {1u, 3u}) {
             backend->prepare(ng.graph, trivialSetup(workers, ng.policy));
@@ -171,7 +213,7 @@ TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
 
 TEST_P(EveryBackend, HonoursStartTimes) {
     if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
-    auto backend = BackendRegistry::make(GetParam());
+    auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         if (ng.name == "isolated") continue;  // one level: every start is 0, nothing waits
         BackendSetup setup = trivialSetup(2, ng.policy);
@@ -195,7 +237,7 @@ TEST_P(EveryBackend, CountsTheStartWaitOfJobsThatWaitInTheirWorker) {
     // Node 1 of a 3-chain is released microseconds after the anchor but due 200 ms after
     // it: a backend without timed starts must hold it in its worker and count that wait;
     // a native one never blocks a worker for it. (No time is compared, only > 0 / == 0.)
-    auto backend = BackendRegistry::make(GetParam());
+    auto backend = BackendRegistry::graphRunner(GetParam());
     const TestChainGraph g = chainGraph(3);
     BackendSetup setup = trivialSetup(2, WeightPolicy::Raw);
     LevelSchedule schedule(g, WeightPolicy::Raw);
@@ -204,14 +246,14 @@ TEST_P(EveryBackend, CountsTheStartWaitOfJobsThatWaitInTheirWorker) {
     backend->prepare(g, setup);
     const BackendRun r = backend->run();
     expectExactlyOnce(r, g, GetParam());
-    if (backend->startTimes() == StartTimes::WaitInJob)
+    if (backend->startTimes() == StartTimes::HeldByRig)
         EXPECT_GT(r.startWait.count(), 0);
     else
         EXPECT_EQ(r.startWait.count(), 0);
 }
 
 TEST_P(EveryBackend, RejectsRunBeforePrepareAndBadSetups) {
-    auto backend = BackendRegistry::make(GetParam());
+    auto backend = BackendRegistry::graphRunner(GetParam());
     EXPECT_THROW(backend->run(), std::logic_error);
     const TestChainGraph g = chainGraph(10);
     BackendSetup setup = trivialSetup(0, WeightPolicy::Raw);

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendRegistry.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
@@ -80,7 +80,7 @@ TEST(RigTimeSums, OpenLoadDrainWithoutALimitWaitsForThePendingJob) {
 }
 
 TEST(RigTimeSums, StreamDrainWithoutALimitWaitsForThePendingJob) {
-    const auto backend = makeStreamBackend("pool");
+    const auto backend = BackendRegistry::streamRunner("pool");
     backend->start(1, Placement::Spread);
     std::atomic<bool> release{false};
     backend->submit(pullsched::SteadyClock::now(), [&release] {

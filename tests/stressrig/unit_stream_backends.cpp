@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "backends/BackendRegistry.hpp"
-#include "backends/StreamBackends.hpp"
 #include "load/StreamOpenLoad.hpp"
 
 using namespace pullsched::rig;
@@ -53,11 +52,11 @@ StreamRunConfig smallConfig(Duration duration, Duration warmup) {
 class StreamBackendTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(StreamBackendTest, NamesItselfAndSaysHowItHonoursArrivals) {
-    const auto b = makeStreamBackend(GetParam());
+    const auto b = BackendRegistry::streamRunner(GetParam());
     EXPECT_EQ(b->name(), GetParam());
     EXPECT_FALSE(b->arrivalTimesText().empty());
     const bool native = GetParam() == "pullsched" || GetParam() == "asio";
-    EXPECT_EQ(b->arrivalTimes(), native ? ArrivalTimes::Native : ArrivalTimes::GeneratorPosts);
+    EXPECT_EQ(b->arrivalTimes(), native ? StartTimes::Native : StartTimes::HeldByRig);
 }
 
 TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
@@ -68,7 +67,7 @@ TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
         offsets.push_back(Duration{i * 100'000});
     for (int i = 0; i < 100; ++i)
         offsets.push_back(31ms);
-    const auto b = makeStreamBackend(GetParam());
+    const auto b = BackendRegistry::streamRunner(GetParam());
     const auto load = trivialLoad();
     const StreamRunResult r = playStream(*b, offsets, smallConfig(32ms, 10ms), load);
 
@@ -97,8 +96,8 @@ TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
 
 TEST_P(StreamBackendTest, JobsSubmittedAheadWaitForTheirStartOnANativeBackend) {
     if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
-    const auto b = makeStreamBackend(GetParam());
-    if (b->arrivalTimes() != ArrivalTimes::Native)
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    if (b->arrivalTimes() != StartTimes::Native)
         GTEST_SKIP() << "the generator hands this backend its jobs only when due";
     constexpr std::size_t kJobs = 200;
     std::vector<std::atomic<int>> runs(kJobs);
@@ -127,7 +126,7 @@ TEST_P(StreamBackendTest, AStopRequestEndsThePlayAndSkipsWhatHasNotStarted) {
         offsets.push_back(Duration{i * 1'000'000});  // 100 ms of arrivals
     StopRequest stop;
     stop.request();  // before the first arrival: nothing is played
-    const auto b = makeStreamBackend(GetParam());
+    const auto b = BackendRegistry::streamRunner(GetParam());
     const auto load = trivialLoad();
     const StreamRunResult r = playStream(*b, offsets, smallConfig(100ms, 0ms), load, &stop);
     EXPECT_TRUE(r.load.interrupted);
@@ -142,8 +141,8 @@ INSTANTIATE_TEST_SUITE_P(AllStreamBackends, StreamBackendTest,
                          [](const auto& info) { return info.param; });
 
 TEST(StreamBackends, UnknownNameIsRejected) {
-    EXPECT_THROW(makeStreamBackend("nope"), std::invalid_argument);
-    EXPECT_THROW(makeStreamBackend("pool")->start(0), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::streamRunner("nope"), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::streamRunner("pool")->start(0), std::invalid_argument);
 }
 
 }  // namespace

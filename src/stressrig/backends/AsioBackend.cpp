@@ -12,6 +12,7 @@
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -20,16 +21,10 @@ namespace asio = boost::asio;
 
 namespace {
 
-class AsioBackend final : public Backend {
+class AsioBackend final : public GraphRunner {
   public:
+    using GraphRunner::GraphRunner;
     ~AsioBackend() override { stopPool(); }
-
-    std::string_view name() const noexcept override { return "asio"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::Native; }
-    std::string_view startTimesText() const noexcept override {
-        return "native: a ready job whose start is ahead waits on a steady_timer, which posts "
-               "it at its start";
-    }
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopPool();
@@ -106,8 +101,8 @@ class AsioBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makeAsioBackend() {
-    return std::make_unique<AsioBackend>();
+std::unique_ptr<GraphRunner> makeAsioGraphRunner(const BackendInfo& info) {
+    return std::make_unique<AsioBackend>(info);
 }
 
 }  // namespace pullsched::rig

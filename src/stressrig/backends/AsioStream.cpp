@@ -8,7 +8,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendFactories.hpp"
+#include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -16,14 +17,10 @@ namespace {
 
 namespace asio = boost::asio;
 
-class AsioStream final : public StreamBackend {
+class AsioStream final : public StreamRunner {
   public:
+    using StreamRunner::StreamRunner;
     ~AsioStream() override { stopOnDestruction(); }
-    std::string_view name() const noexcept override { return "asio"; }
-    ArrivalTimes arrivalTimes() const noexcept override { return ArrivalTimes::Native; }
-    std::string_view arrivalTimesText() const noexcept override {
-        return "native: each job waits on a steady_timer armed ahead for its intended start";
-    }
 
   protected:
     void launch(unsigned workers, Placement /*pullsched only*/) override { pool_.emplace(workers); }
@@ -44,8 +41,8 @@ class AsioStream final : public StreamBackend {
 
 }  // namespace
 
-std::unique_ptr<StreamBackend> makeAsioStream() {
-    return std::make_unique<AsioStream>();
+std::unique_ptr<StreamRunner> makeAsioStreamRunner(const BackendInfo& info) {
+    return std::make_unique<AsioStream>(info);
 }
 
 }  // namespace pullsched::rig

@@ -1,14 +1,17 @@
 #include "backends/BackendComparison.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "backends/BackendRegistry.hpp"
 #include "cli/StopRequest.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
-#include "report/Units.hpp"
+#include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
 
@@ -71,7 +74,7 @@ LatencyHistogram BackendSeries::lateness() const {
 nlohmann::json BackendSeries::json() const {
     const SampleStatistics rt = runtimeMs();
     nlohmann::json j;
-    j["start_times"] = toString(startTimes);
+    j["start_times"] = graphStartTimesName(startTimes);
     j["start_times_text"] = startTimesText;
     j["runs"] = runs.size();
     j["warmup_runs"] = warmups;
@@ -105,6 +108,71 @@ nlohmann::json BackendSeries::json() const {
     return j;
 }
 
+namespace {
+
+/// Warm-up runs, not counted: they end at the first failure, a stop or a timeout.
+void warmUp(GraphRunner& b, BackendSeries& s, unsigned warmup, const StopRequest& stop) {
+    for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
+        const BackendRun r = b.run();
+        if (r.result.interrupted) break;  // the measured loop sees the stop
+        ++s.warmups;
+        s.failure = backendRunFailure(r);
+        if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
+        if (r.result.timedOut) break;
+    }
+}
+
+/// The measured runs; true if the series may go on after `run`.
+bool keepRun(BackendSeries& s, BackendRun run, const SeriesPlan& plan) {
+    if (plan.afterRun) plan.afterRun(run);
+    if (run.result.interrupted) {  // no figure: kept apart
+        s.cutRun = std::move(run);
+        s.interrupted = true;
+        return false;
+    }
+    s.failure = plan.judge ? plan.judge(run) : backendRunFailure(run);
+    const bool timedOut = run.result.timedOut;
+    s.runs.push_back(std::move(run));
+    return !timedOut;
+}
+
+}  // namespace
+
+BackendSeries measureSeries(const std::string& name, const testchain::TestChainGraph& graph,
+                            const BackendSetup& setup, const SeriesPlan& plan,
+                            const StopRequest& stop) {
+    BackendSeries s;
+    s.name = name;
+    if (stop.requested()) {
+        s.interrupted = true;
+        return s;
+    }
+    std::unique_ptr<GraphRunner> b = BackendRegistry::graphRunner(name);
+    s.startTimes = b->startTimes();
+    s.startTimesText = std::string(b->startTimesText());
+    BackendSetup stoppable = setup;
+    stoppable.stop = stop.predicate();  // a stop ends a long run early
+    try {
+        b->prepare(graph, stoppable);
+    } catch (const testchain::Stopped&) {  // while a large graph was being prepared
+        s.interrupted = true;
+        return s;
+    }
+    warmUp(*b, s, plan.warmup, stop);
+    for (std::size_t i = 0; i < plan.reps && s.failure.empty(); ++i) {
+        if (stop.requested()) {
+            s.interrupted = true;
+            break;
+        }
+        if (!keepRun(s, b->run(), plan)) break;
+    }
+    if (plan.traceDump) {
+        std::ostringstream dump;
+        if (b->writeTraceDump(dump)) s.traceDump = dump.str();
+    }
+    return s;
+}
+
 std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
                                            const testchain::TestChainGraph& graph,
                                            const BackendSetup& setup, std::size_t reps,
@@ -112,47 +180,12 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
                                            Progress* progress) {
     std::vector<BackendSeries> out;
     for (const std::string& name : names) {
-        BackendSeries s;
-        s.name = name;
-        if (stop.requested()) {
-            s.interrupted = true;
-            out.push_back(std::move(s));
-            continue;
-        }
-        std::unique_ptr<Backend> b = BackendRegistry::make(name);
-        s.startTimes = b->startTimes();
-        s.startTimesText = std::string(b->startTimesText());
-        BackendSetup stoppable = setup;
-        stoppable.stop = stop.predicate();  // a stop ends a long run early
-        b->prepare(graph, stoppable);
-        for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
-            const BackendRun r = b->run();
-            if (r.result.interrupted) break;  // the measured loop sees the stop
-            ++s.warmups;
-            s.failure = backendRunFailure(r);
-            if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
-            if (r.result.timedOut) break;
-        }
-        for (std::size_t i = 0; i < reps && s.failure.empty(); ++i) {
-            if (stop.requested()) {
-                s.interrupted = true;
-                break;
-            }
-            s.runs.push_back(b->run());
-            if (s.runs.back().result.interrupted) {  // no figure: not kept
-                s.runs.pop_back();
-                s.interrupted = true;
-                break;
-            }
-            s.failure = backendRunFailure(s.runs.back());
-            if (s.runs.back().result.timedOut) break;
-        }
+        out.push_back(measureSeries(name, graph, setup, {.reps = reps, .warmup = warmup}, stop));
+        const BackendSeries& s = out.back();
         if (progress)
-            progress->note(fmt::format(
-                "{}: {} runs, runtime median {}{}", name, s.runs.size(),
-                textOr(s.runtimeMs().median, [](double v) { return fmt::format("{:.3f} ms", v); }),
-                s.failure.empty() ? "" : ", FAILED: " + s.failure));
-        out.push_back(std::move(s));
+            progress->note(fmt::format("{}: {} runs, runtime median {}{}", name, s.runs.size(),
+                                       msText(s.runtimeMs().median),
+                                       s.failure.empty() ? "" : ", FAILED: " + s.failure));
     }
     return out;
 }
@@ -162,56 +195,6 @@ nlohmann::json backendsJson(const std::vector<BackendSeries>& series) {
     for (const BackendSeries& s : series)
         j[s.name] = s.json();
     return j;
-}
-
-CsvTable backendsTable(const std::vector<BackendSeries>& series) {
-    CsvTable t;
-    t.addColumn("backend", CsvTable::Kind::Text);
-    t.addColumn("start times", CsvTable::Kind::Text);
-    for (const char* c :
-         {"runs", "runtime ms", "runtime min ms", "runtime max ms", "efficiency", "lateness p50 us",
-          "lateness p99 us", "start wait ms", "hash ok runs", "exactly once runs"})
-        t.addColumn(c);
-    for (const BackendSeries& s : series) {
-        const SampleStatistics rt = s.runtimeMs();
-        const LatencyHistogram l = s.lateness();
-        const auto pct = [&](double p) {
-            return l.count() > 0 ? static_cast<double>(l.percentile(p)) / 1e3 : kMissing;
-        };
-        t.addRow({s.name, std::string(toString(s.startTimes)), double(s.runs.size()), rt.mean,
-                  rt.min, rt.max, s.efficiency().mean, pct(50), pct(99), s.startWaitMs().mean,
-                  double(s.hashOkRuns()), double(s.exactlyOnceRuns())});
-    }
-    return t;
-}
-
-std::vector<std::string> backendsText(const std::vector<BackendSeries>& series) {
-    std::vector<std::string> lines;
-    const auto ms = [](double v) {
-        return textOr(v, [](double x) {
-            return Units::formatDuration(
-                Duration{static_cast<std::int64_t>(std::llround(x * 1e6))});
-        });
-    };
-    for (const BackendSeries& s : series) {
-        const SampleStatistics rt = s.runtimeMs();
-        const LatencyHistogram l = s.lateness();
-        std::string line = fmt::format(
-            "  {:<10} runtime {:>10} (min {}, max {}), efficiency {}, lateness {}, start wait {} "
-            "({}); hash ok {}/{}, exactly once {}/{}",
-            s.name, ms(rt.mean), ms(rt.min), ms(rt.max),
-            textOr(s.efficiency().mean, [](double v) { return fmt::format("{:.3f}", v); }),
-            l.count() > 0
-                ? fmt::format("p50 {} p99 {}", Units::formatDuration(Duration{l.percentile(50)}),
-                              Units::formatDuration(Duration{l.percentile(99)}))
-                : std::string("n/a"),
-            ms(s.startWaitMs().mean), toString(s.startTimes), s.hashOkRuns(), s.runs.size(),
-            s.exactlyOnceRuns(), s.runs.size());
-        if (!s.failure.empty()) line += "; FAILED: " + s.failure;
-        if (s.interrupted) line += "; interrupted";
-        lines.push_back(std::move(line));
-    }
-    return lines;
 }
 
 }  // namespace pullsched::rig

@@ -5,15 +5,16 @@
 // Every run is verified (hash and exactly-once); the first failed run ends its series.
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/SampleStatistics.hpp"
-#include "backends/Backend.hpp"
+#include "backends/GraphRunner.hpp"
 #include "measure/LatencyHistogram.hpp"
-#include "report/CsvTable.hpp"
 
 namespace pullsched::rig {
 
@@ -26,9 +27,13 @@ struct BackendSeries {
     StartTimes startTimes = StartTimes::Native;
     std::string startTimesText;
     std::vector<BackendRun> runs;  ///< measured runs (warm-up excluded)
-    unsigned warmups = 0;          ///< warm-up runs done
-    bool interrupted = false;      ///< a stop request ended the series early
-    std::string failure;           ///< the first correctness failure, else empty
+    /// The run a stop request cut short: it counts in no figure, but its jobs are final
+    /// and a mode may list them.
+    std::optional<BackendRun> cutRun;
+    std::string traceDump;     ///< SeriesPlan::traceDump and the backend has one, else empty
+    unsigned warmups = 0;      ///< warm-up runs done
+    bool interrupted = false;  ///< a stop request ended the series early
+    std::string failure;       ///< the first correctness failure, else empty
 
     std::size_t hashOkRuns() const;
     std::size_t exactlyOnceRuns() const;
@@ -46,8 +51,26 @@ struct BackendSeries {
 /// mismatch, or a job that did not run exactly once.
 std::string backendRunFailure(const BackendRun& run);
 
-/// Runs `graph` on each backend in `names` (see the file comment). Progress notes one
-/// line per backend.
+/// How one backend's series is run.
+struct SeriesPlan {
+    std::size_t reps = 1;
+    unsigned warmup = 0;
+    /// Why a measured run is a failure ("" if it is not); the first failure ends the
+    /// series and is its `failure`. Unset: backendRunFailure(). A mode sets its own where
+    /// a run is judged otherwise (with deadlines an expired job is a result, not a failure).
+    std::function<std::string(const BackendRun&)> judge{};
+    bool traceDump = false;  ///< keep the backend's trace dump after the last run
+    /// Called after each measured run, the one a stop cut short included, before the next
+    /// starts (e.g. to read and reset an observer).
+    std::function<void(const BackendRun&)> afterRun{};
+};
+
+/// Runs `graph` on the backend `name` (see the file comment).
+BackendSeries measureSeries(const std::string& name, const testchain::TestChainGraph& graph,
+                            const BackendSetup& setup, const SeriesPlan& plan,
+                            const StopRequest& stop);
+
+/// measureSeries() on each backend in `names`. Progress notes one line per backend.
 std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
                                            const testchain::TestChainGraph& graph,
                                            const BackendSetup& setup, std::size_t reps,
@@ -56,13 +79,5 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
 
 /// JSON object keyed by backend name (each BackendSeries::json()).
 nlohmann::json backendsJson(const std::vector<BackendSeries>& series);
-
-/// One row per backend: "backend", "start times", "runs", "runtime ms", "runtime min ms",
-/// "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us", "start wait ms",
-/// "hash ok runs", "exactly once runs".
-CsvTable backendsTable(const std::vector<BackendSeries>& series);
-
-/// One line per backend for a mode's text.
-std::vector<std::string> backendsText(const std::vector<BackendSeries>& series);
 
 }  // namespace pullsched::rig

@@ -1,16 +1,23 @@
 #pragma once
-// The factory of each backend; each adapter file defines its own (see BackendRegistry).
+// The runner factories of each backend; each adapter file defines its own, and
+// BackendRegistry's entry of the backend names both.
 
 #include <memory>
 
-#include "backends/Backend.hpp"
+#include "backends/BackendInfo.hpp"
 
 namespace pullsched::rig {
 
-std::unique_ptr<Backend> makePullschedBackend();
-std::unique_ptr<Backend> makeTbbBackend();
-std::unique_ptr<Backend> makeOpenMpBackend();
-std::unique_ptr<Backend> makeAsioBackend();
-std::unique_ptr<Backend> makePoolBackend();
+std::unique_ptr<GraphRunner> makePullschedGraphRunner(const BackendInfo& info);
+std::unique_ptr<GraphRunner> makeTbbGraphRunner(const BackendInfo& info);
+std::unique_ptr<GraphRunner> makeOpenMpGraphRunner(const BackendInfo& info);
+std::unique_ptr<GraphRunner> makeAsioGraphRunner(const BackendInfo& info);
+std::unique_ptr<GraphRunner> makePoolGraphRunner(const BackendInfo& info);
+
+std::unique_ptr<StreamRunner> makePullschedStreamRunner(const BackendInfo& info);
+std::unique_ptr<StreamRunner> makeTbbStreamRunner(const BackendInfo& info);
+std::unique_ptr<StreamRunner> makeOpenMpStreamRunner(const BackendInfo& info);
+std::unique_ptr<StreamRunner> makeAsioStreamRunner(const BackendInfo& info);
+std::unique_ptr<StreamRunner> makePoolStreamRunner(const BackendInfo& info);
 
 }  // namespace pullsched::rig

@@ -11,15 +11,70 @@ namespace pullsched::rig {
 namespace {
 
 constexpr std::array kBackends{
-    BackendInfo{"pullsched", "this project's work-pulling, time-based scheduler (default)",
-                &makePullschedBackend},
-    BackendInfo{"tbb", "oneTBB flow graph: continue_node per node, arena of the worker count",
-                &makeTbbBackend},
-    BackendInfo{"openmp", "OpenMP tasks with depend clauses (libgomp)", &makeOpenMpBackend},
-    BackendInfo{"asio", "Boost.Asio thread_pool; steady_timer for timed starts", &makeAsioBackend},
-    BackendInfo{"pool",
-                "a mutex + condition-variable FIFO pool with atomic predecessor counts: the floor",
-                &makePoolBackend},
+    BackendInfo{
+        .name = "pullsched",
+        .summary = "this project's work-pulling, time-based scheduler (default)",
+        .startTimes = StartTimes::Native,
+        .instrumented = true,
+        .graphStartTimesText =
+            "native: every node job is posted with its start time and released by its last "
+            "predecessor, not before it; as fast as possible: posted untimed behind a gate, "
+            "the posting not timed",
+        .streamStartTimesText =
+            "native: each job is posted ahead with its intended start as its start time; the "
+            "scheduler releases it then",
+        .makeGraphRunner = &makePullschedGraphRunner,
+        .makeStreamRunner = &makePullschedStreamRunner,
+    },
+    BackendInfo{
+        .name = "tbb",
+        .summary = "oneTBB flow graph: continue_node per node, arena of the worker count",
+        .startTimes = StartTimes::HeldByRig,
+        .graphStartTimesText =
+            "wait in job: the flow graph has no timed start, so a node's body sleeps until "
+            "200 us before its start, then spins, holding its thread (counted as start wait)",
+        .streamStartTimesText = "generator posts: no timed start; the generator thread calls "
+                                "task_arena::enqueue at the arrival time",
+        .makeGraphRunner = &makeTbbGraphRunner,
+        .makeStreamRunner = &makeTbbStreamRunner,
+    },
+    BackendInfo{
+        .name = "openmp",
+        .summary = "OpenMP tasks with depend clauses (libgomp)",
+        .startTimes = StartTimes::HeldByRig,
+        .graphStartTimesText =
+            "wait in job: OpenMP tasks have no timed start, so a task sleeps until 200 us "
+            "before its start, then spins, holding its thread (counted as start wait)",
+        .streamStartTimesText =
+            "generator posts: no timed start; at the arrival time the generator hands the job "
+            "to the parallel region's single thread, which creates an OpenMP task",
+        .makeGraphRunner = &makeOpenMpGraphRunner,
+        .makeStreamRunner = &makeOpenMpStreamRunner,
+    },
+    BackendInfo{
+        .name = "asio",
+        .summary = "Boost.Asio thread_pool; steady_timer for timed starts",
+        .startTimes = StartTimes::Native,
+        .graphStartTimesText = "native: a ready job whose start is ahead waits on a "
+                               "steady_timer, which posts it at its start",
+        .streamStartTimesText =
+            "native: each job waits on a steady_timer armed ahead for its intended start",
+        .makeGraphRunner = &makeAsioGraphRunner,
+        .makeStreamRunner = &makeAsioStreamRunner,
+    },
+    BackendInfo{
+        .name = "pool",
+        .summary =
+            "a mutex + condition-variable FIFO pool with atomic predecessor counts: the floor",
+        .startTimes = StartTimes::HeldByRig,
+        .graphStartTimesText =
+            "wait in job: a dequeued job whose start is ahead sleeps until 200 us before it, "
+            "then spins, holding its thread (counted as start wait)",
+        .streamStartTimesText = "generator posts: no timed start; the generator thread pushes "
+                                "the job into the FIFO at the arrival time",
+        .makeGraphRunner = &makePoolGraphRunner,
+        .makeStreamRunner = &makePoolStreamRunner,
+    },
 };
 
 std::string knownList() {
@@ -44,11 +99,26 @@ std::vector<std::string> BackendRegistry::names() {
     return out;
 }
 
-std::unique_ptr<Backend> BackendRegistry::make(std::string_view name) {
+const BackendInfo& BackendRegistry::find(std::string_view name) {
     for (const BackendInfo& b : kBackends)
-        if (b.name == name) return b.make();
+        if (b.name == name) return b;
     throw std::invalid_argument("unknown backend '" + std::string(name) +
                                 "' (known: " + knownList() + ", or all)");
+}
+
+std::unique_ptr<GraphRunner> BackendRegistry::graphRunner(std::string_view name) {
+    const BackendInfo& b = find(name);
+    if (!b.runsGraphs())
+        throw std::invalid_argument("backend '" + std::string(name) + "' cannot run graphs");
+    return b.makeGraphRunner(b);
+}
+
+std::unique_ptr<StreamRunner> BackendRegistry::streamRunner(std::string_view name) {
+    const BackendInfo& b = find(name);
+    if (!b.runsStreams())
+        throw std::invalid_argument("backend '" + std::string(name) +
+                                    "' cannot run arrival streams");
+    return b.makeStreamRunner(b);
 }
 
 std::vector<std::string> BackendRegistry::parseList(std::string_view list) {

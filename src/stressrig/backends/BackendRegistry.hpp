@@ -1,5 +1,6 @@
 #pragma once
-// The scheduler backends the rig can compare, by name (--backends=...).
+// The scheduler backends the rig can compare, by name (--backends=...): one entry per
+// backend, holding its name, capabilities and both runner factories.
 
 #include <memory>
 #include <span>
@@ -7,15 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/Backend.hpp"
+#include "backends/BackendInfo.hpp"
+#include "backends/GraphRunner.hpp"
+#include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
-
-struct BackendInfo {
-    std::string_view name;
-    std::string_view summary;  ///< one line for --help
-    std::unique_ptr<Backend> (*make)();
-};
 
 class BackendRegistry {
   public:
@@ -25,7 +22,13 @@ class BackendRegistry {
     static std::span<const BackendInfo> all() noexcept;
     static std::vector<std::string> names();
     /// Throws std::invalid_argument naming the known backends for an unknown name.
-    static std::unique_ptr<Backend> make(std::string_view name);
+    static const BackendInfo& find(std::string_view name);
+    /// The backend's graph / arrival-stream runner. Throws std::invalid_argument for an
+    /// unknown name or a backend without that capability.
+    static std::unique_ptr<GraphRunner> graphRunner(std::string_view name);
+    static std::unique_ptr<StreamRunner> streamRunner(std::string_view name);
+    /// GranularityMode's name of graphRunner() until it moves to it.
+    static std::unique_ptr<GraphRunner> make(std::string_view name) { return graphRunner(name); }
     /// "a,b,c" or "all" → names in the order given (duplicates removed). Throws
     /// std::invalid_argument for an unknown or empty name.
     static std::vector<std::string> parseList(std::string_view list);

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/Backend.hpp"
+#include "backends/GraphRunner.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched::rig {

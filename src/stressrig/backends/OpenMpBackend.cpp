@@ -10,6 +10,7 @@
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -17,15 +18,9 @@ using namespace pullsched::testchain;
 
 namespace {
 
-class OpenMpBackend final : public Backend {
+class OpenMpBackend final : public GraphRunner {
   public:
-    std::string_view name() const noexcept override { return "openmp"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::WaitInJob; }
-    std::string_view startTimesText() const noexcept override {
-        return "wait in job: OpenMP tasks have no timed start, so a task sleeps until 200 us "
-               "before its start, then spins, holding its thread (counted as start wait)";
-    }
-
+    using GraphRunner::GraphRunner;
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         jobs_.prepare(graph, setup, /*waitInJob*/ true, GraphJobs::Completion::OwnWait);
         const std::size_t n = graph.size();
@@ -77,8 +72,8 @@ class OpenMpBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makeOpenMpBackend() {
-    return std::make_unique<OpenMpBackend>();
+std::unique_ptr<GraphRunner> makeOpenMpGraphRunner(const BackendInfo& info) {
+    return std::make_unique<OpenMpBackend>(info);
 }
 
 }  // namespace pullsched::rig

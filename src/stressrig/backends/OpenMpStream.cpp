@@ -9,21 +9,17 @@
 #include <mutex>
 #include <thread>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendFactories.hpp"
+#include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
-class OpenMpStream final : public StreamBackend {
+class OpenMpStream final : public StreamRunner {
   public:
+    using StreamRunner::StreamRunner;
     ~OpenMpStream() override { stopOnDestruction(); }
-    std::string_view name() const noexcept override { return "openmp"; }
-    ArrivalTimes arrivalTimes() const noexcept override { return ArrivalTimes::GeneratorPosts; }
-    std::string_view arrivalTimesText() const noexcept override {
-        return "generator posts: no timed start; at the arrival time the generator hands the "
-               "job to the parallel region's single thread, which creates an OpenMP task";
-    }
 
   protected:
     void launch(unsigned workers, Placement /*pullsched only*/) override {
@@ -84,8 +80,8 @@ class OpenMpStream final : public StreamBackend {
 
 }  // namespace
 
-std::unique_ptr<StreamBackend> makeOpenMpStream() {
-    return std::make_unique<OpenMpStream>();
+std::unique_ptr<StreamRunner> makeOpenMpStreamRunner(const BackendInfo& info) {
+    return std::make_unique<OpenMpStream>(info);
 }
 
 }  // namespace pullsched::rig

@@ -11,6 +11,7 @@
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -18,16 +19,10 @@ using namespace pullsched::testchain;
 
 namespace {
 
-class PoolBackend final : public Backend {
+class PoolBackend final : public GraphRunner {
   public:
+    using GraphRunner::GraphRunner;
     ~PoolBackend() override { stopThreads(); }
-
-    std::string_view name() const noexcept override { return "pool"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::WaitInJob; }
-    std::string_view startTimesText() const noexcept override {
-        return "wait in job: a dequeued job whose start is ahead sleeps until 200 us before it, "
-               "then spins, holding its thread (counted as start wait)";
-    }
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopThreads();
@@ -115,8 +110,8 @@ class PoolBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makePoolBackend() {
-    return std::make_unique<PoolBackend>();
+std::unique_ptr<GraphRunner> makePoolGraphRunner(const BackendInfo& info) {
+    return std::make_unique<PoolBackend>(info);
 }
 
 }  // namespace pullsched::rig

@@ -7,21 +7,17 @@
 #include <thread>
 #include <vector>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendFactories.hpp"
+#include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
-class PoolStream final : public StreamBackend {
+class PoolStream final : public StreamRunner {
   public:
+    using StreamRunner::StreamRunner;
     ~PoolStream() override { stopOnDestruction(); }
-    std::string_view name() const noexcept override { return "pool"; }
-    ArrivalTimes arrivalTimes() const noexcept override { return ArrivalTimes::GeneratorPosts; }
-    std::string_view arrivalTimesText() const noexcept override {
-        return "generator posts: no timed start; the generator thread pushes the job into "
-               "the FIFO at the arrival time";
-    }
 
   protected:
     void launch(unsigned workers, Placement /*pullsched only*/) override {
@@ -69,8 +65,8 @@ class PoolStream final : public StreamBackend {
 
 }  // namespace
 
-std::unique_ptr<StreamBackend> makePoolStream() {
-    return std::make_unique<PoolStream>();
+std::unique_ptr<StreamRunner> makePoolStreamRunner(const BackendInfo& info) {
+    return std::make_unique<PoolStream>(info);
 }
 
 }  // namespace pullsched::rig

@@ -7,11 +7,14 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <ostream>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -72,16 +75,9 @@ class ExecutionCounter final : public Observer {
     std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
 };
 
-class PullschedBackend final : public Backend {
+class PullschedBackend final : public GraphRunner {
   public:
-    std::string_view name() const noexcept override { return "pullsched"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::Native; }
-    std::string_view startTimesText() const noexcept override {
-        return "native: every node job is posted with its start time and released by its "
-               "last predecessor, not before it; as fast as possible: posted untimed behind "
-               "a gate, the posting not timed";
-    }
-
+    using GraphRunner::GraphRunner;
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         if (setup.workers == 0) throw std::invalid_argument("pullsched backend: 0 workers");
         runner_.reset();  // before the scheduler it uses
@@ -103,11 +99,20 @@ class PullschedBackend final : public Backend {
         rc.policy = setup.policy;
         rc.parallelism = setup.parallelism;
         rc.completionLimit = setup.completionLimit;
-        rc.stop = setup.stop;
+        stop_ = setup.stop;
+        drainEvents_ = setup.observer != nullptr;
+        // The runner polls the stop while it prepares a large graph. During a run the
+        // watcher of runScheduled() cancels through the scheduler instead, so that every
+        // job of a cut run keeps its final state.
+        preparing_ = true;
+        if (stop_) rc.stop = [this] { return preparing_ && stop_(); };
         if (setup.schedule) {
             rc.deadlines = setup.deadlines;
+            if (setup.planningChunk) rc.chunkSize = setup.planningChunk;
             runner_ = std::make_unique<ScheduleRunner>(*scheduler_, graph, *setup.schedule, rc);
+            preparing_ = false;
         } else {
+            rc.stop = stop_;
             jobs_.prepare(graph, setup, /*waitInJob=*/false, GraphJobs::Completion::OwnWait);
             handles_.assign(n, JobHandle{});
         }
@@ -143,25 +148,58 @@ class PullschedBackend final : public Backend {
         return out;
     }
 
+    /// On its schedule. A stop request cancels what has not started (the run then ends
+    /// with every job final, marked interrupted); a run past its limit has what has not
+    /// started cancelled too. Either leaves the scheduler shut down: the runner is spent.
+    BackendRun runScheduled() {
+        if (broken_) throw std::logic_error("pullsched backend: an earlier run ended early");
+        counter_.clear();
+        BackendRun out;
+        std::atomic<bool> cut{false};
+        {
+            std::jthread watcher([&](std::stop_token done) {
+                while (stop_ && !done.stop_requested()) {
+                    if (stop_()) {
+                        cut = true;
+                        scheduler_->shutdown(ShutdownMode::Cancel);
+                        return;
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+                }
+            });
+            out.result = runner_->run();
+        }  // the watcher is joined here
+        if (cut || out.result.interrupted || out.result.timedOut) {
+            broken_ = true;
+            scheduler_->shutdown(ShutdownMode::Cancel);
+            out.result.interrupted = out.result.interrupted || cut;
+            out.pendingAfterCancel = scheduler_->stats().pending;
+            if (out.result.timedOut) return out;
+        } else if (drainEvents_) {
+            scheduler_->drainFor(std::chrono::seconds{10});  // every onJobEnd is in
+        }
+        countNodeJobs(out);
+        return out;
+    }
+
     BackendRun run() override {
         if (!runner_ && jobs_.prepared()) return runGated();
         if (!runner_) throw std::logic_error("pullsched backend: run() before prepare()");
-        counter_.clear();
-        BackendRun out;
-        out.result = runner_->run();
-        if (out.result.interrupted) {
-            // Its jobs are still with the scheduler: cancel what has not started.
-            scheduler_->shutdown(ShutdownMode::Cancel);
-            return out;
-        }
-        // Every job that counts is final (the runner waited for all handles), and a job
-        // starts before its body, so the counts are complete.
+        return runScheduled();
+    }
+
+    bool writeTraceDump(std::ostream& out) const override {
+        return scheduler_ && scheduler_->writeTraceDump(out);
+    }
+
+    /// Every job that counts is final (the runner waited for all handles, or the shutdown
+    /// cancelled them), and a job starts before its body, so the counts are complete.
+    void countNodeJobs(BackendRun& out) const {
         const std::size_t n = runner_->graph().size();
         out.executions.resize(n);
         for (std::size_t i = 0; i < n; ++i)
             out.executions[i] = counter_.count(i);
         countExecutions(out);
-        return out;
     }
 
     std::uint64_t expectedHash() const override {
@@ -181,6 +219,9 @@ class PullschedBackend final : public Backend {
     GraphJobs jobs_;            // as fast as possible: the graph, its bodies, the run's records
     std::vector<JobHandle> handles_;
     bool broken_ = false;
+    bool preparing_ = false;    // the runner's own stop check applies (see prepare())
+    bool drainEvents_ = false;  // an observer wants every onJobEnd before run() returns
+    StopPredicate stop_;
     Duration completionLimit_{0};
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<ScheduleRunner> runner_;
@@ -188,8 +229,8 @@ class PullschedBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makePullschedBackend() {
-    return std::make_unique<PullschedBackend>();
+std::unique_ptr<GraphRunner> makePullschedGraphRunner(const BackendInfo& info) {
+    return std::make_unique<PullschedBackend>(info);
 }
 
 }  // namespace pullsched::rig

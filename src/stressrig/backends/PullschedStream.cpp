@@ -4,7 +4,8 @@
 #include <memory>
 #include <optional>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendFactories.hpp"
+#include "backends/StreamRunner.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 
@@ -15,15 +16,10 @@ namespace {
 /// A job pool sized for a load test, so that a measurement does not time pool growth.
 constexpr std::size_t kStreamPool = 1 << 14;
 
-class PullschedStream final : public StreamBackend {
+class PullschedStream final : public StreamRunner {
   public:
+    using StreamRunner::StreamRunner;
     ~PullschedStream() override { stopOnDestruction(); }
-    std::string_view name() const noexcept override { return "pullsched"; }
-    ArrivalTimes arrivalTimes() const noexcept override { return ArrivalTimes::Native; }
-    std::string_view arrivalTimesText() const noexcept override {
-        return "native: each job is posted ahead with its intended start as its start time; "
-               "the scheduler releases it then";
-    }
 
   protected:
     void launch(unsigned workers, Placement placement) override {
@@ -45,8 +41,8 @@ class PullschedStream final : public StreamBackend {
 
 }  // namespace
 
-std::unique_ptr<StreamBackend> makePullschedStream() {
-    return std::make_unique<PullschedStream>();
+std::unique_ptr<StreamRunner> makePullschedStreamRunner(const BackendInfo& info) {
+    return std::make_unique<PullschedStream>(info);
 }
 
 }  // namespace pullsched::rig

@@ -11,6 +11,7 @@
 
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/GraphRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -19,16 +20,10 @@ namespace flow = oneapi::tbb::flow;
 
 namespace {
 
-class TbbBackend final : public Backend {
+class TbbBackend final : public GraphRunner {
   public:
+    using GraphRunner::GraphRunner;
     ~TbbBackend() override { release(); }
-
-    std::string_view name() const noexcept override { return "tbb"; }
-    StartTimes startTimes() const noexcept override { return StartTimes::WaitInJob; }
-    std::string_view startTimesText() const noexcept override {
-        return "wait in job: the flow graph has no timed start, so a node's body sleeps until "
-               "200 us before its start, then spins, holding its thread (counted as start wait)";
-    }
 
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         release();
@@ -92,8 +87,8 @@ class TbbBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> makeTbbBackend() {
-    return std::make_unique<TbbBackend>();
+std::unique_ptr<GraphRunner> makeTbbGraphRunner(const BackendInfo& info) {
+    return std::make_unique<TbbBackend>(info);
 }
 
 }  // namespace pullsched::rig

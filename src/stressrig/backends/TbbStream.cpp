@@ -8,21 +8,17 @@
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "backends/StreamBackends.hpp"
+#include "backends/BackendFactories.hpp"
+#include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
 
 namespace {
 
-class TbbStream final : public StreamBackend {
+class TbbStream final : public StreamRunner {
   public:
+    using StreamRunner::StreamRunner;
     ~TbbStream() override { stopOnDestruction(); }
-    std::string_view name() const noexcept override { return "tbb"; }
-    ArrivalTimes arrivalTimes() const noexcept override { return ArrivalTimes::GeneratorPosts; }
-    std::string_view arrivalTimesText() const noexcept override {
-        return "generator posts: no timed start; the generator thread calls "
-               "task_arena::enqueue at the arrival time";
-    }
 
   protected:
     void launch(unsigned workers, Placement /*pullsched only*/) override {
@@ -48,8 +44,8 @@ class TbbStream final : public StreamBackend {
 
 }  // namespace
 
-std::unique_ptr<StreamBackend> makeTbbStream() {
-    return std::make_unique<TbbStream>();
+std::unique_ptr<StreamRunner> makeTbbStreamRunner(const BackendInfo& info) {
+    return std::make_unique<TbbStream>(info);
 }
 
 }  // namespace pullsched::rig

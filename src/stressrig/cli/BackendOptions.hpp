@@ -25,7 +25,7 @@ struct BackendOptions {
             help += b.name == BackendRegistry::all().front().name ? " " : ", ";
             help += b.name;
             help += " (";
-            help += toString(BackendRegistry::make(b.name)->startTimes());
+            help += graphStartTimesName(b.startTimes);
             help += " start times)";
         }
         help +=

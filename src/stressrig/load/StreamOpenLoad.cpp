@@ -36,7 +36,7 @@ std::int64_t since(TimePoint origin, TimePoint t) {
 
 }  // namespace
 
-StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& offsets,
+StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& offsets,
                            const StreamRunConfig& cfg, const testchain::ComputationalLoad& load,
                            const StopRequest* stop) {
     StreamRunResult out;
@@ -48,7 +48,7 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
     const std::size_t n = offsets.size();
     StreamLedger ledger(n);
     const Duration warmup = std::min(cfg.warmup, cfg.duration);
-    const bool native = backend.arrivalTimes() == ArrivalTimes::Native;
+    const bool native = backend.arrivalTimes() == StartTimes::Native;
     const Duration ahead = native ? cfg.postAhead : Duration{0};
 
     backend.start(cfg.workers, cfg.placement);
@@ -78,7 +78,7 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
             if (offsets[next] >= warmup) ++r.measured;
         }
         if (next == n) break;
-        // A GeneratorPosts backend is handed its next job when it is due, not earlier.
+        // A backend without a native timed start is handed its next job when it is due, not earlier.
         const TimePoint wakeAt =
             std::min(saturatingAdd(now, cfg.pollPeriod),
                      saturatingAdd(arrival(next), native ? -ahead / 2 : Duration{0}));
@@ -130,7 +130,7 @@ StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& 
     return out;
 }
 
-StreamRunResult runStreamOpenLoad(StreamBackend& backend, const StreamRunConfig& cfg,
+StreamRunResult runStreamOpenLoad(StreamRunner& backend, const StreamRunConfig& cfg,
                                   const testchain::ComputationalLoad& load,
                                   const StopRequest* stop) {
     const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.duration);

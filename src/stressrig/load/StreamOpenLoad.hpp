@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/StreamBackend.hpp"
+#include "backends/StreamRunner.hpp"
 #include "cli/StopRequest.hpp"
 #include "load/LoadRuns.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
@@ -38,7 +38,7 @@ struct StreamRunConfig {
 /// deadlines, so no drops; backlog and RSS are not sampled: 0).
 struct StreamRunResult {
     std::string backend;
-    ArrivalTimes arrivalTimes = ArrivalTimes::Native;
+    StartTimes arrivalTimes = StartTimes::Native;
     LoadRunResult load;
     /// Per arrival: how often its body ran (1 for a correct backend) and its start
     /// lateness in ns (actual − intended; meaningful where executions[i] > 0).
@@ -52,13 +52,13 @@ struct StreamRunResult {
 /// Starts `backend` with cfg.workers, plays the timetable (constant or Poisson), drains
 /// and stops it. A stop request ends the play early (result interrupted, partial).
 /// `backend` must not have been started.
-StreamRunResult runStreamOpenLoad(StreamBackend& backend, const StreamRunConfig& cfg,
+StreamRunResult runStreamOpenLoad(StreamRunner& backend, const StreamRunConfig& cfg,
                                   const testchain::ComputationalLoad& load,
                                   const StopRequest* stop = nullptr);
 
 /// The same on explicit offsets (sorted, from the run's origin); every job's body is
 /// `load` for `jobLoad`. For tests and for runStreamOpenLoad.
-StreamRunResult playStream(StreamBackend& backend, const std::vector<Duration>& offsets,
+StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& offsets,
                            const StreamRunConfig& cfg, const testchain::ComputationalLoad& load,
                            const StopRequest* stop = nullptr);
 

@@ -1,8 +1,10 @@
 // --mode=breaking-point: the highest stress at which a graph's adapted schedule still
-// holds. Widens the stress until a probe breaks and bisects to the resolution; a logistic
-// fit of the fail fraction over all probes adds the stress at 50 % failure with a 95 %
-// confidence interval, and the theoretical limit and the ideal run (the same search on a
-// simulated run that costs nothing) put both in proportion.
+// holds, searched on each backend of --backends (pullsched alone by default): measure
+// (one search per backend), then present one backend in detail or several side by side. Widens the
+// stress until a probe breaks and bisects to the resolution; a logistic fit of the fail fraction
+// over all probes adds the stress at 50 % failure with a 95 % confidence interval, and the
+// theoretical limit and the ideal run (the same search on a simulated run that costs nothing) put
+// both in proportion.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -14,6 +16,8 @@
 #include "analysis/FailFractionFit.hpp"
 #include "analysis/IdealBreakingPoint.hpp"
 #include "backends/BackendComparison.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/BackendSetup.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
@@ -21,10 +25,10 @@
 #include "cli/ScheduleOptions.hpp"
 #include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
 #include "load/MemoryEstimate.hpp"
 #include "load/ScheduledGraphRun.hpp"
-#include "load/SchedulerFactory.hpp"
 #include "measure/JobTimePerUnit.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
@@ -33,6 +37,7 @@
 #include "report/Missing.hpp"
 #include "report/Progress.hpp"
 #include "report/RunPictures.hpp"
+#include "report/TextFormat.hpp"
 #include "report/TimelinePlot.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
@@ -59,17 +64,8 @@ constexpr std::size_t kProbeWarnings = 6;
 Duration fromMs(double v) {
     return Duration{static_cast<Duration::rep>(std::llround(v * 1e6))};
 }
-/// A duration in ms as text; "n/a" when missing; `sign` adds '+' to positive values.
-std::string dur(double v, bool sign = false) {
-    return textOr(v, [&](double x) {
-        return fmt::format("{}{}", sign && x >= 0 ? "+" : "", Units::formatDuration(fromMs(x)));
-    });
-}
 std::string stressText(double s) {
     return textOr(s, [](double x) { return fmt::format("{:.3f}", x); });
-}
-std::string percent(double f) {
-    return textOr(f, [](double x) { return fmt::format("{:.0f} %", 100 * x); });
 }
 
 /// The breaking stress of a run that costs nothing, with the jobs as planned and with the
@@ -178,10 +174,33 @@ std::string probeLine(const ProbeStatistics& p) {
     return fmt::format(
         "stress {}: {} of {} runs failed ({}), {} incomplete, mean delta {}, "
         "sdev {}, mean runtime {} (planned {}) -> {}",
-        stressText(p.stress), p.failed, p.runs, percent(p.failFraction), p.incomplete,
-        dur(p.meanDeltaMs, true), dur(p.sdevMs), dur(p.meanRuntimeMs), dur(p.expectedMs),
-        p.broken ? "broken" : "holds");
+        stressText(p.stress), p.failed, p.runs, percentText(p.failFraction, 0), p.incomplete,
+        msText(p.meanDeltaMs, true), msText(p.sdevMs), msText(p.meanRuntimeMs),
+        msText(p.expectedMs), p.broken ? "broken" : "holds");
 }
+
+/// One backend's search, probe by probe: the measure step's output.
+struct BackendSearch {
+    std::string name;
+    std::string startTimes;
+    BreakingPointSearch search;
+    std::vector<ProbeStatistics> probes;
+    std::vector<std::vector<ProbeRun>> probeRuns;  ///< per probe, its runs
+    std::size_t runs = 0;                          ///< measured runs of all probes
+    JobTimePerUnit jobTime;                        ///< what the jobs really took
+    HoldingTimeline shown;                         ///< observed backends only
+    std::string stopReason;                        ///< the search ended before converging
+    std::vector<std::string> failures;
+    bool partial = false;  ///< a stop request ended the search
+
+    double breaking() const { return search.converged() ? search.estimate() : kMissing; }
+    /// The probe at exactly `stress`, if there was one.
+    const ProbeStatistics* at(double stress) const {
+        for (const ProbeStatistics& p : probes)
+            if (p.stress == stress) return &p;
+        return nullptr;
+    }
+};
 
 class BreakingPointMode final : public Mode {
   public:
@@ -228,377 +247,46 @@ class BreakingPointMode final : public Mode {
                 "(of --schedule=default) does not apply");
     }
 
-    ModeResult run(RunContext& ctx) override {
-        ctx.progress.note(memoryNote({graph_.nodes, kProbeBytesPerNode}, availableMemory()));
-        const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
-        const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
-        const unsigned W = exec_.workers;
-        const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
-        const Duration load = exec_.load;
-        BreakingPointSearch search;
-
-        // the theoretical limit: the stress at which the schedule ends at the lower bound
-        const GraphStatistics stats(graph, policy);
-        const Duration lowerBound = stats.lowerBound(C, load);
-        LevelSchedule unit(graph, policy);
-        unit.adapt(1.0, C, load);
-        const double unitEndMs = toMs(unit.expectedEnd());
-        const double limitStress = lowerBound.count() > 0 ? unitEndMs / toMs(lowerBound) : kMissing;
-        sched_.checkLength(fromMs(unitEndMs / search.limits().start));  // nothing run yet
-
-        const double scale =
-            thresholds_ == "scaled" ? double(load.count()) / double(kReferenceLoad.count()) : 1.0;
-        auto threshold = [&](const std::optional<Duration>& given, Duration reference) {
-            return given ? toMs(*given) : toMs(reference) * scale;
-        };
-        const BreakThresholds th{threshold(failDelta_, kReferenceFailDelta),
-                                 threshold(sdevLimit_, kReferenceSdevLimit),
-                                 threshold(deltaLimit_, kReferenceDeltaLimit), breakFail_, fail_};
-
-        ModeResult r;
-        r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
-        const JobBody body(exec_.loadKind, &ctx.progress);
-        r.calibration = body.json();
-        if (backends_.comparing())
-            return runBackends(ctx, std::move(r), body, graph, policy, C, th, limitStress,
-                               lowerBound);
-        JobTimePerUnit jobTime;  // what the jobs really took, for the ideal run
-        // the instrument only tells which worker ran a job, for the timeline picture
-        RunInstrument instrument(W, graph.size());
-        Scheduler scheduler(
-            schedulerConfig(W, placement_.placement(), &instrument, graph.size() + 64));
-        const RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
-
-        std::vector<ProbeStatistics> probes;
-        std::vector<std::vector<ProbeRun>> probeRuns;
-        HoldingTimeline shown;
-        std::string stopReason;
-        while (const std::optional<double> s = search.next()) {
-            if (ctx.stop.requested()) {
-                r.partial = true;
-                break;
-            }
-            LevelSchedule schedule(graph, policy);
-            schedule.adapt(*s, C, load);
-            schedule.lifeWindow(sched_.lifeWindow);
-            if (schedule.expectedEnd() > sched_.maxSchedule) {
-                stopReason = fmt::format(
-                    "search stopped: the probe at stress {} would take {} (over "
-                    "--max-schedule={})",
-                    stressText(*s), Units::formatDuration(schedule.expectedEnd()),
-                    Units::formatDuration(sched_.maxSchedule));
-                break;
-            }
-            instrument.reset();
-            const CompletionLimit limit =
-                completionLimit(rc, schedule.expectedEnd(), stats.work(load), sched_.lifeWindow);
-            const ScheduledGraphRuns runs =
-                runScheduledGraph(scheduler, graph, schedule, rc, sched_.reps, ctx.stop, limit);
-            std::vector<ProbeRun> outcomes;
-            for (const RunResult& run : runs.runs) {
-                if (run.interrupted) continue;  // cut short: no figure
-                jobTime.add(run);
-                outcomes.push_back({runComplete(run) ? toMs(run.runTime) : kMissing,
-                                    toMs(run.expectedEnd), run.expired > 0});
-            }
-            if (!runs.failure.empty()) {
-                r.systemFailure = true;
-                r.failures.push_back(fmt::format("stress {}: {}", stressText(*s), runs.failure));
-            }
-            if (!outcomes.empty()) {
-                probes.push_back(ProbeStatistics::of(*s, outcomes, th));
-                probeRuns.push_back(outcomes);
-                if (!probes.back().broken && *s >= shown.stress && !runs.runs.empty() &&
-                    !runs.runs.back().interrupted)
-                    shown = {
-                        *s, runs.runs.size(),
-                        timelineJobsOf(
-                            runs.runs.back(), [&](std::size_t n) { return instrument.workerOf(n); },
-                            sched_.lifeWindow)};
-                ctx.progress.note(
-                    fmt::format("probe {}: {}", probes.size(), probeLine(probes.back())));
-            }
-            if (r.systemFailure) break;
-            if (runs.interrupted) {
-                r.partial = true;
-                break;
-            }
-            if (!runs.late.empty()) {  // the scheduler was shut down: no further probe
-                stopReason =
-                    fmt::format("search stopped: a run at stress {} {}", stressText(*s), runs.late);
-                break;
-            }
-            search.record(probes.back().broken);
-        }
-
-        // the logistic fit over every run of every probe
-        std::vector<StressOutcomes> counts;
-        std::size_t totalRuns = 0, incomplete = 0;
-        for (const ProbeStatistics& p : probes) {
-            counts.push_back({p.stress, p.runs, p.failed});
-            totalRuns += p.runs;
-            incomplete += p.incomplete;
-        }
-        const FailFractionFit fit = FailFractionFit::fit(counts);
-        // A bracket the search could not narrow (stopped early) gives no estimate.
-        const double breaking = search.converged() ? search.estimate() : kMissing;
-        const double ratio = breaking / limitStress;
-        // where the schedule stops holding with no scheduling cost at all
-        // The simulation takes seconds on a large graph: a stopped search skips it.
-        const IdealReference ideal =
-            r.partial
-                ? IdealReference{}
-                : IdealReference::search(graph, policy, C, load, sched_.lifeWindow, th, jobTime);
-        const double ofIdeal = ideal.stress();
-        const double toIdeal = breaking / ofIdeal;
-
-        // ---- warnings
-        std::size_t listed = 0, more = 0, moreRuns = 0;
-        for (const ProbeStatistics& p : probes) {
-            if (!p.incomplete) continue;
-            if (listed++ < kProbeWarnings) {
-                r.warnings.push_back(fmt::format(
-                    "stress {}: {} of {} runs incomplete (jobs expired or were cancelled): "
-                    "excluded from mean delta, sdev and mean runtime, counted as failed",
-                    stressText(p.stress), p.incomplete, p.runs));
-            } else {
-                ++more;
-                moreRuns += p.incomplete;
-            }
-        }
-        if (more)
-            r.warnings.push_back(fmt::format(
-                "{} more probes with {} incomplete runs in all (column \"incomplete runs\")", more,
-                moreRuns));
-        if (!stopReason.empty()) r.warnings.push_back(stopReason);
-        if (const std::optional<std::string> w = jobTimeWarning(ideal, load))
-            r.warnings.push_back(*w);
-
-        // ---- tables and plot
-        CsvTable table({"probe", "stress", "runs", "incomplete runs", "failed runs",
-                        "fail fraction", "broken", "mean delta ms", "sdev ms", "mean runtime ms",
-                        "expected ms", "fitted fail fraction"});
-        for (std::size_t i = 0; i < probes.size(); ++i) {
-            const ProbeStatistics& p = probes[i];
-            table.addRow({double(i + 1), p.stress, double(p.runs), double(p.incomplete),
-                          double(p.failed), p.failFraction, p.broken ? 1.0 : 0.0, p.meanDeltaMs,
-                          p.sdevMs, p.meanRuntimeMs, p.expectedMs, fit.failProbability(p.stress)});
-        }
-        table.setComment("breaking stress",
-                         fmt::format("{} in [{}, {}]", stressText(breaking),
-                                     stressText(search.low()), stressText(search.high())));
-        table.setComment("fail fraction fit",
-                         fit.fitted ? fmt::format("50 % at stress {}, 95 % CI [{}, {}]",
-                                                  stressText(fit.stress50), stressText(fit.low),
-                                                  stressText(fit.high))
-                                    : "n/a: " + fit.reason);
-        table.setComment("limit stress", stressText(limitStress));
-        table.setComment("ideal run stress", stressText(ofIdeal));
-        table.setComment("units", "stress: planned speed-up factor; times in ms; fractions 0..1");
-        table.setComment("incomplete runs",
-                         "jobs expired or were cancelled: no runtime (empty cells), counted as "
-                         "failed");
-        r.tables.push_back({"", table});
-
-        CsvTable runsTable({"probe", "stress", "run", "runtime ms", "expected ms", "delta ms",
-                            "complete", "failed"});
-        for (std::size_t i = 0; i < probeRuns.size(); ++i)
-            for (std::size_t k = 0; k < probeRuns[i].size(); ++k) {
-                const ProbeRun& run = probeRuns[i][k];
-                runsTable.addRow({double(i + 1), probes[i].stress, double(k + 1), run.runtimeMs,
-                                  run.expectedMs, run.runtimeMs - run.expectedMs,
-                                  std::isnan(run.runtimeMs) ? 0.0 : 1.0,
-                                  ProbeStatistics::runFailed(run, th) ? 1.0 : 0.0});
-            }
-        r.tables.push_back({"-runs", runsTable});
-
-        if (!probes.empty()) {
-            BreakingPointPicture pic;
-            for (const ProbeStatistics& p : probes)
-                pic.probes.push_back(
-                    {p.stress, p.meanRuntimeMs, p.expectedMs, p.failFraction, p.broken});
-            if (fit.fitted) {
-                double lo = probes.front().stress, hi = lo;
-                for (const ProbeStatistics& p : probes) {
-                    lo = std::min(lo, p.stress);
-                    hi = std::max(hi, p.stress);
-                }
-                for (int i = 0; i <= 100; ++i) {
-                    const double s = lo + (hi - lo) * i / 100.0;
-                    pic.fittedCurve.emplace_back(s, fit.failProbability(s));
-                }
-            }
-            pic.breakingStress = breaking;
-            pic.fit50 = fit.fitted ? fit.stress50 : kMissing;
-            pic.ciLow = fit.fitted ? fit.low : kMissing;
-            pic.ciHigh = fit.fitted ? fit.high : kMissing;
-            pic.limitStress = limitStress;
-            pic.idealStress = ofIdeal;
-            pic.title = fmt::format(
-                "breaking point {} ({} nodes), {} workers, load {}, {} runs "
-                "per probe",
-                graph_.label(), graph.size(), W, Units::formatDuration(load, true), sched_.reps);
-            r.plots.push_back({"", breakingPointPlot(pic)});
-        }
-        if (!shown.jobs.empty()) {
-            TimelineOptions to;
-            to.workers = W;
-            to.title = fmt::format(
-                "timeline of the last of {} runs at stress {} (the highest probe that held): "
-                "{} ({} nodes), {} workers",
-                shown.runs, stressText(shown.stress), graph_.label(), graph.size(), W);
-            r.plots.push_back({"-timeline", TimelinePlot::plot(shown.jobs, to)});
-        }
-
-        // ---- text
-        const std::string hash = fmt::format("0x{:016X}", graph.graphHash());
-        r.text.push_back(fmt::format(
-            "Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
-            "concurrency {}, load {}, {} runs per probe{}",
-            graph_.label(), graph.size(), graph.seed(), hash, W, C, Units::formatDuration(load),
-            sched_.reps, placementNote(placement_.placement())));
-        r.text.push_back(fmt::format(
-            "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
-            "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
-            "with sdev > {} and mean delta > {}",
-            thresholds_ == "scaled"
-                ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", scale)
-                : "the reference's",
-            dur(th.failDeltaMs), percent(th.breakFailFraction), percent(th.failFraction),
-            dur(th.sdevLimitMs), dur(th.deltaLimitMs)));
-        if (search.converged())
-            r.text.push_back(fmt::format(
-                "  breaking stress  {}   bisection bracket [{}, {}] ({} probes, resolution {})",
-                stressText(breaking), stressText(search.low()), stressText(search.high()),
-                probes.size(), search.limits().resolution));
-        else if (search.bracketed())
-            r.text.push_back(fmt::format(
-                "  breaking stress  n/a: between {} and {}, the search stopped before the "
-                "resolution {} ({} probes)",
-                stressText(search.low()), stressText(search.high()), search.limits().resolution,
-                probes.size()));
-        else
-            r.text.push_back(fmt::format("  breaking stress  n/a: no probe broke up to stress {}",
-                                         stressText(search.low())));
-        if (fit.fitted)
-            r.text.push_back(fmt::format(
-                "  logistic fit     50 % of runs fail at stress {}, 95 % CI [{}, {}] (profile "
-                "likelihood over {} runs at {} stresses{})",
-                stressText(fit.stress50), stressText(fit.low), stressText(fit.high), fit.runs,
-                fit.stresses, fit.separated ? "; the transition is sharper than the probes" : ""));
-        else
-            r.text.push_back(fmt::format("  logistic fit     n/a: {}", fit.reason));
-        r.text.push_back(fmt::format(
-            "  theoretical limit stress {}: there the schedule ends at the lower bound {} = "
-            "max(work / {}, critical path); breaking / limit = {}",
-            stressText(limitStress), Units::formatDuration(lowerBound), C,
-            textOr(ratio, [](double x) { return fmt::format("{:.2f}", x); })));
-        for (std::string& line : idealLines(ideal, load, C, breaking))
-            r.text.push_back(std::move(line));
-        if (ratio > 1)
-            r.text.push_back(fmt::format(
-                "  note: the breaking stress lies beyond the theoretical limit: runs there end "
-                "later than planned, by up to {} (--fail-delta), which the thresholds accept",
-                dur(th.failDeltaMs)));
-        if (fit.fitted && search.bracketed())
-            r.text.push_back(
-                "  (the bisection calls a probe broken at the thresholds above, the fit gives "
-                "the stress at which half of the runs fail; the two measure different points)");
-        auto at = [&](double stress) -> const ProbeStatistics* {
-            for (const ProbeStatistics& p : probes)
-                if (p.stress == stress) return &p;
-            return nullptr;
-        };
-        const ProbeStatistics* holding = search.low() > 0 ? at(search.low()) : nullptr;
-        const ProbeStatistics* broken = search.bracketed() ? at(search.high()) : nullptr;
-        if (holding) r.text.push_back("  highest holding: " + probeLine(*holding));
-        if (broken) r.text.push_back("  lowest broken:   " + probeLine(*broken));
-        r.text.push_back(fmt::format("  {} runs in {} probes, {} incomplete", totalRuns,
-                                     probes.size(), incomplete));
-        if (r.partial)
-            r.text.push_back(fmt::format("  stopped on request after {} probes", probes.size()));
-
-        if (r.systemFailure)
-            r.verdict = "scheduler FAILED: " + r.failures.front();
-        else if (search.converged())
-            r.verdict = fmt::format(
-                "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}, {} of "
-                "the ideal run's {}",
-                stressText(breaking), stressText(search.low()), stressText(search.high()),
-                fit.fitted
-                    ? fmt::format("; 50 % failure at {}, 95 % CI {}..{}", stressText(fit.stress50),
-                                  stressText(fit.low), stressText(fit.high))
-                    : "",
-                percent(ratio), stressText(limitStress), percent(toIdeal), stressText(ofIdeal));
-        else if (search.bracketed())
-            r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
-                                    stressText(search.low()), stressText(search.high()));
-        else if (probes.empty())
-            r.verdict = "no probe completed";
-        else
-            r.verdict = fmt::format("no breaking point up to stress {}", stressText(search.low()));
-        if (!r.systemFailure && search.converged() && ratio > 1)
-            r.verdict += " (beyond the limit: the thresholds accept runs that end late)";
-        if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
-
-        // ---- JSON
-        nlohmann::json& j = r.result;
-        j["pattern"] = graph_.label();
-        j["nodes"] = graph.size();
-        j["seed"] = graph.seed();
-        j["hash"] = hash;
-        j["workers"] = W;
-        j["concurrency"] = C;
-        j["load_us"] = std::chrono::duration<double, std::micro>(load).count();
-        j["reps_per_probe"] = sched_.reps;
-        j["found"] = search.bracketed();
-        j["converged"] = search.converged();
-        j["breaking_stress"] = jsonNumber(breaking);
-        j["bracket_low"] = search.low();
-        j["bracket_high"] = jsonNumber(search.high());
-        j["resolution"] = search.limits().resolution;
-        j["fit"] = {{"fitted", fit.fitted},
-                    {"reason", fit.reason},
-                    {"stress_50", jsonNumber(fit.stress50)},
-                    {"ci95_low", jsonNumber(fit.low)},
-                    {"ci95_high", jsonNumber(fit.high)},
-                    // infinite when separated: null, with "separated": true
-                    {"slope_per_ln_stress",
-                     std::isinf(fit.slope) ? nlohmann::json(nullptr) : jsonNumber(fit.slope)},
-                    {"separated", fit.separated},
-                    {"runs", fit.runs},
-                    {"failed_runs", fit.failed}};
-        j["limit_stress"] = jsonNumber(limitStress);
-        j["breaking_to_limit"] = jsonNumber(ratio);
-        j["ideal"] = idealJson(ideal);
-        j["breaking_to_ideal"] = jsonNumber(toIdeal);
-        j["lower_bound_ms"] = toMs(lowerBound);
-        j["unit_schedule_ms"] = unitEndMs;
-        j["probes"] = probes.size();
-        j["runs"] = totalRuns;
-        j["incomplete_runs"] = incomplete;
-        j["highest_holding"] = holding ? probeJson(*holding) : nlohmann::json(nullptr);
-        j["lowest_broken"] = broken ? probeJson(*broken) : nlohmann::json(nullptr);
-        j["thresholds"] = {{"mode", thresholds_},
-                           {"scale", scale},
-                           {"fail_delta_ms", th.failDeltaMs},
-                           {"sdev_limit_ms", th.sdevLimitMs},
-                           {"delta_limit_ms", th.deltaLimitMs},
-                           {"break_fail_fraction", th.breakFailFraction},
-                           {"fail_fraction", th.failFraction}};
-        nlohmann::json list = nlohmann::json::array();
-        for (const ProbeStatistics& p : probes)
-            list.push_back(probeJson(p));
-        j["probe_list"] = list;
-        return r;
-    }
+    ModeResult run(RunContext& ctx) override;
 
   private:
-    /// --backends other than pullsched alone: one search per backend, the same thresholds,
-    /// no deadlines (only pullsched could expire a job), so a run fails by ending late.
-    ModeResult runBackends(RunContext& ctx, ModeResult r, const JobBody& body,
-                           const TestChainGraph& graph, WeightPolicy policy, unsigned C,
-                           const BreakThresholds& th, double limitStress, Duration lowerBound);
+    /// What every step reads: the graph, the thresholds and the theoretical limit.
+    struct Plan {
+        const TestChainGraph& graph;
+        WeightPolicy policy;
+        unsigned concurrency;
+        const JobBody& body;
+        BreakThresholds thresholds;
+        double scale;  ///< of the reference's thresholds
+        Duration lowerBound;
+        double unitEndMs;  ///< the schedule's end at stress 1
+        double limitStress;
+    };
+
+    BreakThresholds thresholdsFor(double scale) const;
+    // measure
+    BackendSearch searchBackend(RunContext& ctx, const Plan& p, const std::string& name) const;
+    bool probe(RunContext& ctx, const Plan& p, BackendSearch& b, double stress,
+               RunInstrument* instrument) const;
+    // present: one backend in detail
+    void presentDetail(ModeResult& r, const Plan& p, const BackendSearch& b) const;
+    void detailWarnings(ModeResult& r, const BackendSearch& b, const IdealReference& ideal) const;
+    void detailTables(ModeResult& r, const Plan& p, const BackendSearch& b,
+                      const FailFractionFit& fit, double breaking, double ofIdeal) const;
+    void detailPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
+                     const FailFractionFit& fit, double breaking, double ofIdeal) const;
+    void detailText(ModeResult& r, const Plan& p, const BackendSearch& b,
+                    const FailFractionFit& fit, const IdealReference& ideal) const;
+    void detailVerdict(ModeResult& r, const Plan& p, const BackendSearch& b,
+                       const FailFractionFit& fit, double ofIdeal) const;
+    void detailJson(ModeResult& r, const Plan& p, const BackendSearch& b,
+                    const FailFractionFit& fit, const IdealReference& ideal) const;
+    // present: several backends side by side
+    void presentComparison(ModeResult& r, const Plan& p,
+                           const std::vector<BackendSearch>& searches) const;
+    void comparisonRow(ModeResult& r, const Plan& p, const BackendSearch& b, std::size_t number,
+                       const IdealBreakingPoint& planned, CsvTable& summary,
+                       nlohmann::json& byBackend) const;
 
     GraphOptions graph_;
     ExecutionOptions exec_;
@@ -610,21 +298,477 @@ class BreakingPointMode final : public Mode {
     double breakFail_ = 0.99, fail_ = 0.55;
 };
 
-ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const JobBody& body,
-                                          const TestChainGraph& graph, WeightPolicy policy,
-                                          unsigned C, const BreakThresholds& th, double limitStress,
-                                          Duration lowerBound) {
-    const std::vector<std::string> names = backends_.names();
-    const unsigned W = exec_.workers;
-    BackendSetup setup;
-    setup.placement = placement_.placement();
-    setup.workers = W;
-    setup.timeBase = exec_.load;
-    setup.load = body.load();
-    setup.policy = policy;
-    setup.parallelism = C;
-    const Duration work = GraphStatistics(graph, policy).work(exec_.load);
+BreakThresholds BreakingPointMode::thresholdsFor(double scale) const {
+    auto threshold = [&](const std::optional<Duration>& given, Duration reference) {
+        return given ? toMs(*given) : toMs(reference) * scale;
+    };
+    return {threshold(failDelta_, kReferenceFailDelta), threshold(sdevLimit_, kReferenceSdevLimit),
+            threshold(deltaLimit_, kReferenceDeltaLimit), breakFail_, fail_};
+}
 
+ModeResult BreakingPointMode::run(RunContext& ctx) {
+    ctx.progress.note(memoryNote({graph_.nodes, kProbeBytesPerNode}, availableMemory()));
+    const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
+    const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
+    const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
+    const Duration load = exec_.load;
+
+    // the theoretical limit: the stress at which the schedule ends at the lower bound
+    const Duration lowerBound = GraphStatistics(graph, policy).lowerBound(C, load);
+    LevelSchedule unit(graph, policy);
+    unit.adapt(1.0, C, load);
+    const double unitEndMs = toMs(unit.expectedEnd());
+    const double limitStress = lowerBound.count() > 0 ? unitEndMs / toMs(lowerBound) : kMissing;
+    sched_.checkLength(
+        fromMs(unitEndMs / BreakingPointSearch().limits().start));  // nothing run yet
+    const double scale =
+        thresholds_ == "scaled" ? double(load.count()) / double(kReferenceLoad.count()) : 1.0;
+
+    ModeResult r;
+    r.name = fmt::format("breaking-point-{}-{}", graph_.label(), graph.size());
+    const JobBody body(exec_.loadKind, &ctx.progress);
+    r.calibration = body.json();
+    const Plan p{graph, policy,     C,         body,       thresholdsFor(scale),
+                 scale, lowerBound, unitEndMs, limitStress};
+    std::vector<BackendSearch> searches;
+    for (const std::string& name : backends_.names()) {
+        searches.push_back(searchBackend(ctx, p, name));
+        if (!searches.back().failures.empty()) break;  // a failure ends the comparison
+    }
+    for (const BackendSearch& b : searches) {
+        for (const std::string& f : b.failures)
+            r.failures.push_back(f);
+        r.partial = r.partial || b.partial;
+    }
+    r.systemFailure = !r.failures.empty();
+    if (backends_.comparing())
+        presentComparison(r, p, searches);
+    else
+        presentDetail(r, p, searches.front());
+    return r;
+}
+
+// ---- measure
+
+/// One backend's search: probes of --reps runs each, widening the stress until a probe
+/// breaks, then bisecting. Alone, pullsched keeps the schedule's deadlines and is
+/// observed (for the timeline of the highest probe that held); compared, no backend gets
+/// deadlines (only pullsched could expire a job), so a run fails by ending late.
+BackendSearch BreakingPointMode::searchBackend(RunContext& ctx, const Plan& p,
+                                               const std::string& name) const {
+    BackendSearch b;
+    b.name = name;
+    std::optional<RunInstrument> instrument;
+    if (!backends_.comparing() && BackendRegistry::find(name).instrumented)
+        instrument.emplace(exec_.workers, p.graph.size());
+    while (const std::optional<double> s = b.search.next()) {
+        if (ctx.stop.requested()) {
+            b.partial = true;
+            break;
+        }
+        if (!probe(ctx, p, b, *s, instrument ? &*instrument : nullptr)) break;
+        b.search.record(b.probes.back().broken);
+    }
+    return b;
+}
+
+/// One probe at `stress`; false if the search ends with it.
+bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, double stress,
+                              RunInstrument* instrument) const {
+    const bool detail = !backends_.comparing();
+    LevelSchedule schedule(p.graph, p.policy);
+    schedule.adapt(stress, p.concurrency, exec_.load);
+    if (detail) schedule.lifeWindow(sched_.lifeWindow);
+    if (schedule.expectedEnd() > sched_.maxSchedule) {
+        b.stopReason = fmt::format(
+            "search stopped: the probe at stress {} would take {} (over --max-schedule={})",
+            stressText(stress), durationText(schedule.expectedEnd()),
+            durationText(sched_.maxSchedule));
+        return false;
+    }
+    BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
+                                      p.body.load(), p.policy, p.concurrency);
+    setup.deadlines = detail && sched_.lifeWindow > Duration::zero();
+    setup.observer = instrument;
+    const CompletionLimit limit = completionLimit(
+        RunnerConfig{}, schedule.expectedEnd(), GraphStatistics(p.graph, p.policy).work(exec_.load),
+        detail ? sched_.lifeWindow : Duration::zero());
+    setup.completionLimit = limit.total();
+    setup.schedule = std::move(schedule);
+    SeriesPlan plan;
+    plan.reps = sched_.reps;
+    plan.warmup = detail ? 0 : backends_.warmup;
+    if (detail) plan.judge = [](const BackendRun& run) { return correctnessFailure(run.result); };
+    std::vector<int> workers;  // of the last run, for the timeline
+    plan.afterRun = [&](const BackendRun&) {
+        if (!instrument) return;
+        workers.assign(p.graph.size(), -1);
+        for (std::size_t i = 0; i < workers.size(); ++i)
+            workers[i] = instrument->workerOf(i);
+        instrument->reset();
+    };
+    const BackendSeries s = measureSeries(b.name, p.graph, setup, plan, ctx.stop);
+    b.startTimes = std::string(graphStartTimesName(s.startTimes));
+    std::vector<ProbeRun> outcomes;
+    for (const BackendRun& run : s.runs) {
+        b.jobTime.add(run.result);
+        outcomes.push_back({runComplete(run.result) ? toMs(run.result.runTime) : kMissing,
+                            toMs(run.result.expectedEnd), run.result.expired > 0});
+    }
+    std::string failure = s.failure, late;
+    if (detail && !s.runs.empty() && s.runs.back().result.timedOut) {
+        const RunFinding f =
+            lateRunFinding(s.runs.back().result, limit, s.runs.back().pendingAfterCancel);
+        failure = f.failure;
+        late = f.late;
+    }
+    if (!failure.empty())
+        b.failures.push_back(
+            detail ? fmt::format("stress {}: {}", stressText(stress), failure)
+                   : fmt::format("{}, stress {}: {}", b.name, stressText(stress), failure));
+    if (!outcomes.empty()) {
+        b.probes.push_back(ProbeStatistics::of(stress, outcomes, p.thresholds));
+        b.probeRuns.push_back(outcomes);
+        b.runs += outcomes.size();
+        if (instrument && !s.cutRun && !b.probes.back().broken && stress >= b.shown.stress)
+            b.shown = {stress, s.runs.size(),
+                       timelineJobsOf(
+                           s.runs.back().result, [&](std::size_t n) { return workers[n]; },
+                           sched_.lifeWindow)};
+        ctx.progress.note(fmt::format("{}probe {}: {}", detail ? "" : b.name + " ", b.probes.size(),
+                                      probeLine(b.probes.back())));
+    }
+    if (!failure.empty()) return false;
+    if (s.interrupted || s.runs.empty()) {
+        b.partial = true;
+        return false;
+    }
+    if (!late.empty()) {  // the scheduler was shut down: no further probe
+        b.stopReason =
+            fmt::format("search stopped: a run at stress {} {}", stressText(stress), late);
+        return false;
+    }
+    return true;
+}
+
+// ---- present: one backend in detail
+
+void BreakingPointMode::presentDetail(ModeResult& r, const Plan& p, const BackendSearch& b) const {
+    std::vector<StressOutcomes> counts;
+    for (const ProbeStatistics& probe : b.probes)
+        counts.push_back({probe.stress, probe.runs, probe.failed});
+    // the logistic fit over every run of every probe
+    const FailFractionFit fit = FailFractionFit::fit(counts);
+    // where the schedule stops holding with no scheduling cost at all
+    // The simulation takes seconds on a large graph: a stopped search skips it.
+    const IdealReference ideal =
+        r.partial ? IdealReference{}
+                  : IdealReference::search(p.graph, p.policy, p.concurrency, exec_.load,
+                                           sched_.lifeWindow, p.thresholds, b.jobTime);
+    detailWarnings(r, b, ideal);
+    detailTables(r, p, b, fit, b.breaking(), ideal.stress());
+    detailPlots(r, p, b, fit, b.breaking(), ideal.stress());
+    detailText(r, p, b, fit, ideal);
+    detailVerdict(r, p, b, fit, ideal.stress());
+    detailJson(r, p, b, fit, ideal);
+}
+
+void BreakingPointMode::detailWarnings(ModeResult& r, const BackendSearch& b,
+                                       const IdealReference& ideal) const {
+    std::size_t listed = 0, more = 0, moreRuns = 0;
+    for (const ProbeStatistics& p : b.probes) {
+        if (!p.incomplete) continue;
+        if (listed++ < kProbeWarnings) {
+            r.warnings.push_back(
+                fmt::format("stress {}: {} of {} runs incomplete (jobs expired or were cancelled): "
+                            "excluded from mean delta, sdev and mean runtime, counted as failed",
+                            stressText(p.stress), p.incomplete, p.runs));
+        } else {
+            ++more;
+            moreRuns += p.incomplete;
+        }
+    }
+    if (more)
+        r.warnings.push_back(
+            fmt::format("{} more probes with {} incomplete runs in all (column \"incomplete "
+                        "runs\")",
+                        more, moreRuns));
+    if (!b.stopReason.empty()) r.warnings.push_back(b.stopReason);
+    if (const std::optional<std::string> w = jobTimeWarning(ideal, exec_.load))
+        r.warnings.push_back(*w);
+}
+
+void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                     const FailFractionFit& fit, double breaking,
+                                     double ofIdeal) const {
+    CsvTable table({"probe", "stress", "runs", "incomplete runs", "failed runs", "fail fraction",
+                    "broken", "mean delta ms", "sdev ms", "mean runtime ms", "expected ms",
+                    "fitted fail fraction"});
+    for (std::size_t i = 0; i < b.probes.size(); ++i) {
+        const ProbeStatistics& q = b.probes[i];
+        table.addRow({double(i + 1), q.stress, double(q.runs), double(q.incomplete),
+                      double(q.failed), q.failFraction, q.broken ? 1.0 : 0.0, q.meanDeltaMs,
+                      q.sdevMs, q.meanRuntimeMs, q.expectedMs, fit.failProbability(q.stress)});
+    }
+    table.setComment("breaking stress",
+                     fmt::format("{} in [{}, {}]", stressText(breaking), stressText(b.search.low()),
+                                 stressText(b.search.high())));
+    table.setComment(
+        "fail fraction fit",
+        fit.fitted ? fmt::format("50 % at stress {}, 95 % CI [{}, {}]", stressText(fit.stress50),
+                                 stressText(fit.low), stressText(fit.high))
+                   : "n/a: " + fit.reason);
+    table.setComment("limit stress", stressText(p.limitStress));
+    table.setComment("ideal run stress", stressText(ofIdeal));
+    table.setComment("units", "stress: planned speed-up factor; times in ms; fractions 0..1");
+    table.setComment("incomplete runs",
+                     "jobs expired or were cancelled: no runtime (empty cells), counted as "
+                     "failed");
+    r.tables.push_back({"", table});
+
+    CsvTable runsTable(
+        {"probe", "stress", "run", "runtime ms", "expected ms", "delta ms", "complete", "failed"});
+    for (std::size_t i = 0; i < b.probeRuns.size(); ++i)
+        for (std::size_t k = 0; k < b.probeRuns[i].size(); ++k) {
+            const ProbeRun& run = b.probeRuns[i][k];
+            runsTable.addRow({double(i + 1), b.probes[i].stress, double(k + 1), run.runtimeMs,
+                              run.expectedMs, run.runtimeMs - run.expectedMs,
+                              std::isnan(run.runtimeMs) ? 0.0 : 1.0,
+                              ProbeStatistics::runFailed(run, p.thresholds) ? 1.0 : 0.0});
+        }
+    r.tables.push_back({"-runs", runsTable});
+}
+
+void BreakingPointMode::detailPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                    const FailFractionFit& fit, double breaking,
+                                    double ofIdeal) const {
+    const unsigned W = exec_.workers;
+    if (!b.probes.empty()) {
+        BreakingPointPicture pic;
+        for (const ProbeStatistics& q : b.probes)
+            pic.probes.push_back(
+                {q.stress, q.meanRuntimeMs, q.expectedMs, q.failFraction, q.broken});
+        if (fit.fitted) {
+            double lo = b.probes.front().stress, hi = lo;
+            for (const ProbeStatistics& q : b.probes) {
+                lo = std::min(lo, q.stress);
+                hi = std::max(hi, q.stress);
+            }
+            for (int i = 0; i <= 100; ++i) {
+                const double s = lo + (hi - lo) * i / 100.0;
+                pic.fittedCurve.emplace_back(s, fit.failProbability(s));
+            }
+        }
+        pic.breakingStress = breaking;
+        pic.fit50 = fit.fitted ? fit.stress50 : kMissing;
+        pic.ciLow = fit.fitted ? fit.low : kMissing;
+        pic.ciHigh = fit.fitted ? fit.high : kMissing;
+        pic.limitStress = p.limitStress;
+        pic.idealStress = ofIdeal;
+        pic.title = fmt::format(
+            "breaking point {} ({} nodes), {} workers, load {}, {} runs per probe", graph_.label(),
+            p.graph.size(), W, Units::formatDuration(exec_.load, true), sched_.reps);
+        r.plots.push_back({"", breakingPointPlot(pic)});
+    }
+    if (!b.shown.jobs.empty()) {
+        TimelineOptions to;
+        to.workers = W;
+        to.title = fmt::format(
+            "timeline of the last of {} runs at stress {} (the highest probe that held): "
+            "{} ({} nodes), {} workers",
+            b.shown.runs, stressText(b.shown.stress), graph_.label(), p.graph.size(), W);
+        r.plots.push_back({"-timeline", TimelinePlot::plot(b.shown.jobs, to)});
+    }
+}
+
+/// The search's outcome: its bracket, the logistic fit, the limit and the ideal run.
+std::vector<std::string> searchLines(const BackendSearch& b, const FailFractionFit& fit) {
+    std::vector<std::string> text;
+    const BreakingPointSearch& search = b.search;
+    if (search.converged())
+        text.push_back(fmt::format(
+            "  breaking stress  {}   bisection bracket [{}, {}] ({} probes, resolution {})",
+            stressText(b.breaking()), stressText(search.low()), stressText(search.high()),
+            b.probes.size(), search.limits().resolution));
+    else if (search.bracketed())
+        text.push_back(
+            fmt::format("  breaking stress  n/a: between {} and {}, the search stopped before the "
+                        "resolution {} ({} probes)",
+                        stressText(search.low()), stressText(search.high()),
+                        search.limits().resolution, b.probes.size()));
+    else
+        text.push_back(fmt::format("  breaking stress  n/a: no probe broke up to stress {}",
+                                   stressText(search.low())));
+    if (fit.fitted)
+        text.push_back(fmt::format(
+            "  logistic fit     50 % of runs fail at stress {}, 95 % CI [{}, {}] (profile "
+            "likelihood over {} runs at {} stresses{})",
+            stressText(fit.stress50), stressText(fit.low), stressText(fit.high), fit.runs,
+            fit.stresses, fit.separated ? "; the transition is sharper than the probes" : ""));
+    else
+        text.push_back(fmt::format("  logistic fit     n/a: {}", fit.reason));
+    return text;
+}
+
+void BreakingPointMode::detailText(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                   const FailFractionFit& fit, const IdealReference& ideal) const {
+    const BreakThresholds& th = p.thresholds;
+    const double breaking = b.breaking();
+    const double ratio = breaking / p.limitStress;
+    r.text.push_back(
+        fmt::format("Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
+                    "concurrency {}, load {}, {} runs per probe{}",
+                    graph_.label(), p.graph.size(), p.graph.seed(),
+                    fmt::format("0x{:016X}", p.graph.graphHash()), exec_.workers, p.concurrency,
+                    durationText(exec_.load), sched_.reps, placementNote(placement_.placement())));
+    r.text.push_back(fmt::format(
+        "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
+        "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
+        "with sdev > {} and mean delta > {}",
+        thresholds_ == "scaled"
+            ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", p.scale)
+            : "the reference's",
+        msText(th.failDeltaMs), percentText(th.breakFailFraction, 0),
+        percentText(th.failFraction, 0), msText(th.sdevLimitMs), msText(th.deltaLimitMs)));
+    for (std::string& line : searchLines(b, fit))
+        r.text.push_back(std::move(line));
+    r.text.push_back(fmt::format(
+        "  theoretical limit stress {}: there the schedule ends at the lower bound {} = "
+        "max(work / {}, critical path); breaking / limit = {}",
+        stressText(p.limitStress), durationText(p.lowerBound), p.concurrency,
+        textOr(ratio, [](double x) { return fmt::format("{:.2f}", x); })));
+    for (std::string& line : idealLines(ideal, exec_.load, p.concurrency, breaking))
+        r.text.push_back(std::move(line));
+    if (ratio > 1)
+        r.text.push_back(fmt::format(
+            "  note: the breaking stress lies beyond the theoretical limit: runs there end "
+            "later than planned, by up to {} (--fail-delta), which the thresholds accept",
+            msText(th.failDeltaMs)));
+    if (fit.fitted && b.search.bracketed())
+        r.text.push_back(
+            "  (the bisection calls a probe broken at the thresholds above, the fit gives "
+            "the stress at which half of the runs fail; the two measure different points)");
+    const ProbeStatistics* holding = b.search.low() > 0 ? b.at(b.search.low()) : nullptr;
+    const ProbeStatistics* broken = b.search.bracketed() ? b.at(b.search.high()) : nullptr;
+    if (holding) r.text.push_back("  highest holding: " + probeLine(*holding));
+    if (broken) r.text.push_back("  lowest broken:   " + probeLine(*broken));
+    std::size_t incomplete = 0;
+    for (const ProbeStatistics& q : b.probes)
+        incomplete += q.incomplete;
+    r.text.push_back(
+        fmt::format("  {} runs in {} probes, {} incomplete", b.runs, b.probes.size(), incomplete));
+    if (r.partial)
+        r.text.push_back(fmt::format("  stopped on request after {} probes", b.probes.size()));
+}
+
+void BreakingPointMode::detailVerdict(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                      const FailFractionFit& fit, double ofIdeal) const {
+    const BreakingPointSearch& search = b.search;
+    const double breaking = b.breaking();
+    const double ratio = breaking / p.limitStress;
+    if (r.systemFailure)
+        r.verdict = "scheduler FAILED: " + r.failures.front();
+    else if (search.converged())
+        r.verdict = fmt::format(
+            "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}, {} of "
+            "the ideal run's {}",
+            stressText(breaking), stressText(search.low()), stressText(search.high()),
+            fit.fitted
+                ? fmt::format("; 50 % failure at {}, 95 % CI {}..{}", stressText(fit.stress50),
+                              stressText(fit.low), stressText(fit.high))
+                : "",
+            percentText(ratio, 0), stressText(p.limitStress), percentText(breaking / ofIdeal, 0),
+            stressText(ofIdeal));
+    else if (search.bracketed())
+        r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
+                                stressText(search.low()), stressText(search.high()));
+    else if (b.probes.empty())
+        r.verdict = "no probe completed";
+    else
+        r.verdict = fmt::format("no breaking point up to stress {}", stressText(search.low()));
+    if (!r.systemFailure && search.converged() && ratio > 1)
+        r.verdict += " (beyond the limit: the thresholds accept runs that end late)";
+    if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+}
+
+void BreakingPointMode::detailJson(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                   const FailFractionFit& fit, const IdealReference& ideal) const {
+    const BreakThresholds& th = p.thresholds;
+    const double breaking = b.breaking();
+    std::size_t incomplete = 0;
+    for (const ProbeStatistics& q : b.probes)
+        incomplete += q.incomplete;
+    nlohmann::json& j = r.result;
+    j["pattern"] = graph_.label();
+    j["nodes"] = p.graph.size();
+    j["seed"] = p.graph.seed();
+    j["hash"] = fmt::format("0x{:016X}", p.graph.graphHash());
+    j["workers"] = exec_.workers;
+    j["concurrency"] = p.concurrency;
+    j["load_us"] = std::chrono::duration<double, std::micro>(exec_.load).count();
+    j["reps_per_probe"] = sched_.reps;
+    j["found"] = b.search.bracketed();
+    j["converged"] = b.search.converged();
+    j["breaking_stress"] = jsonNumber(breaking);
+    j["bracket_low"] = b.search.low();
+    j["bracket_high"] = jsonNumber(b.search.high());
+    j["resolution"] = b.search.limits().resolution;
+    j["fit"] = {{"fitted", fit.fitted},
+                {"reason", fit.reason},
+                {"stress_50", jsonNumber(fit.stress50)},
+                {"ci95_low", jsonNumber(fit.low)},
+                {"ci95_high", jsonNumber(fit.high)},
+                // infinite when separated: null, with "separated": true
+                {"slope_per_ln_stress",
+                 std::isinf(fit.slope) ? nlohmann::json(nullptr) : jsonNumber(fit.slope)},
+                {"separated", fit.separated},
+                {"runs", fit.runs},
+                {"failed_runs", fit.failed}};
+    j["limit_stress"] = jsonNumber(p.limitStress);
+    j["breaking_to_limit"] = jsonNumber(breaking / p.limitStress);
+    j["ideal"] = idealJson(ideal);
+    j["breaking_to_ideal"] = jsonNumber(breaking / ideal.stress());
+    j["lower_bound_ms"] = toMs(p.lowerBound);
+    j["unit_schedule_ms"] = p.unitEndMs;
+    j["probes"] = b.probes.size();
+    j["runs"] = b.runs;
+    j["incomplete_runs"] = incomplete;
+    const ProbeStatistics* holding = b.search.low() > 0 ? b.at(b.search.low()) : nullptr;
+    const ProbeStatistics* broken = b.search.bracketed() ? b.at(b.search.high()) : nullptr;
+    j["highest_holding"] = holding ? probeJson(*holding) : nlohmann::json(nullptr);
+    j["lowest_broken"] = broken ? probeJson(*broken) : nlohmann::json(nullptr);
+    j["thresholds"] = {{"mode", thresholds_},
+                       {"scale", p.scale},
+                       {"fail_delta_ms", th.failDeltaMs},
+                       {"sdev_limit_ms", th.sdevLimitMs},
+                       {"delta_limit_ms", th.deltaLimitMs},
+                       {"break_fail_fraction", th.breakFailFraction},
+                       {"fail_fraction", th.failFraction}};
+    nlohmann::json list = nlohmann::json::array();
+    for (const ProbeStatistics& q : b.probes)
+        list.push_back(probeJson(q));
+    j["probe_list"] = list;
+}
+
+// ---- present: several backends side by side
+
+void BreakingPointMode::presentComparison(ModeResult& r, const Plan& p,
+                                          const std::vector<BackendSearch>& searches) const {
+    const unsigned W = exec_.workers;
+    r.text.push_back(fmt::format(
+        "Breaking point per backend: pattern {} ({} nodes), {} workers, planned concurrency {}, "
+        "load {}, {} runs per probe; no deadlines: a run fails if it ends more than {} late; "
+        "theoretical limit: stress {}",
+        graph_.label(), p.graph.size(), W, p.concurrency, durationText(exec_.load), sched_.reps,
+        msText(p.thresholds.failDeltaMs), stressText(p.limitStress)));
+    // no deadlines here, as for the backends; per backend with its jobs' measured times
+    const IdealBreakingPoint planned = IdealBreakingPoint::search(
+        p.graph, p.policy, p.concurrency, exec_.load, exec_.load, Duration::zero(), p.thresholds);
+    r.text.push_back(fmt::format(
+        "  ideal run stress {} with the jobs as planned: where a run with no scheduling cost, "
+        "jobs taken in start order on {} workers, stops holding (simulated; per backend below "
+        "with the jobs as long as they were measured in its runs)",
+        idealStressText(planned), p.concurrency));
     CsvTable summary;
     summary.addColumn("backend #");
     summary.addColumn("backend", CsvTable::Kind::Text);
@@ -637,114 +781,24 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
                           "expected ms", "mean delta ms", "sdev ms", "broken"})
         probesTable.addColumn(c);
     nlohmann::json byBackend = nlohmann::json::object();
-    r.text.push_back(fmt::format(
-        "Breaking point per backend: pattern {} ({} nodes), {} workers, planned concurrency {}, "
-        "load {}, {} runs per probe; no deadlines: a run fails if it ends more than {} late; "
-        "theoretical limit: stress {}",
-        graph_.label(), graph.size(), W, C, Units::formatDuration(exec_.load), sched_.reps,
-        dur(th.failDeltaMs), stressText(limitStress)));
-    // no deadlines here, as for the backends; per backend with its jobs' measured times
-    const IdealBreakingPoint planned =
-        IdealBreakingPoint::search(graph, policy, C, exec_.load, exec_.load, Duration::zero(), th);
-    r.text.push_back(fmt::format(
-        "  ideal run stress {} with the jobs as planned: where a run with no scheduling cost, "
-        "jobs taken in start order on {} workers, stops holding (simulated; per backend below "
-        "with the jobs as long as they were measured in its runs)",
-        idealStressText(planned), C));
-    for (std::size_t b = 0; b < names.size() && !r.systemFailure; ++b) {
-        BreakingPointSearch search;
-        std::size_t runs = 0;
-        std::string startTimes;
-        nlohmann::json list = nlohmann::json::array();
-        JobTimePerUnit jobTime;
-        while (const std::optional<double> s = search.next()) {
-            if (ctx.stop.requested()) {
-                r.partial = true;
-                break;
-            }
-            LevelSchedule schedule(graph, policy);
-            schedule.adapt(*s, C, exec_.load);
-            if (schedule.expectedEnd() > sched_.maxSchedule) break;
-            setup.schedule = schedule;
-            setup.completionLimit =
-                completionLimit(RunnerConfig{}, schedule.expectedEnd(), work).total();
-            const std::vector<BackendSeries> series =
-                compareBackends({names[b]}, graph, setup, sched_.reps, backends_.warmup, ctx.stop);
-            const BackendSeries& bs = series.front();
-            startTimes = std::string(toString(bs.startTimes));
-            if (!bs.failure.empty()) {
-                r.systemFailure = true;
-                r.failures.push_back(
-                    fmt::format("{}, stress {}: {}", names[b], stressText(*s), bs.failure));
-                break;
-            }
-            if (bs.runs.empty()) {
-                r.partial = true;
-                break;
-            }
-            std::vector<ProbeRun> outcomes;
-            for (const BackendRun& run : bs.runs) {
-                jobTime.add(run.result);
-                outcomes.push_back({run.result.completed ? toMs(run.result.runTime) : kMissing,
-                                    toMs(run.result.expectedEnd), false});
-            }
-            runs += outcomes.size();
-            const ProbeStatistics p = ProbeStatistics::of(*s, outcomes, th);
-            probesTable.addRow({names[b], p.stress, double(p.runs), double(p.failed),
-                                p.failFraction, p.meanRuntimeMs, p.expectedMs, p.meanDeltaMs,
-                                p.sdevMs, p.broken ? 1.0 : 0.0});
-            list.push_back(probeJson(p));
-            ctx.progress.note(fmt::format("{} probe {}: {}", names[b], list.size(), probeLine(p)));
-            if (bs.interrupted) {
-                r.partial = true;
-                break;
-            }
-            search.record(p.broken);
-        }
-        const double breaking = search.converged() ? search.estimate() : kMissing;
-        const IdealReference ideal = IdealReference::search(graph, policy, C, exec_.load,
-                                                            Duration::zero(), th, jobTime, planned);
-        const double ofIdeal = ideal.stress();
-        summary.addRow({double(b + 1), names[b], breaking, search.low(), search.high(), limitStress,
-                        ofIdeal, double(search.probes()), double(runs)});
-        byBackend[names[b]] = {{"start_times", startTimes},
-                               {"found", search.bracketed()},
-                               {"converged", search.converged()},
-                               {"breaking_stress", jsonNumber(breaking)},
-                               {"bracket_low", search.low()},
-                               {"bracket_high", jsonNumber(search.high())},
-                               {"breaking_to_limit", jsonNumber(breaking / limitStress)},
-                               {"ideal", idealJson(ideal)},
-                               {"breaking_to_ideal", jsonNumber(breaking / ofIdeal)},
-                               {"probes", search.probes()},
-                               {"runs", runs},
-                               {"probe_list", list}};
-        r.text.push_back(fmt::format(
-            "  {:<10} breaking stress {}   bracket [{}, {}] ({} probes, {} runs){}", names[b],
-            search.converged() ? stressText(breaking) : std::string("n/a"),
-            stressText(search.low()), search.bracketed() ? stressText(search.high()) : "n/a",
-            search.probes(), runs,
-            search.converged() && limitStress > 0
-                ? fmt::format(", {:.0f} % of the limit{}", 100 * breaking / limitStress,
-                              ofIdeal > 0
-                                  ? fmt::format(", {:.0f} % of the ideal run's {}",
-                                                100 * breaking / ofIdeal, stressText(ofIdeal))
-                                  : std::string())
-                : std::string()));
+    for (std::size_t i = 0; i < searches.size(); ++i) {
+        comparisonRow(r, p, searches[i], i + 1, planned, summary, byBackend);
+        for (const ProbeStatistics& q : searches[i].probes)
+            probesTable.addRow({searches[i].name, q.stress, double(q.runs), double(q.failed),
+                                q.failFraction, q.meanRuntimeMs, q.expectedMs, q.meanDeltaMs,
+                                q.sdevMs, q.broken ? 1.0 : 0.0});
     }
-    if (r.systemFailure)
-        r.verdict = "FAILED: " + r.failures.front();
-    else
-        r.verdict = fmt::format(
-            "breaking stress of {} backends beside the theoretical limit {} and the ideal "
-            "run's {} (jobs as planned)",
-            names.size(), stressText(limitStress), stressText(planned.stress));
-
+    const std::vector<std::string> names = backends_.names();
+    r.verdict = r.systemFailure
+                    ? "FAILED: " + r.failures.front()
+                    : fmt::format(
+                          "breaking stress of {} backends beside the theoretical limit {} "
+                          "and the ideal run's {} (jobs as planned)",
+                          names.size(), stressText(p.limitStress), stressText(planned.stress));
     PlotOptions po;
     po.title = fmt::format(
-        "{} ({} nodes), {} workers: breaking stress per backend (x: backend # "
-        "in the table)",
-        graph_.label(), graph.size(), W);
+        "{} ({} nodes), {} workers: breaking stress per backend (x: backend # in the table)",
+        graph_.label(), p.graph.size(), W);
     std::string numbered;
     for (std::size_t b = 0; b < names.size(); ++b)
         numbered += fmt::format("{}{} {}", b ? ", " : "", b + 1, names[b]);
@@ -758,20 +812,57 @@ ModeResult BreakingPointMode::runBackends(RunContext& ctx, ModeResult r, const J
                                                     {}, po)});
     r.tables.push_back({"", std::move(summary)});
     r.tables.push_back({"-probes", std::move(probesTable)});
-
     nlohmann::json& j = r.result;
     j["pattern"] = graph_.label();
-    j["nodes"] = graph.size();
+    j["nodes"] = p.graph.size();
     j["workers"] = W;
-    j["concurrency"] = C;
+    j["concurrency"] = p.concurrency;
     j["load_us"] = toUs(exec_.load);
     j["reps_per_probe"] = sched_.reps;
-    j["limit_stress"] = jsonNumber(limitStress);
+    j["limit_stress"] = jsonNumber(p.limitStress);
     j["ideal_jobs_as_planned"] = idealJson(planned);
-    j["lower_bound_ms"] = toMs(lowerBound);
+    j["lower_bound_ms"] = toMs(p.lowerBound);
     j["deadlines"] = false;
     j["backends"] = byBackend;
-    return r;
+}
+
+/// One backend's summary row, text line and JSON entry.
+void BreakingPointMode::comparisonRow(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                      std::size_t number, const IdealBreakingPoint& planned,
+                                      CsvTable& summary, nlohmann::json& byBackend) const {
+    const BreakingPointSearch& search = b.search;
+    const double breaking = b.breaking();
+    const IdealReference ideal =
+        IdealReference::search(p.graph, p.policy, p.concurrency, exec_.load, Duration::zero(),
+                               p.thresholds, b.jobTime, planned);
+    const double ofIdeal = ideal.stress();
+    summary.addRow({double(number), b.name, breaking, search.low(), search.high(), p.limitStress,
+                    ofIdeal, double(search.probes()), double(b.runs)});
+    nlohmann::json list = nlohmann::json::array();
+    for (const ProbeStatistics& q : b.probes)
+        list.push_back(probeJson(q));
+    byBackend[b.name] = {{"start_times", b.startTimes},
+                         {"found", search.bracketed()},
+                         {"converged", search.converged()},
+                         {"breaking_stress", jsonNumber(breaking)},
+                         {"bracket_low", search.low()},
+                         {"bracket_high", jsonNumber(search.high())},
+                         {"breaking_to_limit", jsonNumber(breaking / p.limitStress)},
+                         {"ideal", idealJson(ideal)},
+                         {"breaking_to_ideal", jsonNumber(breaking / ofIdeal)},
+                         {"probes", search.probes()},
+                         {"runs", b.runs},
+                         {"probe_list", list}};
+    r.text.push_back(fmt::format(
+        "  {:<10} breaking stress {}   bracket [{}, {}] ({} probes, {} runs){}", b.name,
+        search.converged() ? stressText(breaking) : std::string("n/a"), stressText(search.low()),
+        search.bracketed() ? stressText(search.high()) : "n/a", search.probes(), b.runs,
+        search.converged() && p.limitStress > 0
+            ? fmt::format(", {:.0f} % of the limit{}", 100 * breaking / p.limitStress,
+                          ofIdeal > 0 ? fmt::format(", {:.0f} % of the ideal run's {}",
+                                                    100 * breaking / ofIdeal, stressText(ofIdeal))
+                                      : std::string())
+            : std::string()));
 }
 
 }  // namespace

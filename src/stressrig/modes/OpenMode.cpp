@@ -1,10 +1,11 @@
 // --mode=open: jobs arrive on a fixed timetable (constant or Poisson) whatever the
-// scheduler does; lateness counts from each job's intended start.
+// scheduler does; lateness counts from each job's intended start. Measure (the timetable
+// on each backend of --backends, pullsched alone by default), then present one backend in
+// detail or several side by side.
 #include <fmt/format.h>
 
 #include "analysis/LatenessMisses.hpp"
-#include "backends/StreamBackends.hpp"
-#include "backends/StreamComparison.hpp"
+#include "backends/BackendRegistry.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
@@ -14,10 +15,12 @@
 #include "load/StreamOpenLoad.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
+#include "modes/StreamComparisonReport.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/Progress.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -25,11 +28,8 @@ namespace pullsched::rig {
 
 namespace {
 
-std::string dur(Duration d) {
-    return Units::formatDuration(d);
-}
-
-std::string percent(std::uint64_t part, std::uint64_t whole) {
+/// `part` of `whole` in percent, three significant digits; "n/a" of nothing.
+std::string shareText(std::uint64_t part, std::uint64_t whole) {
     return whole ? fmt::format("{:.3g} %",
                                100.0 * static_cast<double>(part) / static_cast<double>(whole))
                  : std::string("n/a");
@@ -50,11 +50,9 @@ class OpenMode final : public Mode {
         std::string help =
             "schedulers that play the same timetable with the same job body and workers, "
             "comma-separated, or all:";
-        for (const std::string& n : BackendRegistry::names()) {
-            const auto b = makeStreamBackend(n);
-            help += fmt::format("{} {} ({})", n == BackendRegistry::kDefault ? "" : ",", n,
-                                b->arrivalTimesText());
-        }
+        for (const BackendInfo& b : BackendRegistry::all())
+            help += fmt::format("{} {} ({})", b.name == BackendRegistry::kDefault ? "" : ",",
+                                b.name, b.streamStartTimesText);
         help +=
             ". Lateness always counts from the intended start; with more than one backend no "
             "deadlines apply (only pullsched could drop a job)";
@@ -64,116 +62,52 @@ class OpenMode final : public Mode {
         open_.resolve(t);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         dur(span_.warmup), dur(span_.duration)));
+                                         durationText(span_.warmup), durationText(span_.duration)));
         open_.checkArrivals(span_.duration, 2e7, "duration");
     }
 
     ModeResult run(RunContext& ctx) override {
-        JobBody body(exec_.loadKind, &ctx.progress);
-        if (backends_.comparing()) return runBackends(ctx, body);
-        ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
-                                      Units::formatRate(open_.rate), dur(span_.duration),
-                                      exec_.workers, dur(exec_.load)));
-        OpenRunConfig cfg;
+        const JobBody body(exec_.loadKind, &ctx.progress);
+        ModeResult m;
+        m.name = "open";
+        m.calibration = body.json();
+        const OpenMeasurement measured = measure(ctx, body);
+        m.partial = measured.interrupted;
+        if (backends_.comparing())
+            presentComparison(ctx, m, measured);
+        else
+            presentDetail(m, measured.runs.front());
+        return m;
+    }
+
+  private:
+    /// The measure step's output: one run per backend that played.
+    struct OpenMeasurement {
+        std::vector<StreamRunResult> runs;
+        bool interrupted = false;  ///< a stop request ended a play or the series
+    };
+
+    /// What both drivers' configurations share: the timetable, workers, job body and span.
+    template <class Config>
+    Config loadConfig() const {
+        Config cfg;
         cfg.arrivals = open_.arrivals();
         cfg.workers = exec_.workers;
         cfg.placement = placement_.placement();
         cfg.jobLoad = exec_.load;
         cfg.duration = span_.duration;
         cfg.warmup = span_.warmup;
-        cfg.deadlineWindow = open_.deadlineWindow;
-        const LoadRunResult r = runOpenLoad(cfg, body.load(), &ctx.stop);
-        const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
-
-        ModeResult m;
-        m.name = "open";
-        m.calibration = body.json();
-        m.partial = r.interrupted;
-        m.text.push_back(
-            fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
-                        Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
-                        span_.warmupText(), exec_.workers, dur(exec_.load)));
-        m.text.push_back(fmt::format(
-            "Deadline window {}: a job not started by its intended start + the window is dropped "
-            "and has no lateness",
-            open_.deadlineText()));
-        for (const std::string& l : loadRunText(r))
-            m.text.push_back(l);
-        m.text.push_back(fmt::format("Late starts (later than --limit={}): {} of {} measured ({})",
-                                     dur(open_.limit), late, r.lateness.count(),
-                                     percent(late, r.lateness.count())));
-        m.text.push_back(
-            "Lateness = actual start - intended start from the timetable, so queueing delay "
-            "counts even when the generator itself fell behind.");
-
-        const std::uint64_t settled = r.completed + r.expired + r.failed + r.cancelled;
-        if (r.failed) {
-            m.systemFailure = true;
-            m.failures.push_back(fmt::format("{} of {} jobs failed", r.failed, r.posted));
-        }
-        if (settled != r.posted) {
-            m.systemFailure = true;
-            m.failures.push_back(fmt::format(
-                "{} jobs posted but {} reached a final state (completed, dropped, failed or "
-                "cancelled): jobs lost or run twice",
-                r.posted, settled));
-        }
-        if (!r.drained)
-            m.warnings.push_back(fmt::format(
-                "the backlog did not drain after the run: {} jobs cancelled", r.cancelled));
-        m.verdict = verdict(r, late);
-
-        nlohmann::json& j = m.result;
-        j = loadRunJson(r);
-        j["workers"] = exec_.workers;
-        j["arrival"] = open_.arrival;
-        j["deadline_window_us"] =
-            std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
-        j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
-        j["late_starts"] = late;
-
-        CsvTable ts = loadTimeSeries(r);
-        PlotOptions po;
-        po.title =
-            fmt::format("open load {}: backlog and CPU over time", Units::formatRate(open_.rate));
-        m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
-        m.tables.push_back({"", std::move(ts)});
-        CsvTable pt = latencyPercentileTable({&r});
-        PlotOptions pl;
-        pl.title = "open load: start lateness by percentile";
-        m.plots.push_back({"-latency", percentilePlot(pt, "percentile", {"open lateness us"}, pl)});
-        m.tables.push_back({"-latency", std::move(pt)});
-        m.tables.push_back({"-summary", loadSummaryTable({&r})});
-        m.files.push_back({"-lateness.hgrm", hgrmText(r.lateness)});
-        return m;
+        return cfg;
     }
-
-  private:
-    ModeResult runBackends(RunContext& ctx, const JobBody& body) const;
-
-    std::string verdict(const LoadRunResult& r, std::uint64_t late) const {
-        const std::string rate = Units::formatRate(open_.rate);
-        std::string p99 = "n/a (too few samples)";
-        if (percentileSupported(99, r.lateness.count()))
-            p99 = dur(Duration{r.lateness.percentile(99)});
-        std::string v;
-        if (r.interrupted) v = "interrupted: partial result; ";
-        const std::uint64_t measured = r.lateness.count();
-        if (r.expired == 0 && late * 1000 <= measured)  // misses within 0.1 %
-            return v + fmt::format(
-                           "kept up with {}: no job dropped, p99 lateness {}, {} of {} "
-                           "starts later than {}",
-                           rate, p99, late, measured, dur(open_.limit));
-        std::string why;
-        if (r.expired > 0)
-            why = fmt::format("{} of {} jobs dropped at their deadline ({})", r.expired, r.posted,
-                              percent(r.expired, r.posted));
-        else
-            why = "no job dropped";
-        why += fmt::format(", {} of {} measured starts later than {} ({}), p99 lateness {}", late,
-                           measured, dur(open_.limit), percent(late, measured), p99);
-        return v + fmt::format("{} at {}: {}", r.expired > 0 ? "overloaded" : "late", rate, why);
-    }
+    OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
+    StreamRunResult measureInstrumented(RunContext& ctx, const JobBody& body) const;
+    // present: one backend in detail
+    void presentDetail(ModeResult& m, const StreamRunResult& run) const;
+    void detailFiles(ModeResult& m, const LoadRunResult& r) const;
+    std::string verdict(const LoadRunResult& r, std::uint64_t late) const;
+    // present: several backends side by side
+    void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
+    void comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
 
     ExecutionOptions exec_;
 
@@ -183,46 +117,160 @@ class OpenMode final : public Mode {
     BackendOptions backends_;
 };
 
-ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
+// ---- measure
+
+/// Alone, pullsched (the instrumented backend) plays the timetable with its deadline
+/// window, the scheduler's own counts and the backlog sampled; compared, every backend
+/// plays it through its stream runner with no deadlines (only pullsched could drop a job),
+/// lateness taken by the rig at each job's start.
+OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body) const {
+    OpenMeasurement out;
     const std::vector<std::string> names = backends_.names();
-    StreamRunConfig cfg;
-    cfg.arrivals = open_.arrivals();
-    cfg.workers = exec_.workers;
-    cfg.placement = placement_.placement();
-    cfg.jobLoad = exec_.load;
-    cfg.duration = span_.duration;
-    cfg.warmup = span_.warmup;
+    if (!backends_.comparing() && BackendRegistry::find(names.front()).instrumented) {
+        out.runs.push_back(measureInstrumented(ctx, body));
+        out.interrupted = out.runs.back().load.interrupted;
+        return out;
+    }
+    StreamRunConfig cfg = loadConfig<StreamRunConfig>();
     // A backlog left after the timetable may take as long as the run to clear.
     cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
-
-    std::vector<StreamRunResult> runs;
-    std::vector<std::string> arrivalTexts;
-    bool interrupted = false;
     for (const std::string& n : names) {
         if (ctx.stop.requested()) {
-            interrupted = true;
+            out.interrupted = true;
             break;
         }
         ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
-                                      Units::formatRate(open_.rate), dur(span_.duration),
-                                      exec_.workers, dur(exec_.load)));
-        const auto backend = makeStreamBackend(n);
-        arrivalTexts.emplace_back(backend->arrivalTimesText());
-        runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
-        if (runs.back().load.interrupted) interrupted = true;
+                                      Units::formatRate(open_.rate), durationText(span_.duration),
+                                      exec_.workers, durationText(exec_.load)));
+        const auto backend = BackendRegistry::streamRunner(n);
+        out.runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
+        if (out.runs.back().load.interrupted) out.interrupted = true;
     }
+    return out;
+}
 
+StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& body) const {
+    const BackendInfo& info = BackendRegistry::find(backends_.names().front());
+    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
+                                  Units::formatRate(open_.rate), durationText(span_.duration),
+                                  exec_.workers, durationText(exec_.load)));
+    OpenRunConfig cfg = loadConfig<OpenRunConfig>();
+    cfg.deadlineWindow = open_.deadlineWindow;
+    StreamRunResult out;
+    out.backend = std::string(info.name);
+    out.arrivalTimes = info.startTimes;
+    out.load = runOpenLoad(cfg, body.load(), &ctx.stop);
+    return out;
+}
+
+// ---- present: one backend in detail
+
+void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
+    const LoadRunResult& r = run.load;
+    const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
+    m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
+                                 Units::formatRate(open_.rate), open_.arrival,
+                                 durationText(span_.duration), span_.warmupText(), exec_.workers,
+                                 durationText(exec_.load)));
+    m.text.push_back(fmt::format(
+        "Deadline window {}: a job not started by its intended start + the window is dropped "
+        "and has no lateness",
+        open_.deadlineText()));
+    for (const std::string& l : loadRunText(r))
+        m.text.push_back(l);
+    m.text.push_back(fmt::format("Late starts (later than --limit={}): {} of {} measured ({})",
+                                 durationText(open_.limit), late, r.lateness.count(),
+                                 shareText(late, r.lateness.count())));
+    m.text.push_back(
+        "Lateness = actual start - intended start from the timetable, so queueing delay "
+        "counts even when the generator itself fell behind.");
+
+    const std::uint64_t settled = r.completed + r.expired + r.failed + r.cancelled;
+    if (r.failed) {
+        m.systemFailure = true;
+        m.failures.push_back(fmt::format("{} of {} jobs failed", r.failed, r.posted));
+    }
+    if (settled != r.posted) {
+        m.systemFailure = true;
+        m.failures.push_back(fmt::format(
+            "{} jobs posted but {} reached a final state (completed, dropped, failed or "
+            "cancelled): jobs lost or run twice",
+            r.posted, settled));
+    }
+    if (!r.drained)
+        m.warnings.push_back(
+            fmt::format("the backlog did not drain after the run: {} jobs cancelled", r.cancelled));
+    m.verdict = verdict(r, late);
+
+    nlohmann::json& j = m.result;
+    j = loadRunJson(r);
+    j["workers"] = exec_.workers;
+    j["arrival"] = open_.arrival;
+    j["deadline_window_us"] =
+        std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
+    j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
+    j["late_starts"] = late;
+    // The same structure as a comparison's, with one entry.
+    j["backends"] = streamBackendsJson(
+        {run}, {std::string(BackendRegistry::find(run.backend).streamStartTimesText)});
+    j["backends"][run.backend]["late_starts"] = late;
+    j["interrupted"] = r.interrupted;
+    detailFiles(m, r);
+}
+
+void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
+    CsvTable ts = loadTimeSeries(r);
+    PlotOptions po;
+    po.title =
+        fmt::format("open load {}: backlog and CPU over time", Units::formatRate(open_.rate));
+    m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
+    m.tables.push_back({"", std::move(ts)});
+    CsvTable pt = latencyPercentileTable({&r});
+    PlotOptions pl;
+    pl.title = "open load: start lateness by percentile";
+    m.plots.push_back({"-latency", percentilePlot(pt, "percentile", {"open lateness us"}, pl)});
+    m.tables.push_back({"-latency", std::move(pt)});
+    m.tables.push_back({"-summary", loadSummaryTable({&r})});
+    m.files.push_back({"-lateness.hgrm", hgrmText(r.lateness)});
+}
+
+std::string OpenMode::verdict(const LoadRunResult& r, std::uint64_t late) const {
+    const std::string rate = Units::formatRate(open_.rate);
+    std::string p99 = "n/a (too few samples)";
+    if (percentileSupported(99, r.lateness.count()))
+        p99 = durationText(Duration{r.lateness.percentile(99)});
+    std::string v;
+    if (r.interrupted) v = "interrupted: partial result; ";
+    const std::uint64_t measured = r.lateness.count();
+    if (r.expired == 0 && late * 1000 <= measured)  // misses within 0.1 %
+        return v + fmt::format(
+                       "kept up with {}: no job dropped, p99 lateness {}, {} of {} "
+                       "starts later than {}",
+                       rate, p99, late, measured, durationText(open_.limit));
+    std::string why;
+    if (r.expired > 0)
+        why = fmt::format("{} of {} jobs dropped at their deadline ({})", r.expired, r.posted,
+                          shareText(r.expired, r.posted));
+    else
+        why = "no job dropped";
+    why += fmt::format(", {} of {} measured starts later than {} ({}), p99 lateness {}", late,
+                       measured, durationText(open_.limit), shareText(late, measured), p99);
+    return v + fmt::format("{} at {}: {}", r.expired > 0 ? "overloaded" : "late", rate, why);
+}
+
+// ---- present: several backends side by side
+
+void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
+                                 const OpenMeasurement& measured) const {
+    const std::vector<StreamRunResult>& runs = measured.runs;
+    const std::vector<std::string> names = backends_.names();
     std::string nameList;
     for (const std::string& n : names)
         nameList += (nameList.empty() ? "" : ", ") + n;
-    ModeResult m;
-    m.name = "open";
-    m.calibration = body.json();
-    m.partial = interrupted;
     m.text.push_back(
         fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
-                    Units::formatRate(open_.rate), open_.arrival, dur(span_.duration),
-                    span_.warmupText(), exec_.workers, dur(exec_.load), nameList));
+                    Units::formatRate(open_.rate), open_.arrival, durationText(span_.duration),
+                    span_.warmupText(), exec_.workers, durationText(exec_.load), nameList));
     m.text.push_back(
         "Every backend plays the same timetable, one after the other; no deadlines (only "
         "pullsched could drop a job). Lateness = actual start - intended start, taken by the "
@@ -233,14 +281,18 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     for (std::string& l : streamBackendsText(runs))
         m.text.push_back(std::move(l));
 
+    std::vector<std::string> arrivalTexts;
+    for (const StreamRunResult& s : runs)
+        arrivalTexts.emplace_back(BackendRegistry::find(s.backend).streamStartTimesText);
     nlohmann::json backendsJson = streamBackendsJson(runs, arrivalTexts);
     const StreamRunResult* best = nullptr;
     for (const StreamRunResult& s : runs) {
         const std::uint64_t late = latenessMisses(s.load.lateness, open_.limit.count());
         backendsJson[s.backend]["late_starts"] = late;
         m.text.push_back(fmt::format("  {}: late starts (later than --limit={}): {} of {} ({})",
-                                     s.backend, dur(open_.limit), late, s.load.lateness.count(),
-                                     percent(late, s.load.lateness.count())));
+                                     s.backend, durationText(open_.limit), late,
+                                     s.load.lateness.count(),
+                                     shareText(late, s.load.lateness.count())));
         if (s.missed || s.repeated)
             m.failures.push_back(fmt::format("{}: {} of {} jobs never ran, {} ran more than once",
                                              s.backend, s.missed, s.load.posted, s.repeated));
@@ -258,14 +310,15 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     } else {
         const std::string best99 =
             best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
-                               dur(Duration{best->load.lateness.percentile(99)}))
+                               durationText(Duration{best->load.lateness.percentile(99)}))
                  : std::string("; too few samples for a p99");
-        m.verdict = interrupted ? fmt::format(
-                                      "interrupted: partial result; {} of {} backends played "
-                                      "before the stop, no job ran twice{}",
-                                      runs.size(), names.size(), best99)
-                                : fmt::format("{} backends ran every job exactly once at {}{}",
-                                              runs.size(), Units::formatRate(open_.rate), best99);
+        m.verdict = measured.interrupted
+                        ? fmt::format(
+                              "interrupted: partial result; {} of {} backends played "
+                              "before the stop, no job ran twice{}",
+                              runs.size(), names.size(), best99)
+                        : fmt::format("{} backends ran every job exactly once at {}{}", runs.size(),
+                                      Units::formatRate(open_.rate), best99);
         if (ctx.environment.busy())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
@@ -277,9 +330,12 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     j["arrival"] = open_.arrival;
     j["deadline_window_us"] = nullptr;  // no deadlines when comparing backends
     j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
-    j["interrupted"] = interrupted;
+    j["interrupted"] = measured.interrupted;
     j["backends"] = std::move(backendsJson);
+    comparisonFiles(m, runs);
+}
 
+void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
     CsvTable pt = streamPercentileTable(runs);
     std::vector<std::string> series;
     for (const StreamRunResult& s : runs)
@@ -290,7 +346,6 @@ ModeResult OpenMode::runBackends(RunContext& ctx, const JobBody& body) const {
     m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
     m.tables.push_back({"-latency", std::move(pt)});
     m.tables.push_back({"-backends", streamBackendsTable(runs)});
-    return m;
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
-// --mode=run: one graph run on its schedule --reps times; every job of every rep is
-// reported with its state, and only reps in which every job completed give a runtime.
+// --mode=run: one graph on its schedule --reps times, on each backend of --backends
+// (pullsched alone by default), in three steps. Measure: every backend through its
+// GraphRunner, an instrumented one observed rep by rep. Analyse: each rep's outcome.
+// Present: one backend in detail (every job of every rep with its state; only reps in
+// which every job completed give a runtime) or several side by side. A result has the
+// same keys either way, with one entry per backend under "backends".
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -11,6 +15,8 @@
 
 #include "analysis/RunRepStatistics.hpp"
 #include "backends/BackendComparison.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/BackendSetup.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
@@ -25,7 +31,9 @@
 #include "measure/Environment.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/RunInstrument.hpp"
+#include "modes/BackendComparisonReport.hpp"
 #include "modes/Mode.hpp"
+#include "modes/RunRepAnalysis.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -37,6 +45,7 @@
 #include "report/Progress.hpp"
 #include "report/RunPictures.hpp"
 #include "report/ScheduledRunTrace.hpp"
+#include "report/TextFormat.hpp"
 #include "report/TraceDumpReport.hpp"
 #include "report/Units.hpp"
 
@@ -46,12 +55,6 @@ using namespace pullsched::testchain;
 
 namespace {
 
-/// Text of a duration in milliseconds that may be missing.
-std::string durText(double milliseconds) {
-    return textOr(milliseconds, [](double v) {
-        return Units::formatDuration(Duration{static_cast<std::int64_t>(std::llround(v * 1e6))});
-    });
-}
 std::string plural(std::size_t n, const char* word) {
     return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -98,6 +101,22 @@ CsvTable repsTable() {
         t.addColumn(c);
     t.addColumn("hash", CsvTable::Kind::Text);
     return t;
+}
+
+/// Reads what the instrument saw in the rep that just ended, then resets it.
+void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& run,
+                std::size_t nodes) {
+    const IncidenceStatistic st = instrument.evaluate();
+    m.stats.push_back(st);
+    std::vector<int> workers(nodes);
+    for (std::size_t i = 0; i < nodes; ++i)
+        workers[i] = instrument.workerOf(i);
+    m.workerOf.push_back(std::move(workers));
+    if (st.activations) {
+        m.timeline = concurrencyTimeline(instrument.incidence(), run.anchor);
+        m.lastStat = st;
+    }
+    instrument.reset();
 }
 
 class RunMode final : public Mode {
@@ -150,9 +169,48 @@ class RunMode final : public Mode {
     ModeResult run(RunContext& ctx) override;
 
   private:
-    /// --backends other than pullsched alone: the same graph and schedule on each backend.
-    ModeResult runBackends(RunContext& ctx, const TestChainGraph& graph, const RuleSet& rules,
-                           const LevelSchedule& schedule, unsigned concurrency);
+    /// What every step reads: the graph, its schedule and the job body.
+    struct Plan {
+        const TestChainGraph& graph;
+        const RuleSet& rules;
+        WeightPolicy policy;
+        const LevelSchedule& schedule;
+        unsigned concurrency;
+        const JobBody& body;
+    };
+
+    LevelSchedule plannedSchedule(const TestChainGraph& graph, WeightPolicy policy,
+                                  unsigned concurrency) const;
+    std::string scheduleText(unsigned concurrency) const;
+
+    // measure
+    RunMeasurement measure(RunContext& ctx, const Plan& p) const;
+    MeasuredBackend measureBackend(RunContext& ctx, const Plan& p, const std::string& name,
+                                   BackendSetup setup) const;
+
+    // present: one backend in detail
+    void presentDetail(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
+                       const RepAnalysis& a) const;
+    void detailText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                    const RepAnalysis& a) const;
+    std::string detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
+                              const RepAnalysis& a) const;
+    void detailJson(ModeResult& res, const RunMeasurement& m, const RepAnalysis& a) const;
+    void detailFiles(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                     const RepAnalysis& a) const;
+    void traceDumpFiles(ModeResult& res, const std::string& dump) const;
+
+    // present: several backends side by side
+    void presentComparison(RunContext& ctx, ModeResult& res, const Plan& p,
+                           const RunMeasurement& m) const;
+    void comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                        const std::vector<BackendSeries>& series) const;
+    void comparisonFiles(ModeResult& res, const Plan& p,
+                         const std::vector<BackendSeries>& series) const;
+
+    /// Keys every result has, one backend or several.
+    void commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                    const std::vector<BackendSeries>& series) const;
 
     GraphOptions graph_;
     ExecutionOptions exec_;
@@ -164,15 +222,15 @@ class RunMode final : public Mode {
     std::optional<unsigned> timelineRep_;
 };
 
-ModeResult RunMode::run(RunContext& ctx) {
-    ctx.progress.note(memoryNote({graph_.nodes, kRunBytesPerNode}, availableMemory()));
-    const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
-    const RuleSet rules = graph_.rulesFor();
-    const WeightPolicy policy = rules.schedulingWeightPolicy();
-    const unsigned W = exec_.workers;
-    const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
-    const std::size_t N = graph.size();
+std::vector<BackendSeries> seriesOf(const RunMeasurement& m) {
+    std::vector<BackendSeries> out;
+    for (const MeasuredBackend& b : m.backends)
+        out.push_back(b.series);
+    return out;
+}
 
+LevelSchedule RunMode::plannedSchedule(const TestChainGraph& graph, WeightPolicy policy,
+                                       unsigned C) const {
     LevelSchedule schedule(graph, policy);
     if (sched_.schedule == "default")
         schedule.useDefault(sched_.level);
@@ -185,160 +243,164 @@ ModeResult RunMode::run(RunContext& ctx) {
         throw UsageError(fmt::format(
             "{} reps of {} would take {} (over --max-schedule={}): lower --reps, or raise "
             "--max-schedule",
-            sched_.reps, Units::formatDuration(planned),
-            Units::formatDuration(planned * sched_.reps),
-            Units::formatDuration(sched_.maxSchedule)));
-    if (backends_.comparing()) return runBackends(ctx, graph, rules, schedule, C);
+            sched_.reps, durationText(planned), durationText(planned * sched_.reps),
+            durationText(sched_.maxSchedule)));
+    return schedule;
+}
+
+std::string RunMode::scheduleText(unsigned C) const {
+    return sched_.schedule == "default"
+               ? fmt::format("default, level {}", durationText(sched_.level))
+               : fmt::format("adapted, stress {}, concurrency {}", sched_.stress, C);
+}
+
+ModeResult RunMode::run(RunContext& ctx) {
+    ctx.progress.note(memoryNote({graph_.nodes, kRunBytesPerNode}, availableMemory()));
+    const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
+    const RuleSet rules = graph_.rulesFor();
+    const WeightPolicy policy = rules.schedulingWeightPolicy();
+    const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
+    const LevelSchedule schedule = plannedSchedule(graph, policy, C);
 
     ModeResult res;
-    res.name = fmt::format("run-{}-{}", graph_.label(), N);
+    res.name = fmt::format("run-{}-{}", graph_.label(), graph.size());
     const JobBody body(exec_.loadKind, &ctx.progress);
     res.calibration = body.json();
+    const Plan p{graph, rules, policy, schedule, C, body};
 
-    const GraphStatistics stats(graph, policy);
-    RunInstrument instrument(W, N);
-    Scheduler scheduler(schedulerConfig(W, placement_.placement(), &instrument, N + N / 64 + 16));
-    RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, C);
+    const RunMeasurement m = measure(ctx, p);
+    if (backends_.comparing())
+        presentComparison(ctx, res, p, m);
+    else
+        presentDetail(ctx, res, p, m, analyseReps(m.backends.front(), m.limit));
+    return res;
+}
+
+// ---- measure
+
+/// Every backend of --backends in turn, on the same graph, schedule and job body. Alone,
+/// pullsched keeps the schedule's deadlines and is observed rep by rep; compared, no
+/// backend gets deadlines (only pullsched could expire a job: all run the same work).
+RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
+    const GraphStatistics stats(p.graph, p.policy);
+    RunMeasurement m;
+    m.planned = p.schedule.expectedEnd();
+    m.lowerBound = stats.lowerBound(p.concurrency, exec_.load);
+    m.deadlines = !backends_.comparing() && sched_.lifeWindow > Duration::zero();
     // A run that is merely late must not count as lost: allow far more than the plan.
-    const CompletionLimit limit =
-        completionLimit(rc, planned, stats.work(exec_.load), sched_.lifeWindow);
-    rc.completionLimit = limit.total();
-    ScheduleRunner runner(scheduler, graph, schedule, rc);
-    const std::string hash = fmt::format("0x{:016X}", runner.expectedHash());
+    m.limit = completionLimit(RunnerConfig{}, m.planned, stats.work(exec_.load),
+                              m.deadlines ? sched_.lifeWindow : Duration::zero());
+    TestChainGraph reference = p.graph;
+    reference.recalculate();
+    m.hash = fmt::format("0x{:016X}", reference.graphHash());
 
-    CsvTable jobs = jobsTable();
-    CsvTable reps = repsTable();
-    LatencyHistogram lateness;
-    std::vector<RunRepOutcome> outcomes;
-    std::optional<ScheduledRunTrace> trace;
-    if (traceJson_)
-        trace.emplace(fmt::format("stressrig run {} ({} nodes, {} workers)", graph_.label(), N, W),
-                      W);
-    CsvTable timeline;
-    IncidenceStatistic lastStat;
-    const bool deadlines = sched_.lifeWindow > Duration::zero();
+    BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
+                                      p.body.load(), p.policy, p.concurrency);
+    setup.schedule = p.schedule;
+    setup.deadlines = m.deadlines;
+    setup.completionLimit = m.limit.total();
+    for (const std::string& name : backends_.names())
+        m.backends.push_back(measureBackend(ctx, p, name, setup));
+    return m;
+}
 
-    for (unsigned rep = 1; rep <= sched_.reps; ++rep) {
-        if (ctx.stop.requested()) {
-            res.partial = true;
-            break;
-        }
-        instrument.reset();
-        // A rep may be long: on a stop request the watcher cancels what has not started,
-        // so the rep ends within a job's time and is reported as interrupted.
-        std::atomic<bool> cut{false};
-        RunResult r;
-        {
-            std::jthread watcher([&](std::stop_token done) {
-                while (!done.stop_requested()) {
-                    if (ctx.stop.requested()) {
-                        cut = true;
-                        scheduler.shutdown(ShutdownMode::Cancel);
-                        return;
-                    }
-                    std::this_thread::sleep_for(std::chrono::milliseconds{20});
-                }
-            });
-            r = runner.run();
-        }  // the watcher is joined here
-        RunFinding late;
-        if (r.timedOut) {
-            // Its jobs are still with the scheduler: cancel what has not started, then see
-            // whether every job is accounted for.
-            scheduler.shutdown(ShutdownMode::Cancel);
-            late = lateRunFinding(r, limit, scheduler.stats().pending);
-        } else if (!cut) {
-            scheduler.drainFor(std::chrono::seconds{10});  // every onJobEnd is in
-        }
-        const IncidenceStatistic st = instrument.evaluate();
-        RunRepOutcome o =
-            evaluateRunRep(rep, r, st.activations ? st.avgConcurrency : kMissing, cut);
-        if (r.timedOut && late.failure.empty()) {
-            o.late = late.late;
-            o.lost = 0;  // cancelled by the shutdown, not lost
-            res.warnings.push_back(fmt::format("rep {} {}", rep, late.late));
-        } else if (!late.failure.empty()) {
-            o.error = late.failure;
-        }
-        outcomes.push_back(o);
-
-        if (r.timedOut) {  // no job states: list the nodes as unfinished
-            for (std::size_t i = 0; i < N; ++i)
-                jobs.addRow({double(rep), double(i), double(graph.node(i).level),
-                             double(effectiveWeight(graph.node(i).weight, policy)),
-                             std::string("unfinished"), kMissing, toMs(schedule.nodeStart(i)),
-                             deadlines ? toMs(schedule.nodeDeadline(i)) : kMissing, kMissing,
-                             kMissing, kMissing, kMissing});
-        }
-        for (const JobTiming& j : r.jobs) {
-            const bool ran = j.ran();
-            if (ran) lateness.record(j.lateness());
-            const int w = instrument.workerOf(j.node);
-            jobs.addRow({double(rep), double(j.node), double(j.level), double(j.weight),
-                         j.posted ? std::string(toString(j.state)) : std::string("not posted"),
-                         ran && w >= 0 ? double(w) : kMissing, toMs(j.scheduledStart),
-                         deadlines ? toMs(schedule.nodeDeadline(j.node)) : kMissing,
-                         ran ? toMs(j.actualStart) : kMissing, ran ? toMs(j.end) : kMissing,
-                         ran ? toUs(j.lateness()) : kMissing, ran ? toUs(j.runTime()) : kMissing});
-        }
-        reps.addRow({double(rep), std::string(o.stateText()), o.runtimeMs, o.expectedMs,
-                     o.lowerBoundMs, o.deltaMs, o.efficiency, o.avgConcurrency, o.latenessP50Us,
-                     o.latenessP99Us, double(o.completed), double(o.failed), double(o.expired),
-                     double(o.cancelled), double(o.lost),
-                     std::string(RunRepOutcome::text(o.hash))});
-        if (trace) trace->addRep(rep, r, [&](std::size_t n) { return instrument.workerOf(n); });
-        if (st.activations) {
-            timeline = concurrencyTimeline(instrument.incidence(), r.anchor);
-            lastStat = st;
-        }
+/// One backend's reps. Alone it is judged rep by rep (a rep with expired jobs is a
+/// result) and an instrumented backend is observed; compared, the first failed run ends
+/// its series after the warm-up runs.
+MeasuredBackend RunMode::measureBackend(RunContext& ctx, const Plan& p, const std::string& name,
+                                        BackendSetup setup) const {
+    const bool detail = !backends_.comparing();
+    const std::size_t N = p.graph.size();
+    MeasuredBackend m;
+    std::optional<RunInstrument> instrument;
+    if (detail && BackendRegistry::find(name).instrumented) {
+        instrument.emplace(exec_.workers, N);
+        setup.observer = &*instrument;
+    }
+    SeriesPlan plan;
+    plan.reps = sched_.reps;
+    plan.warmup = detail ? 0 : backends_.warmup;
+    if (detail)  // each rep is judged from its outcome (analyseReps): none ends the series
+        plan.judge = [](const BackendRun&) { return std::string(); };
+    plan.traceDump = traceDump_;
+    unsigned rep = 0;
+    plan.afterRun = [&](const BackendRun& run) {
+        ++rep;
+        if (instrument) observeRep(m, *instrument, run.result, N);
+        if (!detail) return;
+        const std::size_t last = m.stats.size();
+        const double conc =
+            last && m.stats.back().activations ? m.stats.back().avgConcurrency : kMissing;
+        const RunRepOutcome o = evaluateRunRep(rep, run.result, conc, run.result.interrupted);
         ctx.progress.progress(
             rep, sched_.reps,
             o.complete()
-                ? fmt::format("runtime {}, planned {}", durText(o.runtimeMs), durText(o.expectedMs))
+                ? fmt::format("runtime {}, planned {}", msText(o.runtimeMs), msText(o.expectedMs))
                 : fmt::format("incomplete: {} expired, {} cancelled, {} failed{}", o.expired,
                               o.cancelled, o.failed, o.timedOut ? ", timed out" : ""));
-        if (r.timedOut) break;  // the runner cannot run again
-        if (cut) {
-            res.partial = true;
-            break;
-        }
-    }
+    };
+    m.series = measureSeries(name, p.graph, setup, plan, ctx.stop);
+    if (!detail)
+        ctx.progress.note(
+            fmt::format("{}: {} runs, runtime median {}{}", name, m.series.runs.size(),
+                        msText(m.series.runtimeMs().median),
+                        m.series.failure.empty() ? "" : ", FAILED: " + m.series.failure));
+    return m;
+}
 
-    const RunRepSummary s = RunRepSummary::of(outcomes);
-    const std::size_t runReps = s.reps;  // reps that ran to their end
-    const double expectedMs = toMs(planned);
-    const double lowerBoundMs = toMs(runner.lowerBound(C));
+// ---- present: one backend in detail
 
-    // ---- text
-    const std::string scheduleText =
-        sched_.schedule == "default"
-            ? fmt::format("default, level {}", Units::formatDuration(sched_.level))
-            : fmt::format("adapted, stress {}, concurrency {}", sched_.stress, C);
-    auto& text = res.text;
-    text.push_back(
-        fmt::format("stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, "
-                    "load {} ({}){}",
-                    graph_.label(), N, graph.seed(), hash, W, Units::formatDuration(exec_.load),
-                    exec_.loadKind, placementNote(placement_.placement())));
-    text.push_back(fmt::format(
-        "schedule: {}; life window {}; reps {} of {}{}; calibration: {}", scheduleText,
-        deadlines ? Units::formatDuration(sched_.lifeWindow) : std::string("none"), runReps,
-        sched_.reps, s.interrupted ? fmt::format(" (+{} interrupted)", s.interrupted) : "",
-        body.text()));
-    text.push_back(fmt::format("  expected time    {:>10}", durText(expectedMs)));
+void RunMode::presentDetail(RunContext& ctx, ModeResult& res, const Plan& p,
+                            const RunMeasurement& m, const RepAnalysis& a) const {
+    const RunRepSummary& s = a.summary;
+    const MeasuredBackend& b = m.backends.front();
+    res.partial = b.series.interrupted;
+    detailText(res, p, m, a);
+    for (const std::string& w : a.warnings)
+        res.warnings.push_back(w);
+    if (s.incomplete() > 0 && s.reps > 0)
+        res.warnings.push_back(
+            fmt::format("{} of {} reps incomplete: excluded from runtime, delta and efficiency",
+                        s.incomplete(), s.reps));
+    for (const RunRepOutcome& o : a.outcomes)
+        if (std::string f = o.failure(); !f.empty()) res.failures.push_back(std::move(f));
+    res.systemFailure = s.systemFailure();
+    res.verdict = detailVerdict(ctx, res, m, a);
+    commonJson(res, p, m, seriesOf(m));
+    detailJson(res, m, a);
+    detailFiles(res, p, m, a);
+}
+
+std::string hashCheckText(const RunRepSummary& s) {
+    const std::size_t runReps = s.reps;
+    if (runReps == 0) return "not checked: nothing ran";
+    if (s.hashMismatch)
+        return fmt::format("FAILED: mismatch in {} of {} reps with every job completed",
+                           s.hashMismatch, runReps);
+    if (s.hashOk == runReps) return fmt::format("ok ({})", plural(runReps, "rep"));
+    return fmt::format("{}not checked: {} expired, {} cancelled ({} of {} reps)",
+                       s.hashOk ? fmt::format("ok in {}; ", plural(s.hashOk, "rep")) : "",
+                       plural(s.expired, "job"), s.cancelled, runReps - s.hashOk, runReps);
+}
+
+/// The figures of the reps: actual time, delta, lower bound, efficiency, concurrency.
+std::vector<std::string> detailFigures(const RunRepSummary& s, const RunMeasurement& m,
+                                       const IncidenceStatistic& lastStat, unsigned C) {
+    std::vector<std::string> text;
+    text.push_back(fmt::format("  expected time    {:>10}", durationText(m.planned)));
     if (s.runtimeMs.count > 1)
         text.push_back(
             fmt::format("  actual time      {:>10}  (mean of {} complete reps, min {}, "
                         "max {}, sdev {})",
-                        durText(s.runtimeMs.mean), s.runtimeMs.count, durText(s.runtimeMs.min),
-                        durText(s.runtimeMs.max), durText(s.runtimeMs.sdev)));
+                        msText(s.runtimeMs.mean), s.runtimeMs.count, msText(s.runtimeMs.min),
+                        msText(s.runtimeMs.max), msText(s.runtimeMs.sdev)));
     else
-        text.push_back(fmt::format("  actual time      {:>10}{}", durText(s.runtimeMs.mean),
+        text.push_back(fmt::format("  actual time      {:>10}{}", msText(s.runtimeMs.mean),
                                    s.runtimeMs.count == 0 ? "  (no rep completed every job)" : ""));
     text.push_back(
-        fmt::format("  delta            {:>10}  (actual - expected)", durText(s.deltaMs.mean)));
+        fmt::format("  delta            {:>10}  (actual - expected)", msText(s.deltaMs.mean)));
     text.push_back(fmt::format("  lower bound      {:>10}  = max(work / {}, critical path)",
-                               durText(lowerBoundMs), C));
+                               durationText(m.lowerBound), C));
     text.push_back(
         fmt::format("  efficiency       {:>10}  (lower bound / actual)",
                     textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); })));
@@ -347,50 +409,52 @@ ModeResult RunMode::run(RunContext& ctx) {
         textOr(s.avgConcurrency.mean, [](double v) { return fmt::format("{:.2f}", v); }),
         lastStat.activations
             ? fmt::format("  (max {}, impeded {} in the last rep that ran jobs)",
-                          lastStat.maxConcurrency, Units::formatDuration(lastStat.impededTime))
+                          lastStat.maxConcurrency, durationText(lastStat.impededTime))
             : std::string("  (no job ran)")));
-    text.push_back(fmt::format("  lateness         {}", percentileLine(lateness)));
+    return text;
+}
+
+void RunMode::detailText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                         const RepAnalysis& a) const {
+    const RunRepSummary& s = a.summary;
+    auto& text = res.text;
+    text.push_back(fmt::format(
+        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}){}",
+        graph_.label(), p.graph.size(), p.graph.seed(), m.hash, exec_.workers,
+        durationText(exec_.load), exec_.loadKind, placementNote(placement_.placement())));
+    text.push_back(fmt::format(
+        "schedule: {}; life window {}; reps {} of {}{}; calibration: {}",
+        scheduleText(p.concurrency),
+        m.deadlines ? durationText(sched_.lifeWindow) : std::string("none"), s.reps, sched_.reps,
+        s.interrupted ? fmt::format(" (+{} interrupted)", s.interrupted) : "", p.body.text()));
+    for (std::string& line : detailFigures(s, m, m.backends.front().lastStat, p.concurrency))
+        text.push_back(std::move(line));
+    text.push_back(fmt::format("  lateness         {}", percentileLine(a.lateness)));
     text.push_back(
         fmt::format("  jobs             {} of {} completed; {} expired, {} cancelled, "
                     "{} failed{}",
                     s.completed, s.jobs, s.expired, s.cancelled, s.failed,
                     s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
     text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
-    for (const RunRepOutcome& o : outcomes)
+    for (const RunRepOutcome& o : a.outcomes)
         if (o.interrupted && !o.complete())
             text.push_back(
                 fmt::format("  interrupted rep {}: {} of {} jobs completed before the stop, "
                             "{} cancelled by it, {} expired, {} not posted",
                             o.rep, o.completed, o.nodes, o.cancelled, o.expired, o.lost));
-    std::string hashText;
-    if (runReps == 0)
-        hashText = "not checked: nothing ran";
-    else if (s.hashMismatch)
-        hashText = fmt::format("FAILED: mismatch in {} of {} reps with every job completed",
-                               s.hashMismatch, runReps);
-    else if (s.hashOk == runReps)
-        hashText = fmt::format("ok ({})", plural(runReps, "rep"));
-    else
-        hashText = fmt::format("{}not checked: {} expired, {} cancelled ({} of {} reps)",
-                               s.hashOk ? fmt::format("ok in {}; ", plural(s.hashOk, "rep")) : "",
-                               plural(s.expired, "job"), s.cancelled, runReps - s.hashOk, runReps);
-    text.push_back(fmt::format("  hash check       {}", hashText));
-    if (s.missed() > 0 && deadlines)
+    text.push_back(fmt::format("  hash check       {}", hashCheckText(s)));
+    if (s.missed() > 0 && m.deadlines)
         text.push_back(fmt::format(
             "  note: a job not started within its life window ({}) expires and its successors are "
             "cancelled; fewer workers than cores, a lower --stress or a longer --life-window "
             "(0s = none) avoid that",
-            Units::formatDuration(sched_.lifeWindow)));
+            durationText(sched_.lifeWindow)));
+}
 
-    // ---- warnings, failures, verdict
-    if (s.incomplete() > 0 && runReps > 0)
-        res.warnings.push_back(
-            fmt::format("{} of {} reps incomplete: excluded from runtime, delta and efficiency",
-                        s.incomplete(), runReps));
-    for (const RunRepOutcome& o : outcomes)
-        if (std::string f = o.failure(); !f.empty()) res.failures.push_back(std::move(f));
-    res.systemFailure = s.systemFailure();
-
+std::string RunMode::detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
+                                   const RepAnalysis& a) const {
+    const RunRepSummary& s = a.summary;
+    const std::size_t runReps = s.reps;
     const std::optional<double> loadNow = Environment::loadAverage();
     const bool busy = ctx.environment.busy() || (loadNow && *loadNow > ctx.environment.cores / 2.0);
     std::string verdict;
@@ -400,18 +464,16 @@ ModeResult RunMode::run(RunContext& ctx) {
         verdict = "no rep ran to its end; the jobs that ran before the stop are in the tables";
     } else if (s.missed() == 0 && s.complete == runReps) {
         verdict = fmt::format(
-            "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, "
-            "efficiency {}",
-            plural(runReps, "rep"), durText(s.runtimeMs.mean), durText(expectedMs),
+            "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, efficiency {}",
+            plural(runReps, "rep"), msText(s.runtimeMs.mean), durationText(m.planned),
             textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); }));
         if (busy)
             verdict +=
-                "; the machine was busy, so times and lateness include competition "
-                "for the CPU";
+                "; the machine was busy, so times and lateness include competition for the CPU";
     } else {
         verdict = fmt::format(
-            "deadline misses in {} of {} reps (the schedule was not kept): {} "
-            "of {} jobs expired, {} cancelled after them; hash not checked: {}",
+            "deadline misses in {} of {} reps (the schedule was not kept): {} of {} jobs expired, "
+            "{} cancelled after them; hash not checked: {}",
             s.incomplete(), runReps, s.expired, s.jobs, s.cancelled,
             s.expired ? plural(s.expired, "job") + " expired"
                       : plural(s.cancelled, "job") + " cancelled");
@@ -426,28 +488,16 @@ ModeResult RunMode::run(RunContext& ctx) {
                                               "counted)"
                                             : "",
                               verdict);
-    res.verdict = verdict;
+    return verdict;
+}
 
-    // ---- result JSON
+void RunMode::detailJson(ModeResult& res, const RunMeasurement& m, const RepAnalysis& a) const {
+    const RunRepSummary& s = a.summary;
     nlohmann::json& j = res.result;
-    j["pattern"] = graph_.label();
-    j["rules"] = RuleParser::toString(rules);
-    j["seed"] = graph.seed();
-    j["nodes"] = N;
-    j["max_fan"] = graph.maxFan();
-    j["levels"] = graph.levels();
-    j["graph_hash"] = hash;
-    j["workers"] = W;
-    j["concurrency"] = C;
-    j["schedule"] = sched_.schedule;
-    j["planned_schedule_ms"] = toMs(planned);
-    j["reps_planned"] = sched_.reps;
-    j["reps_run"] = runReps;
+    j["reps_run"] = s.reps;
     j["reps_interrupted"] = s.interrupted;
     j["reps_complete"] = s.complete;
     j["reps_incomplete"] = s.incomplete();
-    j["expected_ms"] = expectedMs;
-    j["lower_bound_ms"] = lowerBoundMs;
     j["runtime_ms"] = jsonNumber(s.runtimeMs.mean);
     j["runtime_min_ms"] = jsonNumber(s.runtimeMs.min);
     j["runtime_max_ms"] = jsonNumber(s.runtimeMs.max);
@@ -455,8 +505,8 @@ ModeResult RunMode::run(RunContext& ctx) {
     j["delta_ms"] = jsonNumber(s.deltaMs.mean);
     j["efficiency"] = jsonNumber(s.efficiency.mean);
     j["avg_concurrency"] = jsonNumber(s.avgConcurrency.mean);
-    j["max_concurrency_last_rep"] = lastStat.maxConcurrency;
-    const nlohmann::json latenessJson = histogramJson(lateness);
+    j["max_concurrency_last_rep"] = m.backends.front().lastStat.maxConcurrency;
+    const nlohmann::json latenessJson = histogramJson(a.lateness);
     for (const auto& [k, v] : latenessJson.items())
         j["lateness_" + k] = v;
     j["jobs_total"] = s.jobs;
@@ -467,121 +517,123 @@ ModeResult RunMode::run(RunContext& ctx) {
     j["jobs_lost"] = s.lost;
     j["jobs_doubled"] = s.doubled;
     j["deadline_misses"] = s.expired;
-    j["hash_check"] = s.hashMismatch                   ? "mismatch"
-                      : runReps && s.hashOk == runReps ? "ok"
-                      : s.hashOk                       ? "partly checked"
-                                                       : "not checked";
+    j["hash_check"] = s.hashMismatch                 ? "mismatch"
+                      : s.reps && s.hashOk == s.reps ? "ok"
+                      : s.hashOk                     ? "partly checked"
+                                                     : "not checked";
     j["hash_ok_reps"] = s.hashOk;
     j["hash_mismatch_reps"] = s.hashMismatch;
+}
 
-    // ---- files
-    ResultTable jobsFile{"", std::move(jobs)};
-    jobsFile.table.setComment("graph hash", hash);
+/// Every node of every rep with its final state and worker.
+CsvTable detailJobs(const MeasuredBackend& b, const LevelSchedule& schedule,
+                    const TestChainGraph& graph, WeightPolicy policy, bool deadlines) {
+    CsvTable jobs = jobsTable();
+    const std::vector<const BackendRun*> reps = b.reps();
+    for (std::size_t k = 0; k < reps.size(); ++k) {
+        const RunResult& r = reps[k]->result;
+        const auto rep = static_cast<double>(k + 1);
+        if (r.timedOut)  // no job states: list the nodes as unfinished
+            for (std::size_t i = 0; i < graph.size(); ++i)
+                jobs.addRow({rep, double(i), double(graph.node(i).level),
+                             double(effectiveWeight(graph.node(i).weight, policy)),
+                             std::string("unfinished"), kMissing, toMs(schedule.nodeStart(i)),
+                             deadlines ? toMs(schedule.nodeDeadline(i)) : kMissing, kMissing,
+                             kMissing, kMissing, kMissing});
+        for (const JobTiming& j : r.jobs) {
+            const bool ran = j.ran();
+            const int w = b.observed(k) ? b.workerOf[k][j.node] : -1;
+            jobs.addRow({rep, double(j.node), double(j.level), double(j.weight),
+                         j.posted ? std::string(toString(j.state)) : std::string("not posted"),
+                         ran && w >= 0 ? double(w) : kMissing, toMs(j.scheduledStart),
+                         deadlines ? toMs(schedule.nodeDeadline(j.node)) : kMissing,
+                         ran ? toMs(j.actualStart) : kMissing, ran ? toMs(j.end) : kMissing,
+                         ran ? toUs(j.lateness()) : kMissing, ran ? toUs(j.runTime()) : kMissing});
+        }
+    }
+    return jobs;
+}
+
+CsvTable detailReps(const RepAnalysis& a) {
+    CsvTable reps = repsTable();
+    for (const RunRepOutcome& o : a.outcomes)
+        reps.addRow({double(o.rep), std::string(o.stateText()), o.runtimeMs, o.expectedMs,
+                     o.lowerBoundMs, o.deltaMs, o.efficiency, o.avgConcurrency, o.latenessP50Us,
+                     o.latenessP99Us, double(o.completed), double(o.failed), double(o.expired),
+                     double(o.cancelled), double(o.lost),
+                     std::string(RunRepOutcome::text(o.hash))});
+    return reps;
+}
+
+void RunMode::detailFiles(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                          const RepAnalysis& a) const {
+    const MeasuredBackend& b = m.backends.front();
+    const std::size_t N = p.graph.size();
+    const unsigned W = exec_.workers;
+    ResultTable jobsFile{"", detailJobs(b, p.schedule, p.graph, p.policy, m.deadlines)};
+    jobsFile.table.setComment("graph hash", m.hash);
     jobsFile.table.setComment("state",
                               "completed | failed | expired | cancelled (never ran: "
                               "times empty); unfinished = the rep timed out");
     if (auto picture = runTimeline(jobsFile.table, timelineRep_, graph_.label(), N, W, exec_.load))
         res.plots.push_back({"", std::move(*picture)});
     res.files.push_back({".dot",
-                         runGraphDot(graph, jobsFile.table, timelineRep_, graph_.label(), W),
+                         runGraphDot(p.graph, jobsFile.table, timelineRep_, graph_.label(), W),
                          ResultFile::Kind::Dot});
     res.tables.push_back(std::move(jobsFile));
-    res.tables.push_back({"-reps", std::move(reps)});
-    if (timeline.rowCount() > 1) {
+    res.tables.push_back({"-reps", detailReps(a)});
+    if (b.timeline.rowCount() > 1) {
         res.plots.push_back(
-            {"-concurrency", runConcurrencyPlot(timeline, W, lastStat.avgConcurrency)});
-        res.tables.push_back({"-concurrency", std::move(timeline)});
+            {"-concurrency", runConcurrencyPlot(b.timeline, W, b.lastStat.avgConcurrency)});
+        res.tables.push_back({"-concurrency", b.timeline});
     }
-    if (trace) {
-        trace->setMetadata("graph hash", hash);
-        trace->setMetadata("pattern", graph_.label());
-        trace->setMetadata("schedule", scheduleText);
-        res.files.push_back({"-trace.json", trace->text()});
-        j["trace_job_events"] = trace->jobEvents();
+    if (traceJson_) {
+        ScheduledRunTrace trace(
+            fmt::format("stressrig run {} ({} nodes, {} workers)", graph_.label(), N, W), W);
+        const std::vector<const BackendRun*> reps = b.reps();
+        for (std::size_t k = 0; k < reps.size(); ++k)
+            trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
+                         [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
+        trace.setMetadata("graph hash", m.hash);
+        trace.setMetadata("pattern", graph_.label());
+        trace.setMetadata("schedule", scheduleText(p.concurrency));
+        res.files.push_back({"-trace.json", trace.text()});
+        res.result["trace_job_events"] = trace.jobEvents();
     }
-    if (traceDump_) {
-        std::ostringstream dump;
-        if (scheduler.writeTraceDump(dump)) {
-            res.files.push_back({"-trace-dump.txt", dump.str()});
-            // The dump read back as people look at it: worker lanes and a Perfetto trace.
-            const TraceDump parsed = TraceDump::parse(dump.str());
-            res.plots.push_back(
-                {"-trace-dump",
-                 parsed.lanesPlot(
-                     fmt::format("scheduler trace dump: {} on {} workers ({} events, {} dropped)",
-                                 graph_.label(), W, parsed.events().size(), parsed.dropped()))});
-            res.files.push_back({"-trace-dump.json", parsed.chromeTrace()});
-            j["trace_dump_events"] = parsed.events().size();
-            j["trace_dump_dropped"] = parsed.dropped();
-            j["trace_dump_counts"] = parsed.counts();
-            if (parsed.dropped() > 0)
-                res.warnings.push_back(fmt::format(
-                    "the trace dump dropped {} events (buffers full): its tail is incomplete",
-                    parsed.dropped()));
-        } else
-            res.warnings.push_back("the scheduler wrote no trace dump");
-    }
-    return res;
+    if (traceDump_) traceDumpFiles(res, b.series.traceDump);
 }
 
-ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, const RuleSet& rules,
-                                const LevelSchedule& schedule, unsigned C) {
-    const WeightPolicy policy = rules.schedulingWeightPolicy();
-    const unsigned W = exec_.workers;
-    const std::size_t N = graph.size();
-    const std::vector<std::string> names = backends_.names();
+/// The scheduler's trace dump, and the dump read back as people look at it: worker lanes
+/// and a Perfetto trace.
+void RunMode::traceDumpFiles(ModeResult& res, const std::string& dump) const {
+    if (dump.empty()) {
+        res.warnings.push_back("the scheduler wrote no trace dump");
+        return;
+    }
+    res.files.push_back({"-trace-dump.txt", dump});
+    const TraceDump parsed = TraceDump::parse(dump);
+    res.plots.push_back(
+        {"-trace-dump",
+         parsed.lanesPlot(fmt::format(
+             "scheduler trace dump: {} on {} workers ({} events, {} dropped)", graph_.label(),
+             exec_.workers, parsed.events().size(), parsed.dropped()))});
+    res.files.push_back({"-trace-dump.json", parsed.chromeTrace()});
+    nlohmann::json& j = res.result;
+    j["trace_dump_events"] = parsed.events().size();
+    j["trace_dump_dropped"] = parsed.dropped();
+    j["trace_dump_counts"] = parsed.counts();
+    if (parsed.dropped() > 0)
+        res.warnings.push_back(
+            fmt::format("the trace dump dropped {} events (buffers full): its tail is incomplete",
+                        parsed.dropped()));
+}
 
-    ModeResult res;
-    res.name = fmt::format("run-{}-{}", graph_.label(), N);
-    const JobBody body(exec_.loadKind, &ctx.progress);
-    res.calibration = body.json();
-    const GraphStatistics stats(graph, policy);
+// ---- present: several backends side by side
 
-    BackendSetup setup;
-    setup.placement = placement_.placement();
-    setup.workers = W;
-    setup.timeBase = exec_.load;
-    setup.load = body.load();
-    setup.policy = policy;
-    setup.schedule = schedule;
-    setup.parallelism = C;
-    setup.deadlines = false;  // only pullsched could expire a job: all run the same work
-    setup.completionLimit =
-        completionLimit(RunnerConfig{}, schedule.expectedEnd(), stats.work(exec_.load)).total();
-    const std::vector<BackendSeries> series = compareBackends(
-        names, graph, setup, sched_.reps, backends_.warmup, ctx.stop, &ctx.progress);
-
-    TestChainGraph reference = graph;
-    reference.recalculate();
-    const std::string hash = fmt::format("0x{:016X}", reference.graphHash());
-    const Duration planned = schedule.expectedEnd();
-    const Duration lowerBound = stats.lowerBound(C, exec_.load);
-
-    // ---- text
-    const std::string scheduleText =
-        sched_.schedule == "default"
-            ? fmt::format("default, level {}", Units::formatDuration(sched_.level))
-            : fmt::format("adapted, stress {}, concurrency {}", sched_.stress, C);
-    std::string nameList;
-    for (const std::string& n : names)
-        nameList += (nameList.empty() ? "" : ", ") + n;
-    auto& text = res.text;
-    text.push_back(fmt::format(
-        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}); "
-        "backends: {}",
-        graph_.label(), N, graph.seed(), hash, W, Units::formatDuration(exec_.load), exec_.loadKind,
-        nameList));
-    text.push_back(fmt::format(
-        "schedule: {}; {} measured reps per backend after {} warm-up; no deadlines (only "
-        "pullsched could expire a job); calibration: {}",
-        scheduleText, sched_.reps, backends_.warmup, body.text()));
-    text.push_back(fmt::format("  expected time {}, lower bound {} = max(work / {}, critical path)",
-                               Units::formatDuration(planned), Units::formatDuration(lowerBound),
-                               C));
-    for (std::string& line : backendsText(series))
-        text.push_back(std::move(line));
-
-    // ---- failures, verdict
+void RunMode::presentComparison(RunContext& ctx, ModeResult& res, const Plan& p,
+                                const RunMeasurement& m) const {
+    const std::vector<BackendSeries> series = seriesOf(m);
+    comparisonText(res, p, m, series);
     for (const BackendSeries& s : series) {
         if (!s.failure.empty()) res.failures.push_back(s.name + ": " + s.failure);
         if (s.interrupted) res.partial = true;
@@ -603,27 +655,59 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
         if (ctx.environment.busy())
             res.verdict += "; the machine was busy, so the times include competition for the CPU";
     }
+    commonJson(res, p, m, series);
+    comparisonFiles(res, p, series);
+}
 
-    // ---- result JSON
+void RunMode::comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                             const std::vector<BackendSeries>& series) const {
+    std::string nameList;
+    for (const BackendSeries& s : series)
+        nameList += (nameList.empty() ? "" : ", ") + s.name;
+    auto& text = res.text;
+    text.push_back(fmt::format(
+        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}); "
+        "backends: {}",
+        graph_.label(), p.graph.size(), p.graph.seed(), m.hash, exec_.workers,
+        durationText(exec_.load), exec_.loadKind, nameList));
+    text.push_back(fmt::format(
+        "schedule: {}; {} measured reps per backend after {} warm-up; no deadlines (only "
+        "pullsched could expire a job); calibration: {}",
+        scheduleText(p.concurrency), sched_.reps, backends_.warmup, p.body.text()));
+    text.push_back(fmt::format("  expected time {}, lower bound {} = max(work / {}, critical path)",
+                               durationText(m.planned), durationText(m.lowerBound), p.concurrency));
+    for (std::string& line : backendsText(series))
+        text.push_back(std::move(line));
+}
+
+void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                         const std::vector<BackendSeries>& series) const {
     nlohmann::json& j = res.result;
     j["pattern"] = graph_.label();
-    j["rules"] = RuleParser::toString(rules);
-    j["seed"] = graph.seed();
-    j["nodes"] = N;
-    j["levels"] = graph.levels();
-    j["graph_hash"] = hash;
-    j["workers"] = W;
-    j["concurrency"] = C;
+    j["rules"] = RuleParser::toString(p.rules);
+    j["seed"] = p.graph.seed();
+    j["nodes"] = p.graph.size();
+    j["max_fan"] = p.graph.maxFan();
+    j["levels"] = p.graph.levels();
+    j["graph_hash"] = m.hash;
+    j["workers"] = exec_.workers;
+    j["concurrency"] = p.concurrency;
     j["schedule"] = sched_.schedule;
-    j["planned_schedule_ms"] = toMs(planned);
-    j["expected_ms"] = toMs(planned);
-    j["lower_bound_ms"] = toMs(lowerBound);
+    j["planned_schedule_ms"] = toMs(m.planned);
+    j["expected_ms"] = toMs(m.planned);  // the same figure under the name other modes use
+    j["lower_bound_ms"] = toMs(m.lowerBound);
     j["reps_planned"] = sched_.reps;
-    j["warmup_runs_per_backend"] = backends_.warmup;
-    j["deadlines"] = false;
+    j["warmup_runs_per_backend"] = backends_.comparing() ? backends_.warmup : 0u;
+    j["deadlines"] = m.deadlines;
     j["backends"] = backendsJson(series);
+}
 
-    // ---- tables and pictures: all backends together
+/// Each backend's last measured rep node by node, and the runtime of every rep.
+std::pair<CsvTable, CsvTable> comparisonTables(const std::vector<BackendSeries>& series,
+                                               const TestChainGraph& graph,
+                                               const LevelSchedule& schedule, WeightPolicy policy,
+                                               unsigned reps) {
+    const std::size_t N = graph.size();
     CsvTable jobs;
     for (const char* c : {"node", "level", "weight", "scheduled ms"})
         jobs.addColumn(c);
@@ -644,21 +728,28 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
         }
         jobs.addRow(std::move(row));
     }
-    jobs.setComment("graph hash", hash);
-    jobs.setComment("rows", "every node; times of each backend's last measured rep");
-    CsvTable reps;
-    reps.addColumn("rep");
+    CsvTable repsTable;
+    repsTable.addColumn("rep");
     for (const BackendSeries& s : series)
-        reps.addColumn(s.name + " runtime ms");
-    for (unsigned rep = 1; rep <= sched_.reps; ++rep) {
+        repsTable.addColumn(s.name + " runtime ms");
+    for (unsigned rep = 1; rep <= reps; ++rep) {
         std::vector<CsvTable::Cell> row{double(rep)};
         for (const BackendSeries& s : series) {
             const bool has = rep <= s.runs.size() && s.runs[rep - 1].result.completed;
             row.push_back(has ? toMs(s.runs[rep - 1].result.runTime) : kMissing);
         }
-        reps.addRow(std::move(row));
+        repsTable.addRow(std::move(row));
     }
+    return {std::move(jobs), std::move(repsTable)};
+}
 
+void RunMode::comparisonFiles(ModeResult& res, const Plan& p,
+                              const std::vector<BackendSeries>& series) const {
+    const std::size_t N = p.graph.size();
+    const unsigned W = exec_.workers;
+    auto [jobs, reps] = comparisonTables(series, p.graph, p.schedule, p.policy, sched_.reps);
+    jobs.setComment("graph hash", res.result["graph_hash"].get<std::string>());
+    jobs.setComment("rows", "every node; times of each backend's last measured rep");
     std::vector<std::string> startColumns{"scheduled ms"};
     std::vector<std::string> runtimeColumns;
     for (const BackendSeries& s : series) {
@@ -682,9 +773,8 @@ ModeResult RunMode::runBackends(RunContext& ctx, const TestChainGraph& graph, co
     res.tables.push_back({"-reps", std::move(reps)});
     res.tables.push_back({"-backends", backendsTable(series)});
     std::ostringstream dot;
-    DotWriter::write(dot, graph);
+    DotWriter::write(dot, p.graph);
     res.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
-    return res;
 }
 
 }  // namespace

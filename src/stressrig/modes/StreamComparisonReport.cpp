@@ -1,4 +1,4 @@
-#include "backends/StreamComparison.hpp"
+#include "modes/StreamComparisonReport.hpp"
 
 #include <cmath>
 
@@ -8,6 +8,7 @@
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/TextFormat.hpp"
 #include "report/Units.hpp"
 
 namespace pullsched::rig {
@@ -24,11 +25,6 @@ double percentileUs(const LatencyHistogram& h, double p) {
     return static_cast<double>(h.percentile(p)) / 1e3;
 }
 
-std::string usText(double us) {
-    return textOr(us,
-                  [](double v) { return Units::formatDuration(Duration{std::llround(v * 1e3)}); });
-}
-
 }  // namespace
 
 std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& runs) {
@@ -40,7 +36,7 @@ std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& 
         const LatencyHistogram& h = s.load.lateness;
         std::string line = fmt::format(
             "  {:<10} {:<16} {:>12} {:>9}  {:>9} {:>9} {:>9} {:>9} {:>9}", s.backend,
-            toString(s.arrivalTimes),
+            arrivalTimesName(s.arrivalTimes),
             textOr(s.load.achievedRate, [](double v) { return Units::formatRate(v); }), h.count(),
             usText(percentileUs(h, 50)), usText(percentileUs(h, 90)), usText(percentileUs(h, 99)),
             usText(percentileUs(h, 99.9)), usText(percentileUs(h, 100)));
@@ -65,7 +61,7 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
     for (const StreamRunResult& s : runs) {
         const LoadRunResult& r = s.load;
         std::vector<CsvTable::Cell> row{s.backend,
-                                        std::string(toString(s.arrivalTimes)),
+                                        std::string(arrivalTimesName(s.arrivalTimes)),
                                         r.offeredRate,
                                         r.achievedRate,
                                         static_cast<double>(r.posted),
@@ -89,14 +85,16 @@ nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const StreamRunResult& s = runs[i];
         nlohmann::json e = loadRunJson(s.load);
-        e["arrival_times"] = toString(s.arrivalTimes);
+        e["arrival_times"] = arrivalTimesName(s.arrivalTimes);
         e["arrival_times_text"] = i < arrivalTexts.size() ? arrivalTexts[i] : std::string();
         e["jobs_measured"] = s.load.lateness.count();
         e["missed_jobs"] = s.missed;
         e["repeated_jobs"] = s.repeated;
-        // No sampler runs beside a stream backend: backlog and RSS are not measured.
-        e["max_backlog"] = nullptr;
-        e["rss_max_mib"] = nullptr;
+        if (s.load.samples.empty()) {
+            // No sampler runs beside a stream backend: backlog and RSS are not measured.
+            e["max_backlog"] = nullptr;
+            e["rss_max_mib"] = nullptr;
+        }
         j[s.backend] = std::move(e);
     }
     return j;

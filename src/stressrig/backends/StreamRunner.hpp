@@ -1,18 +1,18 @@
 #pragma once
-// The contract of a job-stream backend: one way of running independent jobs that arrive
+// A backend's arrival-stream capability: one way of running independent jobs that arrive
 // over time (an open load), so that the rig can play the same arrival timetable with the
 // same job bodies and the same worker count on pullsched, oneTBB, OpenMP, Boost.Asio and
-// a plain pool. (Backend.hpp is the graph contract; this one has no dependencies.)
+// a plain pool. (GraphRunner is the graph capability of the same backends.)
 //
 // Usage
 // -----
-//   std::unique_ptr<StreamBackend> b = makeStreamBackend("asio");
+//   std::unique_ptr<StreamRunner> b = BackendRegistry::streamRunner("asio");
 //   b->start(4);                          // untimed: threads, arena, pool
 //   b->submit(intendedStart, job);        // from one generator thread, in start order
 //   bool done = b->drain(2s, &stop);      // every submitted job has ended
 //   b->stop();                            // jobs not yet started are skipped; joins
 //
-// When the generator submits: a backend with a native timed start (ArrivalTimes::Native)
+// When the generator submits: a backend with a native timed start (StartTimes::Native)
 // gets its jobs a little ahead and holds each back until its intended start itself; any
 // other backend gets each job only once its intended start has come (the generator posts
 // at the arrival time), so its own delay — and the generator's — counts as lateness.
@@ -25,6 +25,7 @@
 #include <string_view>
 #include <thread>
 
+#include "backends/BackendInfo.hpp"
 #include "cli/StopRequest.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
@@ -32,29 +33,20 @@
 
 namespace pullsched::rig {
 
-/// How a stream backend honours a job's intended start.
-enum class ArrivalTimes {
-    /// The backend holds the job until its start (pullsched's start time, Asio's timer).
-    Native,
-    /// No timed start: the generator thread submits the job at its arrival time.
-    GeneratorPosts,
-};
-
-/// "native" / "generator-posts" (JSON, tables, --help).
-constexpr std::string_view toString(ArrivalTimes a) noexcept {
-    return a == ArrivalTimes::Native ? "native" : "generator-posts";
-}
-
 using StreamJob = std::function<void()>;
 
-class StreamBackend {
+class StreamRunner {
   public:
-    virtual ~StreamBackend() = default;
-    /// Registry name: "pullsched", "tbb", "openmp", "asio", "pool".
-    virtual std::string_view name() const noexcept = 0;
-    virtual ArrivalTimes arrivalTimes() const noexcept = 0;
+    /// `info`: the backend's registry entry (static storage), whose name it carries.
+    explicit StreamRunner(const BackendInfo& info) noexcept : info_(&info) {}
+    virtual ~StreamRunner() = default;
+    StreamRunner(const StreamRunner&) = delete;
+    StreamRunner& operator=(const StreamRunner&) = delete;
+
+    std::string_view name() const noexcept { return info_->name; }
+    StartTimes arrivalTimes() const noexcept { return info_->startTimes; }
     /// One sentence on how the arrival time is honoured (--help, JSON "arrival_times_text").
-    virtual std::string_view arrivalTimesText() const noexcept = 0;
+    std::string_view arrivalTimesText() const noexcept { return info_->streamStartTimesText; }
 
     /// Untimed: starts `workers` worker threads (pullsched: placed as `placement` says).
     /// Throws std::invalid_argument for 0.
@@ -65,8 +57,8 @@ class StreamBackend {
         started_ = true;
     }
 
-    /// Runs `job` once, not before `intendedStart` (a GeneratorPosts backend is handed the
-    /// job only when it is due). Called from one thread at a time.
+    /// Runs `job` once, not before `intendedStart` (a backend without a native timed start is
+    /// handed the job only when it is due). Called from one thread at a time.
     void submit(pullsched::TimePoint intendedStart, StreamJob job) {
         if (!started_ || stopped_) throw std::logic_error(std::string(name()) + ": not started");
         submitted_.fetch_add(1, std::memory_order_relaxed);
@@ -122,6 +114,7 @@ class StreamBackend {
         return ended_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_relaxed);
     }
 
+    const BackendInfo* info_;
     bool started_ = false, stopped_ = false;
     std::atomic<bool> abandon_{false};
     std::atomic<std::uint64_t> submitted_{0}, ended_{0};

@@ -1,0 +1,39 @@
+#pragma once
+// One backend as the rig knows it: its name, what it can do and how to make its runners.
+// Every backend is one entry of BackendRegistry; its runner classes take their name and
+// capabilities from that entry, so a name is spelt once.
+
+#include <memory>
+#include <string_view>
+
+#include "backends/StartTimes.hpp"
+
+namespace pullsched::rig {
+
+class GraphRunner;
+class StreamRunner;
+struct BackendInfo;
+
+using GraphRunnerFactory = std::unique_ptr<GraphRunner> (*)(const BackendInfo&);
+using StreamRunnerFactory = std::unique_ptr<StreamRunner> (*)(const BackendInfo&);
+
+struct BackendInfo {
+    std::string_view name;     ///< --backends name, JSON key
+    std::string_view summary;  ///< one line for --help
+    StartTimes startTimes = StartTimes::HeldByRig;
+    /// This project's scheduler: takes the rig's Observer (RunInstrument), deadlines and a
+    /// worker placement; the other backends ignore those fields of BackendSetup.
+    bool instrumented = false;
+    /// One sentence each on how start times are honoured (JSON "start_times_text" and
+    /// "arrival_times_text", --help).
+    std::string_view graphStartTimesText;
+    std::string_view streamStartTimesText;
+    /// nullptr: the backend cannot run that kind of load.
+    GraphRunnerFactory makeGraphRunner = nullptr;
+    StreamRunnerFactory makeStreamRunner = nullptr;
+
+    bool runsGraphs() const noexcept { return makeGraphRunner != nullptr; }
+    bool runsStreams() const noexcept { return makeStreamRunner != nullptr; }
+};
+
+}  // namespace pullsched::rig

@@ -1,0 +1,47 @@
+#pragma once
+// What one graph run of a backend produced, in the scheduler-independent form the modes
+// evaluate, with the exactly-once check every backend run gets.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pullsched/testchain/Duration.hpp"
+#include "pullsched/testchain/RunResult.hpp"
+
+namespace pullsched::rig {
+
+struct BackendRun {
+    /// jobs[i] (scheduled/actual start and end as offsets from the anchor), runTime (anchor
+    /// to the end of the last exit job), lowerBound, expectedEnd, hashes, completedJobs.
+    /// For a backend other than pullsched planningJobs is 0, every job counts as posted
+    /// once, state Completed if its body ran, and `stats` is empty.
+    testchain::RunResult result;
+    /// Per node: how often its body ran in this run (1 for a correct backend).
+    std::vector<std::uint32_t> executions;
+    std::size_t missed = 0;    ///< nodes whose body never ran
+    std::size_t repeated = 0;  ///< nodes whose body ran more than once
+    /// Σ over jobs of the time a dispatched job spent waiting for its start time inside
+    /// its worker (StartTimes::HeldByRig; 0 for native timed starts and for runs without
+    /// a schedule).
+    testchain::Duration startWait{0};
+    /// A run that timed out or was stopped, on an instrumented backend: jobs its scheduler
+    /// still counted as pending after it cancelled the rest (0 = every job accounted for).
+    std::uint64_t pendingAfterCancel = 0;
+
+    bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
+    /// Completed, hash ok, every node exactly once.
+    bool ok() const noexcept { return result.ok() && exactlyOnce(); }
+};
+
+/// Fills executions-derived counts (missed, repeated) from `executions`.
+inline void countExecutions(BackendRun& run) noexcept {
+    run.missed = 0;
+    run.repeated = 0;
+    for (std::uint32_t e : run.executions) {
+        if (e == 0) ++run.missed;
+        if (e > 1) ++run.repeated;
+    }
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,57 @@
+#pragma once
+// Everything a backend's graph run needs besides the graph, and the one factory that
+// makes it from the rig's options (as schedulerConfig() does for the scheduler).
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+
+#include "load/Placement.hpp"
+#include "pullsched/testchain/ComputationalLoad.hpp"
+#include "pullsched/testchain/Duration.hpp"
+#include "pullsched/testchain/LevelSchedule.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
+#include "pullsched/testchain/WeightPolicy.hpp"
+
+namespace pullsched {
+class Observer;
+}
+
+namespace pullsched::rig {
+
+/// Fixed between GraphRunner::prepare() calls.
+struct BackendSetup {
+    unsigned workers = 2;  ///< worker threads (TBB: arena concurrency incl. the caller)
+    testchain::Duration timeBase = std::chrono::microseconds{100};  ///< busy time per unit weight
+    std::optional<testchain::ComputationalLoad> load{};  ///< calibrated; nullopt = empty jobs
+    testchain::WeightPolicy policy = testchain::WeightPolicy::Raw;
+    /// Start times per node. nullopt = as fast as possible: every start at 0, no waiting.
+    std::optional<testchain::LevelSchedule> schedule{};
+    /// P of RunResult::lowerBound = max(work / P, critical path); 0 = workers.
+    std::size_t parallelism = 0;
+    /// Wall-clock limit of one run; a run over it is timedOut and the backend broken.
+    testchain::Duration completionLimit = std::chrono::seconds{60};
+    /// Instrumented backends only: deadline = start + the schedule's life window (the
+    /// other backends cannot expire a job). Off by default so that all run the same work.
+    bool deadlines = false;
+    /// Instrumented backends with a schedule: nodes one planning job posts (0: the
+    /// runner's default). A load peak posted by one planning job is the whole peak.
+    std::size_t planningChunk = 0;
+    /// Instrumented backends only: where the workers run.
+    Placement placement = Placement::Spread;
+    /// Polled while a run goes on: once it asks, jobs that have not begun skip their work,
+    /// the run ends early with result.interrupted, and the runner is spent.
+    testchain::StopPredicate stop{};
+    /// Instrumented backends only: an observer of the scheduler (e.g. the rig's
+    /// RunInstrument); must outlive the runner. Job tags are node ids (planning jobs carry
+    /// a high tag bit).
+    Observer* observer = nullptr;
+};
+
+/// `workers` placed as `placement` says, each job `timeBase` × its weight of `load`, the
+/// lower bound's parallelism; no schedule (as fast as possible), no deadlines, no stop.
+BackendSetup backendSetup(unsigned workers, Placement placement, testchain::Duration timeBase,
+                          std::optional<testchain::ComputationalLoad> load,
+                          testchain::WeightPolicy policy, std::size_t parallelism);
+
+}  // namespace pullsched::rig

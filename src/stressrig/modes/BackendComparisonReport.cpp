@@ -1,0 +1,53 @@
+#include "modes/BackendComparisonReport.hpp"
+
+#include <fmt/format.h>
+
+#include "report/Missing.hpp"
+#include "report/TextFormat.hpp"
+
+namespace pullsched::rig {
+
+CsvTable backendsTable(const std::vector<BackendSeries>& series) {
+    CsvTable t;
+    t.addColumn("backend", CsvTable::Kind::Text);
+    t.addColumn("start times", CsvTable::Kind::Text);
+    for (const char* c :
+         {"runs", "runtime ms", "runtime min ms", "runtime max ms", "efficiency", "lateness p50 us",
+          "lateness p99 us", "start wait ms", "hash ok runs", "exactly once runs"})
+        t.addColumn(c);
+    for (const BackendSeries& s : series) {
+        const SampleStatistics rt = s.runtimeMs();
+        const LatencyHistogram l = s.lateness();
+        const auto pct = [&](double p) {
+            return l.count() > 0 ? static_cast<double>(l.percentile(p)) / 1e3 : kMissing;
+        };
+        t.addRow({s.name, std::string(graphStartTimesName(s.startTimes)), double(s.runs.size()),
+                  rt.mean, rt.min, rt.max, s.efficiency().mean, pct(50), pct(99),
+                  s.startWaitMs().mean, double(s.hashOkRuns()), double(s.exactlyOnceRuns())});
+    }
+    return t;
+}
+
+std::vector<std::string> backendsText(const std::vector<BackendSeries>& series) {
+    std::vector<std::string> lines;
+    for (const BackendSeries& s : series) {
+        const SampleStatistics rt = s.runtimeMs();
+        const LatencyHistogram l = s.lateness();
+        std::string line = fmt::format(
+            "  {:<10} runtime {:>10} (min {}, max {}), efficiency {}, lateness {}, start wait {} "
+            "({}); hash ok {}/{}, exactly once {}/{}",
+            s.name, msText(rt.mean), msText(rt.min), msText(rt.max),
+            textOr(s.efficiency().mean, [](double v) { return fmt::format("{:.3f}", v); }),
+            l.count() > 0 ? fmt::format("p50 {} p99 {}", durationText(Duration{l.percentile(50)}),
+                                        durationText(Duration{l.percentile(99)}))
+                          : std::string("n/a"),
+            msText(s.startWaitMs().mean), graphStartTimesName(s.startTimes), s.hashOkRuns(),
+            s.runs.size(), s.exactlyOnceRuns(), s.runs.size());
+        if (!s.failure.empty()) line += "; FAILED: " + s.failure;
+        if (s.interrupted) line += "; interrupted";
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+}  // namespace pullsched::rig
