@@ -27,8 +27,6 @@ class BackendRegistry {
     /// unknown name or a backend without that capability.
     static std::unique_ptr<GraphRunner> graphRunner(std::string_view name);
     static std::unique_ptr<StreamRunner> streamRunner(std::string_view name);
-    /// GranularityMode's name of graphRunner() until it moves to it.
-    static std::unique_ptr<GraphRunner> make(std::string_view name) { return graphRunner(name); }
     /// "a,b,c" or "all" → names in the order given (duplicates removed). Throws
     /// std::invalid_argument for an unknown or empty name.
     static std::vector<std::string> parseList(std::string_view list);

@@ -17,8 +17,9 @@
 #include "analysis/EfficiencyCurve.hpp"
 #include "analysis/GranularitySweep.hpp"
 #include "analysis/SampleStatistics.hpp"
-#include "backends/Backend.hpp"
 #include "backends/BackendRegistry.hpp"
+#include "backends/BackendSetup.hpp"
+#include "backends/GraphRunner.hpp"
 #include "cli/BackendOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/PlacementOption.hpp"
@@ -142,7 +143,7 @@ struct GraphUnderTest {
     const GraphChoice& choice;
     const TestChainGraph& graph;
     WeightPolicy policy;
-    std::vector<std::unique_ptr<Backend>> backends;
+    std::vector<std::unique_ptr<GraphRunner>> backends;
     GraphResult result;
 };
 
@@ -355,7 +356,7 @@ GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, 
     g.result.workUnits = toUs(stats.work(1us));
     g.result.criticalPathUnits = toUs(stats.criticalPath(1us));
     for (const std::string& b : backendList_) {
-        g.backends.push_back(BackendRegistry::make(b));
+        g.backends.push_back(BackendRegistry::graphRunner(b));
         m.startTimes[b] = std::string(g.backends.back()->startTimesText());
         GranularitySweep sweep;
         sweep.backend = b;
@@ -394,7 +395,7 @@ GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, 
 void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi,
                                   const std::string& what, std::vector<double>& makespans,
                                   GranularityPoint* p, GranularityMeasurement& m) const {
-    Backend& backend = *g.backends[bi];
+    GraphRunner& backend = *g.backends[bi];
     std::string failure;
     for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
         if (ctx.stop.requested()) {
@@ -424,7 +425,7 @@ void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_
         fmt::format("{} on {}, {}: {}", sweep.backend, g.choice.label, what, failure));
     sweep.done = true;
     sweep.stopped = "failure";
-    g.backends[bi] = BackendRegistry::make(sweep.backend);
+    g.backends[bi] = BackendRegistry::graphRunner(sweep.backend);
 }
 
 // Empty jobs first: what a job costs the backend itself.
@@ -432,12 +433,9 @@ void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsig
                                        std::size_t step, std::size_t totalSteps,
                                        GranularityMeasurement& m) const {
     for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
-        BackendSetup setup;
-        setup.workers = workers_;
+        BackendSetup setup = backendSetup(workers_, placement_.placement(), BackendSetup{}.timeBase,
+                                          std::nullopt, g.policy, P);
         setup.stop = ctx.stop.predicate();
-        setup.placement = placement_.placement();
-        setup.policy = g.policy;
-        setup.parallelism = P;
         g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
         std::vector<double> makespans;
         measureRuns(ctx, g, bi, "empty jobs", makespans, nullptr, m);
@@ -458,15 +456,10 @@ void GranularityMode::measureSize(RunContext& ctx, const JobBody& body, GraphUnd
     for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
         GranularitySweep& sweep = g.result.sweeps[bi];
         if (sweep.done) continue;
-        Backend& backend = *g.backends[bi];
-        BackendSetup setup;
-        setup.workers = workers_;
+        GraphRunner& backend = *g.backends[bi];
+        BackendSetup setup =
+            backendSetup(workers_, placement_.placement(), size, body.load(), g.policy, P);
         setup.stop = ctx.stop.predicate();
-        setup.placement = placement_.placement();
-        setup.timeBase = size;
-        setup.load = body.load();
-        setup.policy = g.policy;
-        setup.parallelism = P;
         backend.prepare(g.graph, setup);  // untimed
         GranularityPoint p;
         p.jobSizeUs = sizeUs;
