@@ -22,7 +22,7 @@
 
 using nlohmann::json;
 using pullsched::rig::ArrivalTimetable;
-using pullsched::rig::loadtest::measuredArrivals;
+using pullsched::rig::measuredArrivals;
 using namespace std::chrono_literals;
 
 namespace {

@@ -23,7 +23,6 @@ using nlohmann::json;
 using pullsched::rig::ArrivalTimetable;
 using pullsched::rig::CsvTable;
 namespace fs = std::filesystem;
-namespace loadtest = pullsched::rig::loadtest;
 
 namespace {
 
@@ -106,7 +105,8 @@ TEST(SweepMode, OptionsAppearAndApply) {
         // Poisson arrivals of --sample-seed over --hold; the first --warmup not measured.
         const auto tt = ArrivalTimetable::poisson(rate, 150ms, 7);
         EXPECT_EQ(s.at("jobs").get<std::uint64_t>(), tt.size()) << s.dump();
-        EXPECT_EQ(s.at("measured").get<std::uint64_t>(), loadtest::measuredArrivals(tt, 20ms));
+        EXPECT_EQ(s.at("measured").get<std::uint64_t>(),
+                  pullsched::rig::measuredArrivals(tt, 20ms));
         // --load: offered share of the nominal capacity workers / load.
         EXPECT_NEAR(s.at("utilisation_percent").get<double>(), 100 * rate * 100e-6 / w, 1e-9);
         EXPECT_TRUE(classes.count(s.at("class").get<std::string>())) << s.dump();
@@ -243,7 +243,7 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
         const auto tt = ArrivalTimetable::poisson(rate, 100ms, 9);
         EXPECT_EQ(load[i].at("jobs").get<std::uint64_t>(), tt.size());
         EXPECT_EQ(load[i].at("measured").get<std::uint64_t>(),
-                  loadtest::measuredArrivals(tt, 10ms));
+                  pullsched::rig::measuredArrivals(tt, 10ms));
         // --drop-threshold=50%: a 1 s window drops (almost) nothing at these rates.
         EXPECT_EQ(load[i].at("drops_over_threshold").get<bool>(),
                   load[i].at("drops").get<double>() > 0.5 * load[i].at("jobs").get<double>());

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "RigBinary.hpp"
+#include "cli/MemoryRefusal.hpp"
 #include "cli/UsageError.hpp"
 #include "load/MemoryEstimate.hpp"
 

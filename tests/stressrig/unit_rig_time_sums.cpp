@@ -12,10 +12,10 @@
 
 #include "backends/StreamBackends.hpp"
 #include "cli/OptionTable.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 
 using namespace pullsched::rig;

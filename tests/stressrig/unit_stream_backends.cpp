@@ -12,7 +12,7 @@
 
 #include "backends/BackendRegistry.hpp"
 #include "backends/StreamBackends.hpp"
-#include "load/StreamOpenLoad.hpp"
+#include "backends/StreamOpenLoad.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include "backends/BackendRegistry.hpp"
-#include "cli/StopRequest.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "load/StopRequest.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
-#include "report/Progress.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

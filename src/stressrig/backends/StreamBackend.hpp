@@ -25,7 +25,7 @@
 #include <string_view>
 #include <thread>
 
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
 #include "load/Placement.hpp"

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "analysis/SampleStatistics.hpp"
+#include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/Missing.hpp"
 #include "report/OpenClosedReport.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "analysis/LoadClassifier.hpp"
-#include "cli/StopRequest.hpp"
 #include "load/ArrivalTimetable.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/ProcessSampler.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "cli/StopRequest.hpp"
 #include "load/ArrivalTimetable.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 

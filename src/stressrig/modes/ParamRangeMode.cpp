@@ -16,20 +16,22 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/MemoryRefusal.hpp"
 #include "cli/PlacementOption.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "format/SignificantDigits.hpp"
+#include "format/Units.hpp"
 #include "load/JobBody.hpp"
 #include "load/MemoryEstimate.hpp"
+#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "report/Missing.hpp"
-#include "report/Progress.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
@@ -260,10 +262,10 @@ class ParamRangeMode final : public Mode {
         if (r.systemFailure)
             r.verdict = "scheduler FAILED: " + r.failures.front();
         else if (model)
-            r.verdict = fmt::format("{} per job (ideal {}), offset {}, corr {}",
-                                    dur(model->gradient(), 1e6), dur(idealMsPerJob, 1e6),
-                                    dur(model->socket(), 1e6),
-                                    LinearRegression::formatSignificant(model->correlation(), 3));
+            r.verdict =
+                fmt::format("{} per job (ideal {}), offset {}, corr {}",
+                            dur(model->gradient(), 1e6), dur(idealMsPerJob, 1e6),
+                            dur(model->socket(), 1e6), formatSignificant(model->correlation(), 3));
         else
             r.verdict = "no model: " + noModel;
         if (!stoppedLate.empty() && !r.systemFailure) r.verdict += "; " + stoppedLate;

@@ -14,15 +14,15 @@
 #include "analysis/LoadTestAnalysis.hpp"
 #include "cli/PlacementOption.hpp"
 #include "cli/RateStepOptions.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "format/Units.hpp"
 #include "load/JobBody.hpp"
 #include "load/LoadRuns.hpp"
+#include "load/Progress.hpp"
+#include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/Missing.hpp"
-#include "report/Progress.hpp"
-#include "report/Units.hpp"
 #include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 
@@ -25,11 +25,6 @@ std::string dur(double ns) {
 }
 
 }  // namespace
-
-bool percentileSupported(double p, std::uint64_t n) noexcept {
-    if (n < 2) return false;
-    return p <= 100.0 * (1.0 - 1.0 / static_cast<double>(n)) + 1e-9;
-}
 
 std::string percentileLine(const LatencyHistogram& h) {
     if (h.count() == 0) return "no samples";

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "report/GnuplotScript.hpp"
@@ -93,7 +93,7 @@ void writeIndex(const fs::path& dir, const std::string& name, const std::string&
 
 }  // namespace
 
-Reporter::Reporter(const OutputOptions& output, std::ostream& out, std::ostream& err,
+Reporter::Reporter(const OutputSettings& output, std::ostream& out, std::ostream& err,
                    ResultFiles::Writer writer)
     : output_(output), out_(out), err_(err), writer_(std::move(writer)) {}
 

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "format/Units.hpp"
 #include "report/Missing.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "backends/StreamBackend.hpp"
-#include "cli/StopRequest.hpp"
 #include "load/LoadRuns.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
 #include "load/Placement.hpp"
