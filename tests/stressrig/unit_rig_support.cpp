@@ -16,7 +16,7 @@
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace fs = std::filesystem;
 using namespace pullsched::rig;

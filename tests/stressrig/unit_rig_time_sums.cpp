@@ -20,6 +20,7 @@
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;
+using pullsched::Duration;
 using pullsched::TimePoint;
 
 namespace {

@@ -8,7 +8,7 @@
 #include "load/ScheduledGraphRun.hpp"
 #include "load/StopRequest.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -16,10 +16,9 @@
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
 #include "load/Placement.hpp"
+#include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched::rig {
-
-using Duration = std::chrono::nanoseconds;
 
 /// Arrival process of an open load.
 struct ArrivalConfig {

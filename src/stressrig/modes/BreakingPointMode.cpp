@@ -34,7 +34,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/RunPictures.hpp"
 #include "report/TimelinePlot.hpp"
 #include "report/VerdictPlots.hpp"

@@ -34,7 +34,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "report/LatenessCells.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {

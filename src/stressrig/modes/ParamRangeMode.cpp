@@ -31,7 +31,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -38,7 +38,7 @@
 #include "pullsched/testchain/Presets.hpp"
 #include "pullsched/testchain/ScheduleRunner.hpp"
 #include "report/LatenessCells.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {

@@ -37,7 +37,7 @@
 #include "pullsched/testchain/RuleParser.hpp"
 #include "pullsched/testchain/ScheduleRunner.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/RunPictures.hpp"
 #include "report/ScheduledRunTrace.hpp"
 #include "report/TraceDumpReport.hpp"

@@ -16,7 +16,7 @@
 #include "modes/Mode.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

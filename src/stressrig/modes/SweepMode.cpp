@@ -22,7 +22,7 @@
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "report/LatenessCells.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "format/Units.hpp"
+#include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
 
@@ -20,8 +20,9 @@ constexpr Level kLevels[] = {{50, "p50", "p50_us"},
                              {99, "p99", "p99_us"},
                              {99.9, "p99.9", "p99_9_us"}};
 
-std::string dur(double ns) {
-    return Units::formatDuration(std::chrono::nanoseconds{static_cast<std::int64_t>(ns)});
+/// The mean cut to whole nanoseconds, as the percentiles are.
+std::chrono::nanoseconds wholeNanoseconds(double ns) {
+    return std::chrono::nanoseconds{static_cast<std::int64_t>(ns)};
 }
 
 }  // namespace
@@ -31,9 +32,10 @@ std::string percentileLine(const LatencyHistogram& h) {
     std::string s;
     for (const Level& l : kLevels)
         if (percentileSupported(l.p, h.count()))
-            s += fmt::format("{} {}  ", l.text, dur(static_cast<double>(h.percentile(l.p))));
-    s += fmt::format("max {}  (mean {}, n={})", dur(static_cast<double>(h.max())), dur(h.mean()),
-                     h.count());
+            s += fmt::format("{} {}  ", l.text,
+                             durationText(std::chrono::nanoseconds{h.percentile(l.p)}));
+    s += fmt::format("max {}  (mean {}, n={})", durationText(std::chrono::nanoseconds{h.max()}),
+                     durationText(wholeNanoseconds(h.mean())), h.count());
     return s;
 }
 

@@ -11,7 +11,7 @@
 #include "format/Units.hpp"
 #include "report/CsvTable.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -8,7 +8,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "format/Units.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 
