@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -108,7 +108,7 @@ TEST(StressrigOpenBackends, AnUnknownBackendIsAUsageError) {
 TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
     using namespace std::chrono_literals;
     const fs::path dir = rigtest::scratch("open-backends", "sigint");
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path bin = rigtest::stressrigBinary();
     const fs::path errFile = dir / "stderr.txt";
     std::vector<std::string> args{"stressrig",   "--mode=open",  "--duration=1min",
                                   "--rate=1k",   "--load=100us", "--backends=pool,asio",

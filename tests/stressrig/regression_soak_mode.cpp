@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "load/ArrivalTimetable.hpp"
 
 using nlohmann::json;
@@ -27,7 +27,7 @@ using rigtest::usOf;
 using RigRun = rigtest::JsonRun;
 
 RigRun soak(const std::string& name, const std::string& args) {
-    return rigtest::rigJson("--mode=soak " + args, rigtest::scratch("soak", name));
+    return rigtest::rigJsonIn("soak", name, "--mode=soak " + args);
 }
 
 /// Arrivals of a soak: one timetable per interval, Poisson seeded by seed + index.
@@ -214,7 +214,7 @@ namespace {
 /// Starts a one-minute soak, waits for its first interval's progress line, sends `sig`.
 void interruptSoak(int sig, int expectedExit) {
     const auto dir = rigtest::scratch("soak", "signal" + std::to_string(sig));
-    const auto bin = rigtest::fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const auto bin = rigtest::stressrigBinary();
     const auto errFile = dir / "stderr.txt", outFile = dir / "stdout.txt";
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);

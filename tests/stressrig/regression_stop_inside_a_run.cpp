@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 namespace {
 
@@ -33,7 +33,7 @@ struct Stopped {
 Stopped interruptInsideARun(const std::string& name, std::vector<std::string> args,
                             std::chrono::milliseconds inside = 2000ms) {
     const fs::path dir = rigtest::scratch("stop-inside", name);
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path bin = rigtest::stressrigBinary();
     args.insert(args.begin(), bin.string());
     args.push_back("--no-render");
     args.push_back("--name=r");

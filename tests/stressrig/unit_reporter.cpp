@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/Reporter.hpp"

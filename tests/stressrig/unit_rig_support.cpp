@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "analysis/SampleStatistics.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/OutputOptions.hpp"
