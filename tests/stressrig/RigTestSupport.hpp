@@ -3,6 +3,7 @@
 // and read what it said and wrote, fresh directories per test, shell commands, and the
 // data block of a generated Gnuplot script.
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -68,6 +71,37 @@ inline Result rig(const std::string& args, const fs::path& dir) {
     fs::remove(dir / "stdout.txt");
     fs::remove(dir / "stderr.txt");
     return r;
+}
+
+/// Starts the built stressrig with `args` (without the program name) in `dir`, its stdout
+/// and stderr going to stdout.txt and stderr.txt there, and returns its pid at once: for
+/// tests that signal a run while it is going.
+inline pid_t startRig(std::vector<std::string> args, const fs::path& dir) {
+    const std::string bin = stressrigBinary().string();
+    args.insert(args.begin(), "stressrig");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        ::dup2(::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+        ::dup2(::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+        ::execv(bin.c_str(), argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+/// Whether `file` comes to contain `text`, looked at every 50 ms at most `looks` times.
+/// The bound only keeps a broken binary from hanging the test; nothing is timed.
+inline bool waitForText(const fs::path& file, const std::string& text, int looks = 1200) {
+    for (int i = 0; i < looks; ++i) {
+        if (slurp(file).find(text) != std::string::npos) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
 }
 
 /// `text` as one JSON object; a test failure naming `what` (and an empty object) if not.

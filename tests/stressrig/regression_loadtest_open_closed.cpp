@@ -269,30 +269,11 @@ namespace {
 std::pair<int, json> interrupt(const std::string& mode, const std::string& startNote,
                                std::vector<std::string> args) {
     const auto dir = rigtest::scratch("openclosed", "stop-" + mode);
-    const auto bin = rigtest::stressrigBinary();
     const auto errFile = dir / "stderr.txt";
-    args.insert(args.begin(), {"stressrig", "--mode=" + mode, "--duration=1min", "--load=100us",
-                               "--no-render", "--name=r"});
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::vector<char*> argv;
-        for (std::string& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        if (::chdir(dir.c_str()) != 0) ::_exit(127);
-        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(out, 1);
-        ::dup2(err, 2);
-        ::execv(bin.c_str(), argv.data());
-        ::_exit(127);
-    }
-    // Bounded only so that a broken binary cannot hang the test.
-    bool started = false;
-    for (int i = 0; i < 1200 && !started; ++i) {
-        std::this_thread::sleep_for(50ms);
-        started = rigtest::slurp(errFile).find(startNote) != std::string::npos;
-    }
+    args.insert(args.begin(),
+                {"--mode=" + mode, "--duration=1min", "--load=100us", "--no-render", "--name=r"});
+    const pid_t pid = rigtest::startRig(args, dir);
+    const bool started = rigtest::waitForText(errFile, startNote);
     std::this_thread::sleep_for(300ms);
     ::kill(pid, SIGINT);
     int status = 0;

@@ -76,23 +76,8 @@ void expectVerdictsFollowThresholds(const fs::path& out, const std::string& stem
 /// Starts the binary, sends `sig` once its stderr shows `marker`, returns what it said.
 Result interrupt(const std::vector<std::string>& args, const fs::path& dir,
                  const std::string& marker, int sig) {
-    const fs::path bin = rigtest::stressrigBinary();
-    const pid_t pid = fork();
-    if (pid == 0) {
-        if (chdir(dir.c_str()) != 0) _exit(127);
-        const int o = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int e = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        std::vector<char*> argv{const_cast<char*>(bin.c_str())};
-        for (const std::string& a : args)
-            argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(bin.c_str(), argv.data());
-        _exit(127);
-    }
-    for (int i = 0; i < 600 && slurp(dir / "stderr.txt").find(marker) == std::string::npos; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const pid_t pid = rigtest::startRig(args, dir);
+    rigtest::waitForText(dir / "stderr.txt", marker, 600);
     // time for the first runs, even under ThreadSanitizer
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     kill(pid, sig);
