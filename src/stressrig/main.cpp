@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "cli/CommandLine.hpp"
-#include "cli/StopRequest.hpp"
+#include "CommandLine.hpp"
 #include "cli/UsageError.hpp"
+#include "load/Progress.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
-#include "report/Progress.hpp"
 #include "report/Reporter.hpp"
 #include "report/ResultFiles.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,10 +19,6 @@ using rigtest::Result;
 using rigtest::rig;
 
 namespace {
-
-json stdoutJson(const Result& r) {
-    return rigtest::stdoutEnvelope(r);
-}
 
 /// The backends a run may use in this build. libgomp and Debian's libtbb are not built
 /// with TSan, which then reports races that the libraries' own (invisible) synchronisation
@@ -48,7 +44,7 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
                 kBackendsOption,
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json j = stdoutJson(r);
+    const json j = rigtest::stdoutEnvelope(r);
     std::string joined;
     for (const std::string& n : kBackends)
         joined += (joined.empty() ? "" : ",") + n;
@@ -94,7 +90,7 @@ TEST(StressrigBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
             "--life-window=0s --json",
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json j = stdoutJson(r);
+    const json j = rigtest::stdoutEnvelope(r);
     const json& backends = j.at("result").at("backends");
     ASSERT_EQ(backends.size(), 1u) << backends;
     EXPECT_EQ(backends.at("pullsched").at("runs"), 1);
@@ -129,7 +125,7 @@ TEST(StressrigBackends, ParamRangeDrawsEveryBackend) {
             "--load=20us --workers=2 --backends=pullsched,pool,asio --json --out=res",
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json j = stdoutJson(r);
+    const json j = rigtest::stdoutEnvelope(r);
     const json& b = j.at("result").at("backends");
     ASSERT_EQ(b.size(), 3u) << b.dump();
     for (const char* name : {"pullsched", "pool", "asio"}) {
@@ -153,7 +149,7 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
                 kWaitInJobBackends,
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json j = stdoutJson(r);
+    const json j = rigtest::stdoutEnvelope(r);
     const json& b = j.at("result").at("backends");
     ASSERT_GE(b.size(), 1u) << b.dump();
     for (const auto& [name, e] : b.items()) {

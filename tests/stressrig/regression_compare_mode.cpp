@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "analysis/EfficiencyCurve.hpp"
 #include "report/CsvTable.hpp"
 
@@ -32,10 +32,6 @@ const std::string kTiny =
     "--mode=granularity --graphs=isolated:32 --backends=pullsched,pool --min-size=1us "
     "--max-size=4us --step=2 --reps=2 --backend-warmup=1 --workers=2 --no-render --quiet --out=.";
 
-json envelope(const Result& r) {
-    return rigtest::stdoutEnvelope(r);
-}
-
 double number(const json& v) {
     return v.is_null() ? kMissing : v.get<double>();
 }
@@ -46,7 +42,7 @@ TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
     const fs::path dir = rigtest::scratch("granularity", "tiny");
     const Result r = rig(kTiny + " --json", dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json e = envelope(r);
+    const json e = rigtest::stdoutEnvelope(r);
     EXPECT_EQ(e.at("mode"), "granularity");
     EXPECT_EQ(e.at("exit_status"), 0);
     EXPECT_FALSE(e.at("partial").get<bool>());
@@ -132,7 +128,7 @@ TEST(GranularityMode, GraphListNamesPresetsAndHandMadeShapes) {
             "--max-size=1us --reps=1 --backend-warmup=0 --no-render --quiet --json",
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json res = envelope(r).at("result");
+    const json res = rigtest::stdoutEnvelope(r).at("result");
     ASSERT_EQ(res.at("graphs").size(), 3u);
     EXPECT_EQ(res.at("graphs")[0].at("graph"), "grid-4x4");
     EXPECT_EQ(res.at("graphs")[0].at("levels"), 7u);  // anti-diagonals of a 4×4 grid
@@ -154,7 +150,7 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
             "--quiet --json --out=.",
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json e = envelope(r);
+    const json e = rigtest::stdoutEnvelope(r);
     EXPECT_EQ(e.at("configuration").at("sizes"), "4us,1us,2.5us,1us");
     EXPECT_TRUE(e.at("configuration").at("overhead").get<bool>());
     const json& res = e.at("result");

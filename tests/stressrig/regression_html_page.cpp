@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -64,15 +64,9 @@ void expectEveryReferenceExists(const fs::path& page) {
 }
 
 std::string chromium() {
-    for (const char* c : {"chromium", "chromium-browser", "google-chrome"}) {
-        const std::string probe = std::string("command -v ") + c + " >/dev/null 2>&1";
-        if (std::system(probe.c_str()) == 0) return c;
-    }
+    for (const char* c : {"chromium", "chromium-browser", "google-chrome"})
+        if (rigtest::haveTool(c)) return c;
     return {};
-}
-
-bool gnuplotInstalled() {
-    return std::system("command -v gnuplot >/dev/null 2>&1") == 0;
 }
 
 /// Runs headless Chromium on `url`; `what` is e.g. "--dump-dom" or "--screenshot=FILE".
@@ -137,7 +131,7 @@ TEST(HtmlPage, IndexListsEveryResultOfTheFolderNewestFirst) {
 TEST(HtmlPage, WithoutGnuplotAndGraphvizThePageSaysSoInsteadOfShowingBrokenPictures) {
     const fs::path dir = rigtest::scratch("html-page", "no-tools");
     // A PATH without gnuplot and dot: the rig finds neither.
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path bin = rigtest::stressrigBinary();
     const std::string cmd = "cd '" + dir.string() + "' && env PATH=/nonexistent '" + bin.string() +
                             "' --mode=run --pattern=burst --nodes=16 --load=100us --workers=2 "
                             "--life-window=0s --quiet --out=bare >/dev/null 2>&1";
@@ -161,7 +155,7 @@ TEST(HtmlPage, RendersInHeadlessChromiumWithEveryPictureLoaded) {
     if (browser.empty())
         GTEST_SKIP() << "Chromium is not installed (tools/setup/install-deps.sh installs it): "
                         "the page was not rendered in a browser";
-    if (!gnuplotInstalled())
+    if (!rigtest::haveTool("gnuplot"))
         GTEST_SKIP() << "gnuplot is not installed: the page has no pictures to check";
     const fs::path dir = rigtest::scratch("html-page", "chromium");
     const auto r = rig(kRun, dir);

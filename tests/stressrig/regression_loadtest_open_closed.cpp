@@ -16,24 +16,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
 #include "load/ArrivalTimetable.hpp"
 
 using nlohmann::json;
 using pullsched::rig::ArrivalTimetable;
-using pullsched::rig::loadtest::measuredArrivals;
+using pullsched::rig::measuredArrivals;
 using namespace std::chrono_literals;
 
 namespace {
 
 using rigtest::usOf;
 using RigRun = rigtest::JsonRun;
-
-/// Runs the rig with --json --quiet --no-render in a fresh directory; the envelope parsed.
-RigRun rigJson(const std::string& name, const std::string& args, int expected = 0) {
-    return rigtest::rigJson(args, rigtest::scratch("openclosed", name), expected);
-}
 
 }  // namespace
 
@@ -56,8 +51,9 @@ TEST(OpenMode, RateDurationWarmupAndArrivalFollowTheTimetable) {
     int i = 0;
     for (const Case& c : cases) {
         // --limit=1s: a deadline window of 100 s, so every job runs and is measured.
-        const RigRun run = rigJson("tt" + std::to_string(i++),
-                                   std::string("--mode=open --load=100us --limit=1s ") + c.args);
+        const RigRun run =
+            rigtest::rigJsonIn("openclosed", "tt" + std::to_string(i++),
+                               std::string("--mode=open --load=100us --limit=1s ") + c.args);
         const json& res = run.j.at("result");
         EXPECT_EQ(res.at("posted").get<std::size_t>(), c.tt.size()) << c.args;
         EXPECT_EQ(res.at("measured").get<std::uint64_t>(), measuredArrivals(c.tt, c.warmup))
@@ -77,9 +73,9 @@ TEST(OpenMode, RateDurationWarmupAndArrivalFollowTheTimetable) {
 
 TEST(OpenMode, DeadlineWindowIsAppliedAndShown) {
     // A tiny window on a saturated rate (capacity 2 workers / 500 µs = 4k/s): drops.
-    const RigRun tiny = rigJson("tiny",
-                                "--mode=open --rate=20k --duration=300ms --warmup=50ms "
-                                "--load=500us --deadline-window=7us");
+    const RigRun tiny = rigtest::rigJsonIn("openclosed", "tiny",
+                                           "--mode=open --rate=20k --duration=300ms --warmup=50ms "
+                                           "--load=500us --deadline-window=7us");
     EXPECT_DOUBLE_EQ(tiny.j.at("configuration").at("deadline_window_us").get<double>(), 7.0);
     EXPECT_DOUBLE_EQ(tiny.j.at("result").at("deadline_window_us").get<double>(), 7.0);
     EXPECT_GT(tiny.j.at("result").at("deadline_drops").get<std::uint64_t>(), 0u);
@@ -87,15 +83,16 @@ TEST(OpenMode, DeadlineWindowIsAppliedAndShown) {
     EXPECT_NE(tiny.j.at("verdict").get<std::string>().find("dropped at their deadline"),
               std::string::npos);
     // Unset, it is 100 x --limit, and the configuration says so.
-    const RigRun byLimit = rigJson(
-        "bylimit", "--mode=open --rate=500 --duration=200ms --warmup=0s --load=100us --limit=3ms");
+    const RigRun byLimit = rigtest::rigJsonIn(
+        "openclosed", "bylimit",
+        "--mode=open --rate=500 --duration=200ms --warmup=0s --load=100us --limit=3ms");
     EXPECT_DOUBLE_EQ(byLimit.j.at("configuration").at("limit_us").get<double>(), 3000.0);
     EXPECT_DOUBLE_EQ(byLimit.j.at("configuration").at("deadline_window_us").get<double>(),
                      300'000.0);
     // 0s: no deadlines, nothing dropped however late.
-    const RigRun none = rigJson("none",
-                                "--mode=open --rate=8k --duration=200ms --warmup=0s "
-                                "--load=100us --deadline-window=0s");
+    const RigRun none = rigtest::rigJsonIn("openclosed", "none",
+                                           "--mode=open --rate=8k --duration=200ms --warmup=0s "
+                                           "--load=100us --deadline-window=0s");
     EXPECT_EQ(none.j.at("result").at("deadline_drops"), 0);
     // The text names the window used.
     const auto dir = rigtest::scratch("openclosed", "text");
@@ -107,12 +104,13 @@ TEST(OpenMode, DeadlineWindowIsAppliedAndShown) {
 }
 
 TEST(OpenMode, LimitCountsLateStarts) {
-    const RigRun strict = rigJson("strict",
-                                  "--mode=open --rate=1k --duration=300ms --warmup=0s --load=100us "
-                                  "--limit=1us --deadline-window=1s");
-    const RigRun lax = rigJson("lax",
-                               "--mode=open --rate=1k --duration=300ms --warmup=0s "
-                               "--load=100us --limit=10s --deadline-window=1s");
+    const RigRun strict =
+        rigtest::rigJsonIn("openclosed", "strict",
+                           "--mode=open --rate=1k --duration=300ms --warmup=0s --load=100us "
+                           "--limit=1us --deadline-window=1s");
+    const RigRun lax = rigtest::rigJsonIn("openclosed", "lax",
+                                          "--mode=open --rate=1k --duration=300ms --warmup=0s "
+                                          "--load=100us --limit=10s --deadline-window=1s");
     EXPECT_GT(strict.j.at("result").at("late_starts").get<std::uint64_t>(), 0u);
     EXPECT_EQ(lax.j.at("result").at("late_starts"), 0);
     EXPECT_DOUBLE_EQ(strict.j.at("configuration").at("limit_us").get<double>(), 1.0);
@@ -169,9 +167,9 @@ TEST(OpenMode, BadCombinationsAreUsageErrors) {
 TEST(ClosedMode, UsersThinkAndWarmupShapeTheRun) {
     // Each user's next job starts --think after the previous one ended: within 300 ms a
     // user posts at most 300/100 + 1 = 4 jobs, and at least its first one.
-    const RigRun thinking = rigJson("think",
-                                    "--mode=closed --users=5 --think=100ms "
-                                    "--duration=300ms --warmup=0s --load=100us");
+    const RigRun thinking = rigtest::rigJsonIn("openclosed", "think",
+                                               "--mode=closed --users=5 --think=100ms "
+                                               "--duration=300ms --warmup=0s --load=100us");
     const json& c = thinking.j.at("result").at("closed");
     EXPECT_GE(c.at("posted").get<int>(), 5);
     EXPECT_LE(c.at("posted").get<int>(), 20);
@@ -180,9 +178,9 @@ TEST(ClosedMode, UsersThinkAndWarmupShapeTheRun) {
     EXPECT_EQ(thinking.j.at("result").at("users"), 5);
     EXPECT_DOUBLE_EQ(thinking.j.at("configuration").at("think_us").get<double>(), 100'000.0);
 
-    const RigRun busy = rigJson("busy",
-                                "--mode=closed --users=2 --duration=300ms "
-                                "--warmup=100ms --load=100us");
+    const RigRun busy = rigtest::rigJsonIn("openclosed", "busy",
+                                           "--mode=closed --users=2 --duration=300ms "
+                                           "--warmup=100ms --load=100us");
     const json& b = busy.j.at("result").at("closed");
     EXPECT_GT(b.at("posted").get<int>(), 20);                           // no think time
     EXPECT_LT(b.at("measured").get<int>(), b.at("posted").get<int>());  // warm-up excluded
@@ -247,9 +245,9 @@ TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
 TEST(ClosedMode, ThroughputCountsCompletionsNotSubmissions) {
     // 4 users submit 4 jobs of 300 ms at once; none of them can end within the 50 ms span.
     // Counting submissions made that "80/s"; the span measured no completion at all.
-    const RigRun r = rigJson("completions",
-                             "--mode=closed --users=4 --workers=2 --load=300ms "
-                             "--duration=50ms --warmup=0s");
+    const RigRun r = rigtest::rigJsonIn("openclosed", "completions",
+                                        "--mode=closed --users=4 --workers=2 --load=300ms "
+                                        "--duration=50ms --warmup=0s");
     const json& c = r.j.at("result").at("closed");
     EXPECT_EQ(c.at("measured"), 4) << "the four submissions in the span";
     EXPECT_EQ(c.at("completed"), 4) << "all four ran after the span";
@@ -271,30 +269,11 @@ namespace {
 std::pair<int, json> interrupt(const std::string& mode, const std::string& startNote,
                                std::vector<std::string> args) {
     const auto dir = rigtest::scratch("openclosed", "stop-" + mode);
-    const auto bin = rigtest::fs::path(PULLSCHED_BIN_DIR) / "stressrig";
     const auto errFile = dir / "stderr.txt";
-    args.insert(args.begin(), {"stressrig", "--mode=" + mode, "--duration=1min", "--load=100us",
-                               "--no-render", "--name=r"});
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::vector<char*> argv;
-        for (std::string& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        if (::chdir(dir.c_str()) != 0) ::_exit(127);
-        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(out, 1);
-        ::dup2(err, 2);
-        ::execv(bin.c_str(), argv.data());
-        ::_exit(127);
-    }
-    // Bounded only so that a broken binary cannot hang the test.
-    bool started = false;
-    for (int i = 0; i < 1200 && !started; ++i) {
-        std::this_thread::sleep_for(50ms);
-        started = rigtest::slurp(errFile).find(startNote) != std::string::npos;
-    }
+    args.insert(args.begin(),
+                {"--mode=" + mode, "--duration=1min", "--load=100us", "--no-render", "--name=r"});
+    const pid_t pid = rigtest::startRig(args, dir);
+    const bool started = rigtest::waitForText(errFile, startNote);
     std::this_thread::sleep_for(300ms);
     ::kill(pid, SIGINT);
     int status = 0;

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -117,31 +117,12 @@ TEST(StressrigOpenBackends, AnUnknownBackendIsAUsageError) {
 TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
     using namespace std::chrono_literals;
     const fs::path dir = rigtest::scratch("open-backends", "sigint");
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
     const fs::path errFile = dir / "stderr.txt";
-    std::vector<std::string> args{"stressrig",   "--mode=open",  "--duration=1min",
-                                  "--rate=1k",   "--load=100us", "--backends=pool,asio",
-                                  "--no-render", "--name=r"};
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::vector<char*> argv;
-        for (std::string& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        if (::chdir(dir.c_str()) != 0) ::_exit(127);
-        const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(out, 1);
-        ::dup2(err, 2);
-        ::execv(bin.c_str(), argv.data());
-        ::_exit(127);
-    }
-    // Bounded only so that a broken binary cannot hang the test.
-    bool started = false;
-    for (int i = 0; i < 1200 && !started; ++i) {
-        std::this_thread::sleep_for(50ms);
-        started = rigtest::slurp(errFile).find("open load on pool") != std::string::npos;
-    }
+    const pid_t pid =
+        rigtest::startRig({"--mode=open", "--duration=1min", "--rate=1k", "--load=100us",
+                           "--backends=pool,asio", "--no-render", "--name=r"},
+                          dir);
+    const bool started = rigtest::waitForText(errFile, "open load on pool");
     std::this_thread::sleep_for(300ms);
     ::kill(pid, SIGINT);
     int status = 0;

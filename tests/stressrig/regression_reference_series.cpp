@@ -13,25 +13,20 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
-#include "ScriptTestSupport.hpp"
+#include "RigTestSupport.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kScript = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "plot" / "reference-series.sh";
-const fs::path kRig = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+const fs::path kRig = rigtest::stressrigBinary();
 
-using ScriptRun = scripttest::CommandRun;
+using ScriptRun = rigtest::CommandRun;
 
 ScriptRun script(const std::string& args) {
-    return scripttest::runCommand("bash '" + kScript.string() + "' --rig='" + kRig.string() + "' " +
-                                  args);
-}
-
-bool haveGnuplot() {
-    return std::system("command -v gnuplot >/dev/null 2>&1") == 0;
+    return rigtest::runCommand("bash '" + kScript.string() + "' --rig='" + kRig.string() + "' " +
+                               args);
 }
 
 }  // namespace
@@ -66,7 +61,7 @@ TEST(ReferenceSeries, QuickGraph15PrintsOursBesideThePublished) {
     } else {
         EXPECT_EQ(r.output.find("fewer than the series'"), std::string::npos);
     }
-    if (haveGnuplot()) {
+    if (rigtest::haveTool("gnuplot")) {
         EXPECT_TRUE(fs::exists(dir / "graph-15-reference.png")) << r.output;
     }
     fs::remove_all(dir);

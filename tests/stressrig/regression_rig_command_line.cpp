@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/Presets.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -25,18 +25,6 @@ using rigtest::slurp;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-    return rigtest::scratch("run-mode", name);
-}
-
-json envelope(const fs::path& file) {
-    return rigtest::fileEnvelope(file);
-}
-
-json stdoutJson(const Result& r) {
-    return rigtest::stdoutEnvelope(r);
-}
-
 /// `args` with small, quick defaults for what they do not set: 16 burst nodes, 100us jobs.
 std::string small(const std::string& args) {
     std::string s = "--no-render --quiet ";
@@ -50,11 +38,11 @@ std::string small(const std::string& args) {
 }  // namespace
 
 TEST(StressrigRunMode, SmallGraphEndToEnd) {
-    const fs::path dir = scratch("e2e");
+    const fs::path dir = rigtest::scratch("run-mode", "e2e");
     const Result r =
         rig(small("--workers=2 --reps=2 --life-window=0s --trace-json --json --out=res"), dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json j = stdoutJson(r);
+    const json j = rigtest::stdoutEnvelope(r);
     for (const char* k : {"mode", "version", "configuration", "environment", "calibration", "files",
                           "partial", "verdict", "warnings", "failures", "exit_status", "result"})
         EXPECT_TRUE(j.contains(k)) << k;
@@ -89,7 +77,7 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
     for (const auto& f : j.at("files"))
         listed.insert(f.get<std::string>());
     EXPECT_EQ(onDisk, listed);
-    EXPECT_EQ(envelope(out / "run-burst-16.json").at("result"), res);
+    EXPECT_EQ(rigtest::fileEnvelope(out / "run-burst-16.json").at("result"), res);
 
     // every node of every rep, each with its state
     const CsvTable jobs = CsvTable::readFile(out / "run-burst-16.csv");
@@ -134,7 +122,7 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
     EXPECT_TRUE(fs::exists(out / "run-burst-16-concurrency.gp"));
 
     // the trace: both reps, every job with its state, one track per worker
-    const json trace = envelope(out / "run-burst-16-trace.json");
+    const json trace = rigtest::fileEnvelope(out / "run-burst-16-trace.json");
     std::set<std::string> tracks;
     std::set<std::pair<int, int>> traced;
     int repSpans = 0;
@@ -156,7 +144,7 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
 }
 
 TEST(StressrigRunMode, TextReportUsesOneDurationFormat) {
-    const fs::path dir = scratch("text");
+    const fs::path dir = rigtest::scratch("run-mode", "text");
     const Result r = rig(small("--pattern=chains2 --life-window=0s"), dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     for (const char* w :
@@ -171,7 +159,7 @@ TEST(StressrigRunMode, TextReportUsesOneDurationFormat) {
 // A 1 ns life window: no job can start within 1 ns of its due time, so the start jobs
 // expire and their successors are cancelled, deterministically.
 TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
-    const fs::path dir = scratch("expire");
+    const fs::path dir = rigtest::scratch("run-mode", "expire");
     const Result r = rig(small("--reps=3 --life-window=1ns"), dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;  // misses are a measurement
     EXPECT_NE(r.out.find("hash not checked"), std::string::npos) << r.out;
@@ -180,7 +168,7 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
     EXPECT_EQ(r.out.find("0.000 ms"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" of 3 reps incomplete: excluded"), std::string::npos) << r.out;
 
-    const json j = envelope(dir / "out/run-burst-16.json");
+    const json j = rigtest::fileEnvelope(dir / "out/run-burst-16.json");
     const json& res = j.at("result");
     EXPECT_EQ(j.at("exit_status"), 0);
     EXPECT_EQ(j.at("configuration").at("life_window_us"), 0.001);
@@ -224,10 +212,10 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
 }
 
 TEST(StressrigRunMode, TraceHoldsJobsThatNeverRan) {
-    const fs::path dir = scratch("trace-expired");
+    const fs::path dir = rigtest::scratch("run-mode", "trace-expired");
     const Result r = rig(small("--reps=2 --life-window=1ns --trace-json"), dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json trace = envelope(dir / "out/run-burst-16-trace.json");
+    const json trace = rigtest::fileEnvelope(dir / "out/run-burst-16-trace.json");
     std::set<std::pair<int, int>> traced;
     std::set<std::string> states;
     for (const json& e : trace.at("traceEvents"))
@@ -243,10 +231,10 @@ TEST(StressrigRunMode, TraceHoldsJobsThatNeverRan) {
 
 // Options of the graph group: recorded in the configuration and visible in the result.
 TEST(StressrigRunMode, GraphOptionsAreApplied) {
-    const fs::path dir = scratch("graph");
+    const fs::path dir = rigtest::scratch("run-mode", "graph");
     const Result a = rig(small("--pattern=chains2 --nodes=12 --seed=9 --fan=2 --json"), dir);
     ASSERT_EQ(a.code, 0) << a.err;
-    const json ja = stdoutJson(a);
+    const json ja = rigtest::stdoutEnvelope(a);
     EXPECT_EQ(ja.at("configuration").at("pattern"), "chains2");
     EXPECT_EQ(ja.at("configuration").at("nodes"), 12);
     EXPECT_EQ(ja.at("configuration").at("seed"), 9);
@@ -259,7 +247,7 @@ TEST(StressrigRunMode, GraphOptionsAreApplied) {
 
     const Result b = rig(small("--rules='expand:p=0.5,max=3' --nodes=12 --json"), dir);
     ASSERT_EQ(b.code, 0) << b.err;
-    const json jb = stdoutJson(b);
+    const json jb = rigtest::stdoutEnvelope(b);
     EXPECT_EQ(jb.at("configuration").at("rules"), "expand:p=0.5,max=3");
     EXPECT_EQ(jb.at("result").at("pattern"), "custom");
     EXPECT_NE(jb.at("result").at("rules").get<std::string>().find("expand:p=0.5"),
@@ -270,15 +258,17 @@ TEST(StressrigRunMode, GraphOptionsAreApplied) {
 
 // --load, --stress, --concurrency, --schedule/--level, --load-kind, --workers.
 TEST(StressrigRunMode, ExecutionAndScheduleOptionsAreApplied) {
-    const fs::path dir = scratch("sched");
+    const fs::path dir = rigtest::scratch("run-mode", "sched");
     const std::string base = "--life-window=0s --json ";
-    const json ref = stdoutJson(rig(small(base), dir));
-    const json load = stdoutJson(rig(small(base + "--load=200us"), dir));
-    const json stress = stdoutJson(rig(small(base + "--stress=2"), dir));
-    const json conc = stdoutJson(rig(small(base + "--concurrency=1"), dir));
-    const json level = stdoutJson(rig(small(base + "--schedule=default --level=2ms"), dir));
-    const json memory = stdoutJson(rig(small(base + "--load-kind=memory"), dir));
-    const json workers = stdoutJson(rig(small(base + "--workers=3 --trace-json"), dir));
+    const json ref = rigtest::stdoutEnvelope(rig(small(base), dir));
+    const json load = rigtest::stdoutEnvelope(rig(small(base + "--load=200us"), dir));
+    const json stress = rigtest::stdoutEnvelope(rig(small(base + "--stress=2"), dir));
+    const json conc = rigtest::stdoutEnvelope(rig(small(base + "--concurrency=1"), dir));
+    const json level =
+        rigtest::stdoutEnvelope(rig(small(base + "--schedule=default --level=2ms"), dir));
+    const json memory = rigtest::stdoutEnvelope(rig(small(base + "--load-kind=memory"), dir));
+    const json workers =
+        rigtest::stdoutEnvelope(rig(small(base + "--workers=3 --trace-json"), dir));
     const double expected = ref.at("result").at("expected_ms");
 
     EXPECT_EQ(load.at("configuration").at("load_us"), 200.0);
@@ -302,7 +292,7 @@ TEST(StressrigRunMode, ExecutionAndScheduleOptionsAreApplied) {
 
     EXPECT_EQ(workers.at("configuration").at("workers"), 3);
     EXPECT_EQ(workers.at("result").at("workers"), 3);
-    const json trace = envelope(dir / "out/run-burst-16-trace.json");
+    const json trace = rigtest::fileEnvelope(dir / "out/run-burst-16-trace.json");
     int workerTracks = 0;
     for (const json& e : trace.at("traceEvents"))
         if (e.at("ph") == "M" && e.at("name") == "thread_name" &&
@@ -313,10 +303,10 @@ TEST(StressrigRunMode, ExecutionAndScheduleOptionsAreApplied) {
 }
 
 TEST(StressrigRunMode, RepsAndOutputNaming) {
-    const fs::path dir = scratch("reps");
+    const fs::path dir = rigtest::scratch("run-mode", "reps");
     const Result r = rig(small("--reps=3 --life-window=0s --name=three --out=o3"), dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = envelope(dir / "o3/three.json");
+    const json j = rigtest::fileEnvelope(dir / "o3/three.json");
     EXPECT_EQ(j.at("configuration").at("reps"), 3);
     EXPECT_EQ(j.at("result").at("reps_run"), 3);
     EXPECT_EQ(CsvTable::readFile(dir / "o3/three-reps.csv").rowCount(), 3u);
@@ -327,7 +317,7 @@ TEST(StressrigRunMode, RepsAndOutputNaming) {
 }
 
 TEST(StressrigRunMode, LongSchedulesAreRefusedBeforeRunning) {
-    const fs::path dir = scratch("long");
+    const fs::path dir = rigtest::scratch("run-mode", "long");
     // 64 burst nodes at 500us on 2-way concurrency plan 16.5 ms; at stress 0.01, 1.65 s
     const Result r =
         rig("--pattern=burst --nodes=64 --concurrency=2 --stress=0.01 "
@@ -343,12 +333,12 @@ TEST(StressrigRunMode, LongSchedulesAreRefusedBeforeRunning) {
     // and the limit is recorded when it lets the run through
     const Result ok = rig(small("--max-schedule=2h --json"), dir);
     ASSERT_EQ(ok.code, 0) << ok.err;
-    EXPECT_EQ(stdoutJson(ok).at("configuration").at("max_schedule_us"), 7.2e9);
+    EXPECT_EQ(rigtest::stdoutEnvelope(ok).at("configuration").at("max_schedule_us"), 7.2e9);
     fs::remove_all(dir);
 }
 
 TEST(StressrigRunMode, BadCombinationsAreUsageErrors) {
-    const fs::path dir = scratch("usage");
+    const fs::path dir = rigtest::scratch("run-mode", "usage");
     const Result level = rig(small("--level=2ms"), dir);
     EXPECT_EQ(level.code, 2);
     EXPECT_NE(level.err.find("--level applies to --schedule=default"), std::string::npos);
@@ -366,7 +356,7 @@ TEST(StressrigRunMode, BadCombinationsAreUsageErrors) {
 }
 
 TEST(StressrigRunMode, TraceDumpNeedsATraceBuild) {
-    const fs::path dir = scratch("dump");
+    const fs::path dir = rigtest::scratch("run-mode", "dump");
     const Result r = rig(small("--trace-dump --life-window=0s"), dir);
     if (!pullsched::Scheduler::traceCompiledIn()) {
         EXPECT_EQ(r.code, 2);
@@ -374,7 +364,9 @@ TEST(StressrigRunMode, TraceDumpNeedsATraceBuild) {
         EXPECT_FALSE(fs::exists(dir / "out"));
     } else {
         ASSERT_EQ(r.code, 0) << r.err;
-        EXPECT_EQ(envelope(dir / "out/run-burst-16.json").at("configuration").at("trace_dump"),
+        EXPECT_EQ(rigtest::fileEnvelope(dir / "out/run-burst-16.json")
+                      .at("configuration")
+                      .at("trace_dump"),
                   true);
         EXPECT_GT(fs::file_size(dir / "out/run-burst-16-trace-dump.txt"), 0u);
     }
@@ -383,15 +375,15 @@ TEST(StressrigRunMode, TraceDumpNeedsATraceBuild) {
 
 // SIGINT between reps: the reps measured so far are reported, marked partial, exit 130.
 TEST(StressrigRunMode, InterruptKeepsWhatWasMeasured) {
-    const fs::path dir = scratch("sigint");
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path dir = rigtest::scratch("run-mode", "sigint");
+    const fs::path bin = rigtest::stressrigBinary();
     const std::string cmd = "cd '" + dir.string() + "' && ('" + bin.string() + "' " +
                             small("--reps=100000 --life-window=0s") +
                             " >stdout.txt 2>stderr.txt & pid=$!; "
                             "sleep 3; kill -INT $pid; wait $pid; echo $? >code.txt)";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     EXPECT_EQ(slurp(dir / "code.txt"), "130\n") << slurp(dir / "stderr.txt");
-    const json j = envelope(dir / "out/run-burst-16.json");
+    const json j = rigtest::fileEnvelope(dir / "out/run-burst-16.json");
     EXPECT_EQ(j.at("partial"), true);
     const std::size_t run = j.at("result").at("reps_run");
     EXPECT_GT(run, 0u);
@@ -406,15 +398,15 @@ TEST(StressrigRunMode, InterruptKeepsWhatWasMeasured) {
 // SIGTERM during one long rep: the rep is cut short (jobs not started are cancelled),
 // listed as interrupted, counted in no figure and no failure; exit 143.
 TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
-    const fs::path dir = scratch("sigterm");
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path dir = rigtest::scratch("run-mode", "sigterm");
+    const fs::path bin = rigtest::stressrigBinary();
     const std::string cmd = "cd '" + dir.string() + "' && ('" + bin.string() + "' " +
                             small("--nodes=5000 --load=500us --life-window=0s") +
                             " >stdout.txt 2>stderr.txt & pid=$!; "
                             "sleep 1.5; kill -TERM $pid; wait $pid; echo $? >code.txt)";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     EXPECT_EQ(slurp(dir / "code.txt"), "143\n") << slurp(dir / "stderr.txt");
-    const json j = envelope(dir / "out/run-burst-5000.json");
+    const json j = rigtest::fileEnvelope(dir / "out/run-burst-5000.json");
     EXPECT_EQ(j.at("partial"), true);
     EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
     EXPECT_EQ(j.at("exit_status"), 143);
@@ -434,11 +426,11 @@ TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
 // --placement reaches the configuration and every choice runs the graph correctly; a
 // pinned backend run too (the pullsched backend takes it from the BackendSetup).
 TEST(StressrigRunMode, PlacementIsRecordedAndEveryChoiceRuns) {
-    const fs::path dir = scratch("placement");
+    const fs::path dir = rigtest::scratch("run-mode", "placement");
     for (const std::string p : {"spread", "pinned", "os"}) {
         const Result r = rig(small("--life-window=0s --reps=2 --json --placement=" + p), dir);
         ASSERT_EQ(r.code, 0) << p << "\n" << r.err;
-        const json j = stdoutJson(r);
+        const json j = rigtest::stdoutEnvelope(r);
         EXPECT_EQ(j.at("configuration").at("placement"), p);
         EXPECT_EQ(j.at("result").at("hash_check"), "ok") << p;
     }
@@ -447,6 +439,6 @@ TEST(StressrigRunMode, PlacementIsRecordedAndEveryChoiceRuns) {
         << text.out;
     const Result b = rig(small("--json --placement=pinned --backends=pullsched,pool"), dir);
     ASSERT_EQ(b.code, 0) << b.err;
-    EXPECT_EQ(stdoutJson(b).at("configuration").at("placement"), "pinned");
+    EXPECT_EQ(rigtest::stdoutEnvelope(b).at("configuration").at("placement"), "pinned");
     fs::remove_all(dir);
 }

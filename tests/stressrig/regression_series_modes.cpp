@@ -20,7 +20,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "report/CsvTable.hpp"
 
 namespace fs = std::filesystem;
@@ -37,19 +37,11 @@ const std::string kBp = "--mode=breaking-point --nodes=8 --reps=3 --load=100us -
 const std::string kPr =
     "--mode=param-range --pattern=isolated --from=4 --to=12 --points=4 --load=100us --no-render ";
 
-fs::path scratch(const std::string& name) {
-    return rigtest::scratch("series", name);
-}
-
-json envelope(const Result& r) {
-    return rigtest::stdoutEnvelope(r);
-}
-
 /// Runs with --json --quiet and returns the envelope; expects exit 0.
 json run(const std::string& args, const fs::path& dir) {
     const Result r = rig(args + " --json --quiet", dir);
     EXPECT_EQ(r.code, 0) << args << "\n" << r.out << r.err;
-    return envelope(r);
+    return rigtest::stdoutEnvelope(r);
 }
 
 bool missing(const json& v) {
@@ -84,23 +76,8 @@ void expectVerdictsFollowThresholds(const fs::path& out, const std::string& stem
 /// Starts the binary, sends `sig` once its stderr shows `marker`, returns what it said.
 Result interrupt(const std::vector<std::string>& args, const fs::path& dir,
                  const std::string& marker, int sig) {
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
-    const pid_t pid = fork();
-    if (pid == 0) {
-        if (chdir(dir.c_str()) != 0) _exit(127);
-        const int o = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int e = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        std::vector<char*> argv{const_cast<char*>(bin.c_str())};
-        for (const std::string& a : args)
-            argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(bin.c_str(), argv.data());
-        _exit(127);
-    }
-    for (int i = 0; i < 600 && slurp(dir / "stderr.txt").find(marker) == std::string::npos; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const pid_t pid = rigtest::startRig(args, dir);
+    rigtest::waitForText(dir / "stderr.txt", marker, 600);
     // time for the first runs, even under ThreadSanitizer
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     kill(pid, sig);
@@ -118,7 +95,7 @@ Result interrupt(const std::vector<std::string>& args, const fs::path& dir,
 // ------------------------------------------------------------------ breaking point
 
 TEST(SeriesBreakingPoint, SmallSearchTerminatesWithConsistentFields) {
-    const fs::path dir = scratch("bp");
+    const fs::path dir = rigtest::scratch("series", "bp");
     const json e = run(kBp, dir);
     EXPECT_EQ(e.at("mode"), "breaking-point");
     EXPECT_EQ(e.at("partial"), false);
@@ -203,7 +180,7 @@ TEST(SeriesBreakingPoint, SmallSearchTerminatesWithConsistentFields) {
 }
 
 TEST(SeriesBreakingPoint, TextReportUsesAdaptiveUnits) {
-    const fs::path dir = scratch("bptext");
+    const fs::path dir = rigtest::scratch("series", "bptext");
     const Result r = rig(kBp + "--quiet", dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     for (const char* w : {"Breaking point: pattern burst (8 nodes", "3 runs per probe",
@@ -215,7 +192,7 @@ TEST(SeriesBreakingPoint, TextReportUsesAdaptiveUnits) {
 }
 
 TEST(SeriesBreakingPoint, ThresholdOptionsDecideTheVerdicts) {
-    const fs::path dir = scratch("bpth");
+    const fs::path dir = rigtest::scratch("series", "bpth");
     // reference thresholds: the fixed 2 ms / 2 ms / 4 ms whatever the load
     const json ref = run(kBp + "--thresholds=reference --life-window=0s", dir);
     EXPECT_EQ(ref.at("configuration").at("thresholds"), "reference");
@@ -249,7 +226,7 @@ TEST(SeriesBreakingPoint, ThresholdOptionsDecideTheVerdicts) {
 }
 
 TEST(SeriesBreakingPoint, UnreachableThresholdsWidenToTheCap) {
-    const fs::path dir = scratch("bpcap");
+    const fs::path dir = rigtest::scratch("series", "bpcap");
     // no run can fail (no deadlines, 1 h of slack) and no probe can break: 7 probes up to 64
     const json a = run(kBp + "--life-window=0s --fail-delta=1h", dir);
     EXPECT_EQ(a.at("configuration").at("life_window_us"), 0);
@@ -268,12 +245,12 @@ TEST(SeriesBreakingPoint, UnreachableThresholdsWidenToTheCap) {
 }
 
 TEST(SeriesBreakingPoint, IncompleteRunsAreMissingAndCounted) {
-    const fs::path dir = scratch("bpinc");
+    const fs::path dir = rigtest::scratch("series", "bpinc");
     // a 1 µs life window lets jobs expire: runs end incomplete and break every probe; the
     // search bisects downwards until a probe would outlast --max-schedule
     const Result r = rig(kBp + "--life-window=1us --max-schedule=2ms --json --quiet", dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json e = envelope(r);
+    const json e = rigtest::stdoutEnvelope(r);
     EXPECT_EQ(e.at("configuration").at("life_window_us"), 1);
     EXPECT_EQ(e.at("configuration").at("max_schedule_us"), 2000);
     const json& j = e.at("result");
@@ -313,7 +290,7 @@ TEST(SeriesBreakingPoint, IncompleteRunsAreMissingAndCounted) {
 }
 
 TEST(SeriesBreakingPoint, ExecutionAndScheduleOptionsApply) {
-    const fs::path dir = scratch("bpexec");
+    const fs::path dir = rigtest::scratch("series", "bpexec");
     const json a = run(kBp + "--life-window=0s --fail-delta=1h", dir);
     fs::remove_all(dir / "out");
     // one worker, planned concurrency 1, 200 µs memory jobs, another graph
@@ -359,7 +336,7 @@ TEST(SeriesBreakingPoint, ExecutionAndScheduleOptionsApply) {
 }
 
 TEST(SeriesBreakingPoint, UsageErrors) {
-    const fs::path dir = scratch("bpusage");
+    const fs::path dir = rigtest::scratch("series", "bpusage");
     // each bad option with the words its message must contain
     const std::vector<std::pair<std::string, std::string>> cases{
         {"--schedule=default", "--schedule=default does not apply"},
@@ -389,7 +366,7 @@ TEST(SeriesBreakingPoint, UsageErrors) {
 }
 
 TEST(SeriesBreakingPoint, SigtermGivesAPartialResult) {
-    const fs::path dir = scratch("bpstop");
+    const fs::path dir = rigtest::scratch("series", "bpstop");
     // 100000 runs per probe: only a stop ends the first probe
     const Result r = interrupt({"--mode=breaking-point", "--nodes=8", "--reps=100000",
                                 "--load=100us", "--life-window=0s", "--no-render"},
@@ -411,7 +388,7 @@ TEST(SeriesBreakingPoint, SigtermGivesAPartialResult) {
 // ------------------------------------------------------------------ parameter series
 
 TEST(SeriesParamRange, FewPointsGiveThePublishedColumns) {
-    const fs::path dir = scratch("pr");
+    const fs::path dir = rigtest::scratch("series", "pr");
     const json e = run(kPr, dir);
     const json& c = e.at("configuration");
     EXPECT_EQ(c.at("from"), 4);
@@ -449,7 +426,7 @@ TEST(SeriesParamRange, FewPointsGiveThePublishedColumns) {
 }
 
 TEST(SeriesParamRange, TextHasTheModelLine) {
-    const fs::path dir = scratch("prtext");
+    const fs::path dir = rigtest::scratch("series", "prtext");
     const Result r = rig(kPr + "--quiet", dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("\nModel: "), std::string::npos) << r.out;
@@ -460,7 +437,7 @@ TEST(SeriesParamRange, TextHasTheModelLine) {
 }
 
 TEST(SeriesParamRange, SeriesOptionsApply) {
-    const fs::path dir = scratch("propt");
+    const fs::path dir = rigtest::scratch("series", "propt");
     auto sizes = [](const json& e) {
         std::vector<std::size_t> s;
         for (const json& p : e.at("result").at("points"))
@@ -499,7 +476,7 @@ TEST(SeriesParamRange, SeriesOptionsApply) {
 }
 
 TEST(SeriesParamRange, GraphOptionsApply) {
-    const fs::path dir = scratch("prgraph");
+    const fs::path dir = rigtest::scratch("series", "prgraph");
     auto hashes = [](const json& e) {
         std::vector<std::string> h;
         for (const json& p : e.at("result").at("points"))
@@ -527,7 +504,7 @@ TEST(SeriesParamRange, GraphOptionsApply) {
 }
 
 TEST(SeriesParamRange, UsageErrors) {
-    const fs::path dir = scratch("prusage");
+    const fs::path dir = rigtest::scratch("series", "prusage");
     const std::vector<std::pair<std::string, std::string>> cases{
         {"--from=12 --to=4", "need a larger --to"},
         {"--from=4 --to=4", "need a larger --to"},
@@ -547,7 +524,7 @@ TEST(SeriesParamRange, UsageErrors) {
 }
 
 TEST(SeriesParamRange, SigtermGivesAPartialResult) {
-    const fs::path dir = scratch("prstop");
+    const fs::path dir = rigtest::scratch("series", "prstop");
     const Result r = interrupt({"--mode=param-range", "--pattern=isolated", "--from=2", "--to=6",
                                 "--points=100000", "--load=100us", "--no-render"},
                                dir, "1/100000", SIGTERM);

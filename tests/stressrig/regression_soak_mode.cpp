@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "load/ArrivalTimetable.hpp"
 
 using nlohmann::json;
@@ -27,7 +27,7 @@ using rigtest::usOf;
 using RigRun = rigtest::JsonRun;
 
 RigRun soak(const std::string& name, const std::string& args) {
-    return rigtest::rigJson("--mode=soak " + args, rigtest::scratch("soak", name));
+    return rigtest::rigJsonIn("soak", name, "--mode=soak " + args);
 }
 
 /// Arrivals of a soak: one timetable per interval, Poisson seeded by seed + index.
@@ -214,28 +214,14 @@ namespace {
 /// Starts a one-minute soak, waits for its first interval's progress line, sends `sig`.
 void interruptSoak(int sig, int expectedExit) {
     const auto dir = rigtest::scratch("soak", "signal" + std::to_string(sig));
-    const auto bin = rigtest::fs::path(PULLSCHED_BIN_DIR) / "stressrig";
     const auto errFile = dir / "stderr.txt", outFile = dir / "stdout.txt";
-    const pid_t pid = ::fork();
+    const pid_t pid =
+        rigtest::startRig({"--mode=soak", "--duration=1min", "--interval=200ms", "--rate=1k",
+                           "--load=100us", "--warmup=0s", "--no-render", "--name=s"},
+                          dir);
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        if (::chdir(dir.c_str()) != 0) ::_exit(127);
-        const int out = ::open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(out, 1);
-        ::dup2(err, 2);
-        ::execl(bin.c_str(), "stressrig", "--mode=soak", "--duration=1min", "--interval=200ms",
-                "--rate=1k", "--load=100us", "--warmup=0s", "--no-render", "--name=s",
-                static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    // The first interval is done when its progress line appears. The wait is bounded
-    // only so that a broken binary cannot hang the test.
-    bool started = false;
-    for (int i = 0; i < 1200 && !started; ++i) {
-        std::this_thread::sleep_for(50ms);
-        started = rigtest::slurp(errFile).find("] 1/300 ") != std::string::npos;
-    }
+    // The first interval is done when its progress line appears.
+    const bool started = rigtest::waitForText(errFile, "] 1/300 ");
     ASSERT_TRUE(started) << rigtest::slurp(errFile);
     ::kill(pid, sig);
     int status = 0;

@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 namespace {
 
@@ -33,27 +33,11 @@ struct Stopped {
 Stopped interruptInsideARun(const std::string& name, std::vector<std::string> args,
                             std::chrono::milliseconds inside = 2000ms) {
     const fs::path dir = rigtest::scratch("stop-inside", name);
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
-    args.insert(args.begin(), bin.string());
     args.push_back("--no-render");
     args.push_back("--name=r");
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        if (::chdir(dir.c_str()) != 0) ::_exit(127);
-        ::dup2(::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
-        ::dup2(::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
-        std::vector<char*> argv;
-        for (std::string& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        ::execv(bin.c_str(), argv.data());
-        ::_exit(127);
-    }
+    const pid_t pid = rigtest::startRig(args, dir);
     Stopped s;
-    for (int i = 0; i < 1200; ++i) {  // hang guard of a minute for the calibration
-        if (rigtest::slurp(dir / "stderr.txt").find("calibrated") != std::string::npos) break;
-        std::this_thread::sleep_for(50ms);
-    }
+    rigtest::waitForText(dir / "stderr.txt", "calibrated");  // a minute at most
     std::this_thread::sleep_for(inside);
     ::kill(pid, SIGINT);
     int status = 0;

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
 #include "cli/GraphOptions.hpp"
 #include "load/ArrivalTimetable.hpp"
@@ -23,25 +23,15 @@ using nlohmann::json;
 using pullsched::rig::ArrivalTimetable;
 using pullsched::rig::CsvTable;
 namespace fs = std::filesystem;
-namespace loadtest = pullsched::rig::loadtest;
 
 namespace {
 
 using rigtest::JsonRun;
 
-fs::path dirFor(const std::string& name) {
-    return rigtest::scratch("steps", name);
-}
-
-/// Runs with --json --quiet --no-render (plus args) and parses the envelope.
-JsonRun runJson(const std::string& args, const fs::path& dir, int expectedExit = 0) {
-    return rigtest::rigJson(args, dir, expectedExit);
-}
-
 /// Runs in the background and sends SIGINT after `after` seconds.
 rigtest::Result runInterrupted(const std::string& args, const fs::path& dir,
                                const std::string& after) {
-    const fs::path bin = fs::path(PULLSCHED_BIN_DIR) / "stressrig";
+    const fs::path bin = rigtest::stressrigBinary();
     // One SIGINT to the rig alone (timeout(1) would signal its process group as well).
     const std::string cmd = "cd '" + dir.string() + "' && { '" + bin.string() + "' " + args +
                             " --json --quiet --no-render >stdout.txt 2>stderr.txt & p=$!; sleep " +
@@ -66,8 +56,8 @@ std::size_t countRowsWithWorkers(const json& steps, unsigned w) {
 // ------------------------------------------------------------------ sweep
 
 TEST(SweepMode, OptionsAppearAndApply) {
-    const fs::path dir = dirFor("sweep-options");
-    const JsonRun run = runJson(
+    const fs::path dir = rigtest::scratch("steps", "sweep-options");
+    const JsonRun run = rigtest::rigJson(
         "--mode=sweep --workers=1,2 --from=200/s --to=600/s --step=200/s --hold=150ms "
         "--warmup=20ms --limit=1s --deadline-window=2s --arrival=poisson --sample-seed=7 "
         "--drop-threshold=0.5% --load=100us --load-kind=memory --max-schedule=10min",
@@ -106,7 +96,8 @@ TEST(SweepMode, OptionsAppearAndApply) {
         // Poisson arrivals of --sample-seed over --hold; the first --warmup not measured.
         const auto tt = ArrivalTimetable::poisson(rate, 150ms, 7);
         EXPECT_EQ(s.at("jobs").get<std::uint64_t>(), tt.size()) << s.dump();
-        EXPECT_EQ(s.at("measured").get<std::uint64_t>(), loadtest::measuredArrivals(tt, 20ms));
+        EXPECT_EQ(s.at("measured").get<std::uint64_t>(),
+                  pullsched::rig::measuredArrivals(tt, 20ms));
         // --load: offered share of the nominal capacity workers / load.
         EXPECT_NEAR(s.at("utilisation_percent").get<double>(), 100 * rate * 100e-6 / w, 1e-9);
         EXPECT_TRUE(classes.count(s.at("class").get<std::string>())) << s.dump();
@@ -129,9 +120,9 @@ TEST(SweepMode, OptionsAppearAndApply) {
 }
 
 TEST(SweepMode, LimitAndAutomaticStepsChangeTheSweep) {
-    const fs::path dir = dirFor("sweep-limit");
+    const fs::path dir = rigtest::scratch("steps", "sweep-limit");
     // No --step: 5 evenly spaced rates. --limit=1ns: no step can be stable; no deadlines.
-    const JsonRun run = runJson(
+    const JsonRun run = rigtest::rigJson(
         "--mode=sweep --workers=2 --from=100/s --to=300/s --hold=100ms --warmup=10ms "
         "--limit=1ns --deadline-window=0s --load=50us",
         dir);
@@ -152,12 +143,12 @@ TEST(SweepMode, LimitAndAutomaticStepsChangeTheSweep) {
 }
 
 TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
-    const fs::path dir = dirFor("sweep-drops");
+    const fs::path dir = rigtest::scratch("steps", "sweep-drops");
     // --deadline-window=1ns: (nearly) every job misses its deadline and is dropped.
     const std::string base =
         "--mode=sweep --workers=1 --from=200/s --to=400/s --step=100/s --hold=100ms "
         "--warmup=10ms --limit=1s --deadline-window=1ns --load=50us";
-    const JsonRun strict = runJson(base, dir);
+    const JsonRun strict = rigtest::rigJson(base, dir);
     const json& s0 = strict.j.at("result").at("steps");
     ASSERT_EQ(s0.size(), 1u);  // the first failure ends the sweep of that worker count
     EXPECT_EQ(s0.at(0).at("class"), "failure") << s0.dump();
@@ -166,7 +157,7 @@ TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
     EXPECT_EQ(strict.j.at("exit_status"), 0);  // drops are a measurement
     EXPECT_FALSE(strict.j.at("warnings").empty());
 
-    const JsonRun loose = runJson(base + " --drop-threshold=100%", dir);
+    const JsonRun loose = rigtest::rigJson(base + " --drop-threshold=100%", dir);
     EXPECT_EQ(loose.j.at("configuration").at("drop_threshold_percent"), 100.0);
     const json& s1 = loose.j.at("result").at("steps");
     ASSERT_EQ(s1.size(), 3u);
@@ -178,7 +169,7 @@ TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
 }
 
 TEST(SweepMode, BadInputExitsTwoAndWritesNothing) {
-    const fs::path dir = dirFor("sweep-bad");
+    const fs::path dir = rigtest::scratch("steps", "sweep-bad");
     for (const char* args : {"--mode=sweep --from=2k/s --to=1k/s", "--mode=sweep --step=0",
                              "--mode=sweep --drop-threshold=101%", "--mode=sweep --workers=0,2",
                              "--mode=sweep --hold=1s --max-schedule=2s", "--mode=sweep --from=fast",
@@ -194,7 +185,7 @@ TEST(SweepMode, BadInputExitsTwoAndWritesNothing) {
 }
 
 TEST(SweepMode, InterruptReturnsPartialResult) {
-    const fs::path dir = dirFor("sweep-stop");
+    const fs::path dir = rigtest::scratch("steps", "sweep-stop");
     const auto r = runInterrupted(
         "--mode=sweep --workers=1 --from=100/s --to=300/s --step=100/s --hold=3s --load=50us", dir,
         "1.5");
@@ -210,8 +201,8 @@ TEST(SweepMode, InterruptReturnsPartialResult) {
 // ------------------------------------------------------------------ headroom
 
 TEST(HeadroomMode, OptionsAppearAndApply) {
-    const fs::path dir = dirFor("headroom-options");
-    const JsonRun run = runJson(
+    const fs::path dir = rigtest::scratch("steps", "headroom-options");
+    const JsonRun run = rigtest::rigJson(
         "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us --hold=100ms "
         "--warmup=10ms --arrival=poisson --sample-seed=9 --deadline-window=1s "
         "--drop-threshold=50% --load-kind=cpu",
@@ -243,7 +234,7 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
         const auto tt = ArrivalTimetable::poisson(rate, 100ms, 9);
         EXPECT_EQ(load[i].at("jobs").get<std::uint64_t>(), tt.size());
         EXPECT_EQ(load[i].at("measured").get<std::uint64_t>(),
-                  loadtest::measuredArrivals(tt, 10ms));
+                  pullsched::rig::measuredArrivals(tt, 10ms));
         // --drop-threshold=50%: a 1 s window drops (almost) nothing at these rates.
         EXPECT_EQ(load[i].at("drops_over_threshold").get<bool>(),
                   load[i].at("drops").get<double>() > 0.5 * load[i].at("jobs").get<double>());
@@ -257,7 +248,7 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
 // No lateness measured (every job dropped): empty CSV cells, null in JSON, "n/a" in
 // text — never "0ns" — and no maximum sustained load.
 TEST(HeadroomMode, NoDataIsMissingNotZero) {
-    const fs::path dir = dirFor("headroom-nodata");
+    const fs::path dir = rigtest::scratch("steps", "headroom-nodata");
     const std::string args =
         "--mode=headroom --max-copies=1 --copy-work=5ms --hold=100ms --warmup=10ms "
         "--deadline-window=1ns";
@@ -283,14 +274,14 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
             EXPECT_TRUE(std::isnan(csv.number(i, col))) << col << " row " << i;
 
     // --drop-threshold=100%: the same drops are within the threshold.
-    const JsonRun loose = runJson(args + " --drop-threshold=100%", dir);
+    const JsonRun loose = rigtest::rigJson(args + " --drop-threshold=100%", dir);
     for (const auto& s : loose.j.at("result").at("load"))
         EXPECT_FALSE(s.at("drops_over_threshold").get<bool>()) << s.dump();
     fs::remove_all(dir);
 }
 
 TEST(HeadroomMode, InterruptReturnsPartialResult) {
-    const fs::path dir = dirFor("headroom-stop");
+    const fs::path dir = rigtest::scratch("steps", "headroom-stop");
     const auto r =
         runInterrupted("--mode=headroom --max-copies=1 --copy-work=5ms --hold=2s", dir, "1.5");
     EXPECT_EQ(r.code, 130) << r.err;
@@ -304,8 +295,8 @@ TEST(HeadroomMode, InterruptReturnsPartialResult) {
 // ------------------------------------------------------------------ pipeclean
 
 TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
-    const fs::path dir = dirFor("pipeclean");
-    const JsonRun run = runJson("--mode=pipeclean", dir);
+    const fs::path dir = rigtest::scratch("steps", "pipeclean");
+    const JsonRun run = rigtest::rigJson("--mode=pipeclean", dir);
     const json& res = run.j.at("result");
     const auto& presets = pullsched::testchain::presetList();
     ASSERT_EQ(res.at("patterns").size(), presets.size());
@@ -325,8 +316,8 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
 }
 
 TEST(PipecleanMode, OptionsAppearAndApply) {
-    const fs::path dir = dirFor("pipeclean-options");
-    const JsonRun run = runJson(
+    const fs::path dir = rigtest::scratch("steps", "pipeclean-options");
+    const JsonRun run = rigtest::rigJson(
         "--mode=pipeclean --nodes=40 --workers=3 --load=50us --level=2ms --seed=77 --fan=3 "
         "--load-kind=memory",
         dir);
@@ -368,7 +359,7 @@ TEST(PipecleanMode, OptionsAppearAndApply) {
 
 // Expired jobs are a measurement: exit 0, the hash is not checked, nothing "FAILED".
 TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
-    const fs::path dir = dirFor("pipeclean-expired");
+    const fs::path dir = rigtest::scratch("steps", "pipeclean-expired");
     const auto text = rigtest::rig("--mode=pipeclean --life-window=1us --no-render --quiet", dir);
     EXPECT_EQ(text.code, 0) << text.out << text.err;
     EXPECT_NE(text.out.find("hash not checked"), std::string::npos) << text.out;

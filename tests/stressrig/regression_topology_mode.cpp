@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <string>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,10 +16,6 @@ using rigtest::slurp;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-    return rigtest::scratch("topology-mode", name);
-}
-
 json topology(const std::string& args, const fs::path& dir) {
     const Result r = rig("--mode=topology --no-render --json " + args, dir);
     EXPECT_EQ(r.code, 0) << r.err;
@@ -29,7 +25,7 @@ json topology(const std::string& args, const fs::path& dir) {
 }  // namespace
 
 TEST(StressrigTopologyMode, BurstReferenceValues) {
-    const fs::path dir = scratch("ref");
+    const fs::path dir = rigtest::scratch("topology-mode", "ref");
     const json j = topology("--pattern=burst --nodes=64", dir);
     EXPECT_EQ(j.at("mode"), "topology");
     EXPECT_EQ(j.at("exit_status"), 0);
@@ -50,7 +46,7 @@ TEST(StressrigTopologyMode, BurstReferenceValues) {
 }
 
 TEST(StressrigTopologyMode, DotIsThePublishedFile) {
-    const fs::path dir = scratch("dot");
+    const fs::path dir = rigtest::scratch("topology-mode", "dot");
     const Result r = rig("--mode=topology --pattern=burst --nodes=64 --no-render --quiet", dir);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(slurp(dir / "out/topology-burst-64.dot"),
@@ -62,7 +58,7 @@ TEST(StressrigTopologyMode, DotIsThePublishedFile) {
 }
 
 TEST(StressrigTopologyMode, OptionsAreRecordedAndApplied) {
-    const fs::path dir = scratch("options");
+    const fs::path dir = rigtest::scratch("topology-mode", "options");
     const json ref = topology("--pattern=burst --nodes=64", dir);
 
     const json workers = topology("--pattern=burst --nodes=64 --workers=4", dir);
@@ -104,7 +100,7 @@ TEST(StressrigTopologyMode, OptionsAreRecordedAndApplied) {
 }
 
 TEST(StressrigTopologyMode, RunOptionsAreRejected) {
-    const fs::path dir = scratch("reject");
+    const fs::path dir = rigtest::scratch("topology-mode", "reject");
     const Result r = rig("--mode=topology --reps=3", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("run"), std::string::npos) << r.err;  // names the mode that takes it

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "report/TraceDumpReport.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "RigTestSupport.hpp"
 #include "backends/BackendRegistry.hpp"
 #include "backends/GraphJobs.hpp"
 #include "load/SyntheticGraphs.hpp"
@@ -44,20 +45,6 @@ BackendSetup trivialSetup(unsigned workers, WeightPolicy policy) {
     s.load = load;
     s.policy = policy;
     return s;
-}
-
-bool skipUnderThreadSanitizer(const std::string& backend) {
-#if defined(__SANITIZE_THREAD__)
-    // libgomp and Debian's libtbb are not built with TSan: their internal synchronisation
-    // (libgomp's futexes and barriers; the task queues inside libtbb.so, which hand a flow
-    // graph's task objects from the thread that made them to the one that runs them) is
-    // invisible to TSan, which then reports races that the libraries do order. The openmp
-    // and tbb cases run in every other build (ASan+UBSan included).
-    return backend == "openmp" || backend == "tbb";
-#else
-    (void)backend;
-    return false;
-#endif
 }
 
 void expectExactlyOnce(const BackendRun& r, const TestChainGraph& g, const std::string& what) {
@@ -195,7 +182,7 @@ TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
 }
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
     auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         for (unsigned workers : {1u, 3u}) {
@@ -212,7 +199,7 @@ TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
 }
 
 TEST_P(EveryBackend, HonoursStartTimes) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
     auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         if (ng.name == "isolated") continue;  // one level: every start is 0, nothing waits
@@ -233,7 +220,8 @@ TEST_P(EveryBackend, HonoursStartTimes) {
 }
 
 TEST_P(EveryBackend, CountsTheStartWaitOfJobsThatWaitInTheirWorker) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     // Node 1 of a 3-chain is released microseconds after the anchor but due 200 ms after
     // it: a backend without timed starts must hold it in its worker and count that wait;
     // a native one never blocks a worker for it. (No time is compared, only > 0 / == 0.)

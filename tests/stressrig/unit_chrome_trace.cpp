@@ -16,11 +16,11 @@ using nlohmann::json;
 
 namespace {
 
-const JobRecord::TimePoint kT0 = JobRecord::TimePoint{} + 5h;
+const MeasuredJob::TimePoint kT0 = MeasuredJob::TimePoint{} + 5h;
 
-std::vector<JobRecord> jobs() {
-    JobRecord a{0, "node 1", kT0, kT0 + 10us, kT0 + 110us, 1};
-    JobRecord b{1, "node 2", kT0 + 50us, kT0 + 40us, kT0 + 1040us + 500ns, 2};  // early
+std::vector<MeasuredJob> jobs() {
+    MeasuredJob a{0, "node 1", kT0, kT0 + 10us, kT0 + 110us, 1};
+    MeasuredJob b{1, "node 2", kT0 + 50us, kT0 + 40us, kT0 + 1040us + 500ns, 2};  // early
     return {b, a};
 }
 

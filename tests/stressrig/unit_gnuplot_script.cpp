@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "ScriptTestSupport.hpp"
+#include "RigTestSupport.hpp"
 #include "report/GnuplotScript.hpp"
 
 using namespace pullsched::rig;
@@ -16,11 +16,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using scripttest::datablockOf;
+using rigtest::datablockOf;
 
 /// A fresh directory per test, removed at the end.
-struct TempDir : scripttest::TempDir {
-    TempDir() : scripttest::TempDir("gp") {}
+struct TempDir : rigtest::TempDir {
+    TempDir() : rigtest::TempDir("gp") {}
 };
 
 CsvTable seriesTable() {

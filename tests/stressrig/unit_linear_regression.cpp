@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/LinearRegression.hpp"
+#include "format/SignificantDigits.hpp"
 
+using pullsched::rig::formatSignificant;
 using pullsched::rig::LinearRegression;
 
 TEST(LinearRegression, FixedTableHandComputed) {
@@ -75,12 +77,12 @@ TEST(LinearRegression, DegenerateInputs) {
 }
 
 TEST(LinearRegression, SignificantDigits) {
-    EXPECT_EQ(LinearRegression::formatSignificant(0.518, 3), "0.518");
-    EXPECT_EQ(LinearRegression::formatSignificant(12.8, 3), "12.8");
-    EXPECT_EQ(LinearRegression::formatSignificant(1234.6, 3), "1235");
-    EXPECT_EQ(LinearRegression::formatSignificant(0.0, 3), "0");
-    EXPECT_EQ(LinearRegression::formatSignificant(-0.0001, 3), "-0.000100");
-    EXPECT_EQ(LinearRegression::formatSignificant(8.571, 2), "8.6");
-    EXPECT_EQ(LinearRegression::formatSignificant(0.99999, 3), "1.00");  // rounds across 10^0
-    EXPECT_EQ(LinearRegression::formatSignificant(99.96, 3), "100");
+    EXPECT_EQ(formatSignificant(0.518, 3), "0.518");
+    EXPECT_EQ(formatSignificant(12.8, 3), "12.8");
+    EXPECT_EQ(formatSignificant(1234.6, 3), "1235");
+    EXPECT_EQ(formatSignificant(0.0, 3), "0");
+    EXPECT_EQ(formatSignificant(-0.0001, 3), "-0.000100");
+    EXPECT_EQ(formatSignificant(8.571, 2), "8.6");
+    EXPECT_EQ(formatSignificant(0.99999, 3), "1.00");  // rounds across 10^0
+    EXPECT_EQ(formatSignificant(99.96, 3), "100");
 }

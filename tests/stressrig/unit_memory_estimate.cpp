@@ -4,7 +4,8 @@
 
 #include <fstream>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
+#include "cli/MemoryRefusal.hpp"
 #include "cli/UsageError.hpp"
 #include "load/MemoryEstimate.hpp"
 

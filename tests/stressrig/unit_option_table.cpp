@@ -10,6 +10,7 @@
 #include "cli/UsageError.hpp"
 
 using namespace pullsched::rig;
+using pullsched::Duration;
 using namespace std::chrono_literals;
 
 namespace {

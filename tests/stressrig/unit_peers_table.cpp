@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ScriptTestSupport.hpp"
+#include "RigTestSupport.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -17,20 +17,6 @@ using nlohmann::json;
 namespace {
 
 const fs::path kScript = fs::path(PULLSCHED_SOURCE_DIR) / "tools" / "bench" / "peers_table.py";
-
-struct TempDir : scripttest::TempDir {
-    TempDir() : scripttest::TempDir("peers") {}
-};
-
-using ScriptRun = scripttest::CommandRun;
-
-ScriptRun run(const std::string& cmd) {
-    return scripttest::runCommand(cmd);
-}
-
-bool havePython() {
-    return std::system("command -v python3 >/dev/null 2>&1") == 0;
-}
 
 json environment(double load) {
     return {{"date", "2026-11-23T18:00:00Z"},
@@ -99,11 +85,12 @@ json metg() {
 }  // namespace
 
 TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
-    if (!havePython()) GTEST_SKIP() << "python3 not installed";
-    TempDir dir;
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    rigtest::TempDir dir("peers");
     write(dir.path / "efficiency", efficiency());
     write(dir.path / "metg", metg());
-    const ScriptRun r = run("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    const rigtest::CommandRun r =
+        rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
     ASSERT_EQ(r.status, 0) << r.output;
     const std::string& o = r.output;
     // the registry's order, not the JSON's
@@ -124,9 +111,10 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
 }
 
 TEST(PeersTable, NoResultsIsAnError) {
-    if (!havePython()) GTEST_SKIP() << "python3 not installed";
-    TempDir dir;
-    const ScriptRun r = run("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    rigtest::TempDir dir("peers");
+    const rigtest::CommandRun r =
+        rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
     EXPECT_EQ(r.status, 2) << r.output;
     EXPECT_NE(r.output.find("no rig results under"), std::string::npos) << r.output;
 }

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "ScriptTestSupport.hpp"
+#include "RigTestSupport.hpp"
 #include "report/DotLegend.hpp"
 #include "report/GnuplotScript.hpp"
 #include "report/RunPictures.hpp"
@@ -24,11 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using scripttest::datablockOf;
+using rigtest::datablockOf;
 
 /// A fresh directory per test, removed at the end.
-struct TempDir : scripttest::TempDir {
-    TempDir() : scripttest::TempDir("pic") {}
+struct TempDir : rigtest::TempDir {
+    TempDir() : rigtest::TempDir("pic") {}
 };
 
 const double kNaN = std::nan("");

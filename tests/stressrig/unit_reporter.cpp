@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
-#include "cli/StopRequest.hpp"
+#include "RigTestSupport.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/Reporter.hpp"
 
@@ -43,7 +43,7 @@ struct ReportRun {
 
 ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bool json = false,
                  ResultFiles::Writer writer = {}) {
-    OutputOptions o;
+    OutputSettings o;
     o.out = dir.string();
     o.json = json;
     o.noRender = true;
@@ -244,12 +244,12 @@ TEST(Reporter, MessagesAreOneLine) {
 }
 
 TEST(Reporter, NameOptionOverridesTheModesName) {
-    OutputOptions o;
+    OutputSettings o;
     o.name = "mine";
     std::ostringstream out, err;
     Reporter rep(o, out, err);
     EXPECT_EQ(rep.baseName(sampleResult()), "mine");
-    OutputOptions d;
+    OutputSettings d;
     Reporter rep2(d, out, err);
     EXPECT_EQ(rep2.baseName(sampleResult()), "sample");
 }

@@ -8,15 +8,15 @@
 
 #include <gtest/gtest.h>
 
-#include "RigBinary.hpp"
+#include "RigTestSupport.hpp"
 #include "analysis/SampleStatistics.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/OutputOptions.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace fs = std::filesystem;
 using namespace pullsched::rig;

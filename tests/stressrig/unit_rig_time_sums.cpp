@@ -12,14 +12,15 @@
 
 #include "backends/BackendRegistry.hpp"
 #include "cli/OptionTable.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
 #include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
+#include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;
+using pullsched::Duration;
 using pullsched::TimePoint;
 
 namespace {

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "RigTestSupport.hpp"
 #include "backends/BackendRegistry.hpp"
-#include "load/StreamOpenLoad.hpp"
+#include "backends/StreamOpenLoad.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;
@@ -19,18 +20,6 @@ using pullsched::SteadyClock;
 using pullsched::TimePoint;
 
 namespace {
-
-bool skipUnderThreadSanitizer(const std::string& backend) {
-#if defined(__SANITIZE_THREAD__)
-    // libgomp and Debian's libtbb are not built with TSan, whose reports then include
-    // races that the libraries' own (invisible) synchronisation does order; unit_backends
-    // says more. Every other build runs these cases.
-    return backend == "openmp" || backend == "tbb";
-#else
-    (void)backend;
-    return false;
-#endif
-}
 
 /// A load that does almost nothing (1 work step per µs).
 pullsched::testchain::ComputationalLoad trivialLoad() {
@@ -60,7 +49,8 @@ TEST_P(StreamBackendTest, NamesItselfAndSaysHowItHonoursArrivals) {
 }
 
 TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     // 300 arrivals 100 µs apart, then a burst of 100 arrivals at one instant.
     std::vector<Duration> offsets;
     for (int i = 0; i < 300; ++i)
@@ -95,7 +85,7 @@ TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
 }
 
 TEST_P(StreamBackendTest, JobsSubmittedAheadWaitForTheirStartOnANativeBackend) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
     const auto b = BackendRegistry::streamRunner(GetParam());
     if (b->arrivalTimes() != StartTimes::Native)
         GTEST_SKIP() << "the generator hands this backend its jobs only when due";
@@ -120,7 +110,8 @@ TEST_P(StreamBackendTest, JobsSubmittedAheadWaitForTheirStartOnANativeBackend) {
 }
 
 TEST_P(StreamBackendTest, AStopRequestEndsThePlayAndSkipsWhatHasNotStarted) {
-    if (skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     std::vector<Duration> offsets;
     for (int i = 0; i < 100; ++i)
         offsets.push_back(Duration{i * 1'000'000});  // 100 ms of arrivals

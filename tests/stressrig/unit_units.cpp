@@ -1,9 +1,12 @@
 // Units: durations and rates with units, and their human-readable forms.
 #include <gtest/gtest.h>
 
-#include "report/Units.hpp"
+#include "cli/UnitParsing.hpp"
+#include "format/Units.hpp"
 
 using namespace std::chrono_literals;
+using pullsched::rig::parseDuration;
+using pullsched::rig::parseRate;
 using pullsched::rig::UnitError;
 using pullsched::rig::Units;
 
@@ -12,9 +15,9 @@ namespace {
 std::string errorOf(std::string_view text, bool rate = false) {
     try {
         if (rate)
-            (void)Units::parseRate(text);
+            (void)parseRate(text);
         else
-            (void)Units::parseDuration(text);
+            (void)parseDuration(text);
     } catch (const UnitError& e) {
         return e.what();
     }
@@ -24,23 +27,23 @@ std::string errorOf(std::string_view text, bool rate = false) {
 }  // namespace
 
 TEST(Units, ParseDurations) {
-    EXPECT_EQ(Units::parseDuration("500us"), 500us);
-    EXPECT_EQ(Units::parseDuration("500\u00b5s"), 500us);  // micro sign
-    EXPECT_EQ(Units::parseDuration("500\u03bcs"), 500us);  // greek mu
-    EXPECT_EQ(Units::parseDuration("2ms"), 2ms);
-    EXPECT_EQ(Units::parseDuration("1.5s"), 1500ms);
-    EXPECT_EQ(Units::parseDuration("10min"), 600s);
-    EXPECT_EQ(Units::parseDuration("1h"), 3600s);
-    EXPECT_EQ(Units::parseDuration("250ns"), 250ns);
-    EXPECT_EQ(Units::parseDuration(" 3 ms "), 3ms);
-    EXPECT_EQ(Units::parseDuration("2e3us"), 2ms);
-    EXPECT_EQ(Units::parseDuration(".5ms"), 500us);
-    EXPECT_EQ(Units::parseDuration("1.4ns"), 1ns);
-    EXPECT_EQ(Units::parseDuration("0s"), 0ns);
+    EXPECT_EQ(parseDuration("500us"), 500us);
+    EXPECT_EQ(parseDuration("500\u00b5s"), 500us);  // micro sign
+    EXPECT_EQ(parseDuration("500\u03bcs"), 500us);  // greek mu
+    EXPECT_EQ(parseDuration("2ms"), 2ms);
+    EXPECT_EQ(parseDuration("1.5s"), 1500ms);
+    EXPECT_EQ(parseDuration("10min"), 600s);
+    EXPECT_EQ(parseDuration("1h"), 3600s);
+    EXPECT_EQ(parseDuration("250ns"), 250ns);
+    EXPECT_EQ(parseDuration(" 3 ms "), 3ms);
+    EXPECT_EQ(parseDuration("2e3us"), 2ms);
+    EXPECT_EQ(parseDuration(".5ms"), 500us);
+    EXPECT_EQ(parseDuration("1.4ns"), 1ns);
+    EXPECT_EQ(parseDuration("0s"), 0ns);
 }
 
 TEST(Units, BadDurationsNameTheValue) {
-    EXPECT_THROW((void)Units::parseDuration(""), UnitError);
+    EXPECT_THROW((void)parseDuration(""), UnitError);
     EXPECT_NE(errorOf("500").find("'500'"), std::string::npos);
     EXPECT_NE(errorOf("500").find("missing unit"), std::string::npos);
     EXPECT_NE(errorOf("5m").find("min"), std::string::npos);
@@ -53,15 +56,15 @@ TEST(Units, BadDurationsNameTheValue) {
 }
 
 TEST(Units, ParseRates) {
-    EXPECT_DOUBLE_EQ(Units::parseRate("1000"), 1000);
-    EXPECT_DOUBLE_EQ(Units::parseRate("2k"), 2000);
-    EXPECT_DOUBLE_EQ(Units::parseRate("2k/s"), 2000);
-    EXPECT_DOUBLE_EQ(Units::parseRate("1.5M"), 1.5e6);
-    EXPECT_DOUBLE_EQ(Units::parseRate("50/ms"), 50'000);
-    EXPECT_DOUBLE_EQ(Units::parseRate("600/min"), 10);
-    EXPECT_DOUBLE_EQ(Units::parseRate("10kHz"), 10'000);
-    EXPECT_DOUBLE_EQ(Units::parseRate("3600/h"), 1);
-    EXPECT_DOUBLE_EQ(Units::parseRate("2/us"), 2e6);
+    EXPECT_DOUBLE_EQ(parseRate("1000"), 1000);
+    EXPECT_DOUBLE_EQ(parseRate("2k"), 2000);
+    EXPECT_DOUBLE_EQ(parseRate("2k/s"), 2000);
+    EXPECT_DOUBLE_EQ(parseRate("1.5M"), 1.5e6);
+    EXPECT_DOUBLE_EQ(parseRate("50/ms"), 50'000);
+    EXPECT_DOUBLE_EQ(parseRate("600/min"), 10);
+    EXPECT_DOUBLE_EQ(parseRate("10kHz"), 10'000);
+    EXPECT_DOUBLE_EQ(parseRate("3600/h"), 1);
+    EXPECT_DOUBLE_EQ(parseRate("2/us"), 2e6);
 }
 
 TEST(Units, BadRatesNameTheValue) {
@@ -69,8 +72,8 @@ TEST(Units, BadRatesNameTheValue) {
     EXPECT_NE(errorOf("-5", true).find("'-5'"), std::string::npos);
     EXPECT_NE(errorOf("fast", true).find("'fast'"), std::string::npos);
     EXPECT_NE(errorOf("5/week", true).find("unknown suffix '/week'"), std::string::npos);
-    EXPECT_THROW((void)Units::parseRate(""), UnitError);
-    EXPECT_THROW((void)Units::parseRate("5/week"), std::invalid_argument);  // UnitError is one
+    EXPECT_THROW((void)parseRate(""), UnitError);
+    EXPECT_THROW((void)parseRate("5/week"), std::invalid_argument);  // UnitError is one
 }
 
 TEST(Units, FormatDurations) {

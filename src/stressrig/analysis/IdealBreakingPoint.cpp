@@ -9,7 +9,7 @@ namespace pullsched::rig {
 
 IdealBreakingPoint IdealBreakingPoint::search(
     const testchain::TestChainGraph& graph, testchain::WeightPolicy policy, unsigned concurrency,
-    testchain::Duration timeBase, testchain::Duration jobUnit, testchain::Duration lifeWindow,
+    Duration timeBase, Duration jobUnit, Duration lifeWindow,
     const BreakThresholds& thresholds, BreakingPointSearch::Limits limits) {
     using namespace testchain;
     auto toMs = [](Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };

@@ -4,6 +4,7 @@
 
 #include "analysis/BreakingPointProbe.hpp"
 #include "analysis/BreakingPointSearch.hpp"
+#include "pullsched/scheduler/Time.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 #include "pullsched/testchain/WeightPolicy.hpp"
 
@@ -26,8 +27,8 @@ struct IdealBreakingPoint {
     /// jobs were measured to take). lifeWindow 0: no deadlines.
     static IdealBreakingPoint search(const testchain::TestChainGraph& graph,
                                      testchain::WeightPolicy policy, unsigned concurrency,
-                                     testchain::Duration timeBase, testchain::Duration jobUnit,
-                                     testchain::Duration lifeWindow,
+                                     Duration timeBase, Duration jobUnit,
+                                     Duration lifeWindow,
                                      const BreakThresholds& thresholds,
                                      BreakingPointSearch::Limits limits = {});
 };

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "format/SignificantDigits.hpp"
+
 namespace pullsched::rig {
 
 LinearRegression::LinearRegression(std::span<const double> x, std::span<const double> y) {
@@ -68,22 +70,6 @@ void LinearRegression::fit(std::span<const double> x, std::span<const double> y)
         maxDelta_ = std::max(maxDelta_, std::abs(r));
     }
     sigma_ = n_ > 2 ? std::sqrt(sumSq / (n - 2)) : std::numeric_limits<double>::quiet_NaN();
-}
-
-std::string LinearRegression::formatSignificant(double v, int significant) {
-    if (!std::isfinite(v)) return fmt::format("{}", v);
-    if (v == 0) return "0";
-    significant = std::max(significant, 1);
-    // The exponent of v *after* rounding to `significant` digits (0.9999 → 1.00e+00),
-    // so that rounding up across a power of ten does not add a digit.
-    const std::string sci = fmt::format("{:.{}e}", v, significant - 1);
-    const int magnitude = std::stoi(sci.substr(sci.find('e') + 1));
-    if (magnitude < -4) return fmt::format("{:.{}g}", v, significant);
-    const int decimals = std::max(0, significant - 1 - magnitude);
-    std::string s = fmt::format("{:.{}f}", v, decimals);
-    if (s.starts_with("-0") && s.find_first_not_of("-0.") == std::string::npos)
-        s.erase(0, 1);  // no "-0.000" for values that round to zero
-    return s;
 }
 
 std::string LinearRegression::formatModel(int significant) const {

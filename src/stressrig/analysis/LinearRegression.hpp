@@ -38,9 +38,6 @@ class LinearRegression {
     /// Only the `Model: a·p + b` part, e.g. for a plot legend.
     std::string formatModel(int significant = 3) const;
 
-    /// Renders v with `significant` significant digits in fixed notation.
-    static std::string formatSignificant(double v, int significant);
-
   private:
     void fit(std::span<const double> x, std::span<const double> y);
 

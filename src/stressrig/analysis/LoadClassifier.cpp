@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 

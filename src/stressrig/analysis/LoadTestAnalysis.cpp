@@ -7,11 +7,6 @@
 
 namespace pullsched::rig::loadtest {
 
-std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup) {
-    const auto first = std::lower_bound(tt.begin(), tt.end(), warmup);
-    return static_cast<std::uint64_t>(tt.end() - first);
-}
-
 WindowThroughput windowThroughput(std::uint64_t completions, std::chrono::nanoseconds window,
                                   std::chrono::nanoseconds cycle) {
     WindowThroughput t;

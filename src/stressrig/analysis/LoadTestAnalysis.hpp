@@ -11,12 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "load/ArrivalTimetable.hpp"
-
 namespace pullsched::rig::loadtest {
-
-/// Arrivals of the timetable at or after `warmup` — the jobs an open run measures.
-std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup);
 
 /// Offered rates of a sweep: from, from+step, … up to `to` inclusive (within 1e-9
 /// relative). step 0 gives 5 evenly spaced rates (from and to included); from == to

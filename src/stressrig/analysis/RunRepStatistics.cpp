@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "report/LatencyReport.hpp"
+#include "analysis/PercentileSupport.hpp"
 
 namespace pullsched::rig {
 

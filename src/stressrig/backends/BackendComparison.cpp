@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include "backends/BackendRegistry.hpp"
-#include "cli/StopRequest.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "load/Progress.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/testchain/StopCheck.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
-#include "report/Progress.hpp"
+#include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {

@@ -26,7 +26,7 @@
 #include <thread>
 
 #include "backends/BackendInfo.hpp"
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
 #include "load/Placement.hpp"

@@ -11,8 +11,8 @@
 
 #include "cli/OptionTable.hpp"
 #include "cli/UsageError.hpp"
+#include "format/Units.hpp"
 #include "load/LoadRuns.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace po = boost::program_options;
 
@@ -52,7 +53,7 @@ double parseNumber(std::string_view option, std::string_view text) {
 Duration parseDurationOption(std::string_view option, std::string_view text,
                              const std::string& bounds) {
     try {
-        return Units::parseDuration(trim(text));
+        return parseDuration(trim(text));
     } catch (const std::exception& e) {
         throw UsageError(
             fmt::format("invalid --{}='{}': {} (must be {})", option, text, e.what(), bounds));
@@ -214,7 +215,7 @@ OptionTable& OptionTable::rate(std::string name, double& field, double min, doub
     e.parse = [&field, name, min, max, bounds](const std::string& s) {
         double v = 0;
         try {
-            v = Units::parseRate(trim(s));
+            v = parseRate(trim(s));
         } catch (const std::exception& ex) {
             throw UsageError(fmt::format("invalid --{}='{}': {}", name, s, ex.what()));
         }

@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace pullsched::rig {
+#include "pullsched/scheduler/Time.hpp"
 
-using Duration = std::chrono::nanoseconds;
+namespace pullsched::rig {
 
 /// The options one mode accepts. A mode (and each option group it uses) declares its
 /// options here, bound to the fields that hold them, so an option lives next to its only

@@ -1,11 +1,11 @@
 #pragma once
 // Where and how results go; the same for every mode, declared by the command line.
 
-#include <filesystem>
-#include <string>
+#include <cstddef>
 #include <string_view>
 
 #include "cli/OptionTable.hpp"
+#include "report/OutputSettings.hpp"
 
 namespace pullsched::rig {
 
@@ -16,15 +16,9 @@ inline constexpr std::size_t kMaxNameLength = 100;
 /// starting with '.' (hidden, "..") or '-' (read as an option by tools).
 bool safeResultName(std::string_view name);
 
-struct OutputOptions {
-    std::string out = "out";  ///< directory of the result files
-    std::string name;         ///< base name of the result files; the mode's default when empty
-    bool json = false;        ///< the JSON envelope on stdout instead of the text report
-    bool quiet = false;       ///< no progress on stderr
-    bool noRender = false;    ///< write .gp / .dot but do not run gnuplot / dot
-
+/// The output settings as command-line options: --out, --name, --json, --quiet, --no-render.
+struct OutputOptions : OutputSettings {
     void declare(OptionTable& t);
-    std::filesystem::path directory() const { return out; }
 };
 
 }  // namespace pullsched::rig

@@ -10,7 +10,7 @@
 
 #include "cli/OptionTable.hpp"
 #include "cli/UsageError.hpp"
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -1,5 +1,6 @@
 #include "load/ArrivalTimetable.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -66,6 +67,11 @@ double ArrivalTimetable::realisedRate() const noexcept {
     return duration_.count() > 0
                ? static_cast<double>(offsets_.size()) * 1e9 / static_cast<double>(duration_.count())
                : 0.0;
+}
+
+std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup) {
+    const auto first = std::lower_bound(tt.begin(), tt.end(), warmup);
+    return static_cast<std::uint64_t>(tt.end() - first);
 }
 
 }  // namespace pullsched::rig

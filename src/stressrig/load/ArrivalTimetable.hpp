@@ -52,4 +52,7 @@ class ArrivalTimetable {
     std::vector<std::chrono::nanoseconds> offsets_;
 };
 
+/// Arrivals of the timetable at or after `warmup` — the jobs an open run measures.
+std::uint64_t measuredArrivals(const ArrivalTimetable& tt, std::chrono::nanoseconds warmup);
+
 }  // namespace pullsched::rig

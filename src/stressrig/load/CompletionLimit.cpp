@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "load/Progress.hpp"
 #include "pullsched/testchain/CalibrationCache.hpp"
-#include "report/Progress.hpp"
 
 namespace pullsched::rig {
 

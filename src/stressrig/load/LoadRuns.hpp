@@ -9,17 +9,16 @@
 #include <vector>
 
 #include "analysis/LoadClassifier.hpp"
-#include "cli/StopRequest.hpp"
 #include "load/ArrivalTimetable.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/ProcessSampler.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
 #include "load/Placement.hpp"
+#include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched::rig {
-
-using Duration = std::chrono::nanoseconds;
 
 /// Arrival process of an open load.
 struct ArrivalConfig {

@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/UsageError.hpp"
-
 namespace pullsched::rig {
 
 namespace {
@@ -73,11 +71,6 @@ std::string memoryRefusal(const MemoryNeed& need, std::optional<std::uint64_t> a
         "only {} is available (MemAvailable): use fewer nodes",
         option, bytesText(need.bytes()), need.nodes, need.bytesPerNode, bytesText(kBaseBytes),
         bytesText(*available));
-}
-
-void refuseIfTooLarge(const MemoryNeed& need, std::string_view option) {
-    if (std::string why = memoryRefusal(need, availableMemory(), option); !why.empty())
-        throw UsageError(why);
 }
 
 }  // namespace pullsched::rig

@@ -45,7 +45,4 @@ std::string memoryNote(const MemoryNeed& need, std::optional<std::uint64_t> avai
 std::string memoryRefusal(const MemoryNeed& need, std::optional<std::uint64_t> available,
                           std::string_view option);
 
-/// Throws UsageError (exit 2, nothing run) with memoryRefusal() against this machine.
-void refuseIfTooLarge(const MemoryNeed& need, std::string_view option);
-
 }  // namespace pullsched::rig

@@ -7,14 +7,13 @@
 #include <cstdint>
 #include <functional>
 
-#include "cli/StopRequest.hpp"
 #include "load/ArrivalTimetable.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
+#include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched::rig {
-
-using Duration = std::chrono::nanoseconds;
 
 struct OpenPlayConfig {
     Duration jobLoad{0};         ///< busy work per job

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 
 namespace pullsched::rig {
 

@@ -12,16 +12,4 @@ SchedulerConfig schedulerConfig(unsigned workers, Placement placement, Observer*
     return cfg;
 }
 
-testchain::RunnerConfig runnerConfig(const ExecutionOptions& exec, const ScheduleOptions& sched,
-                                     const testchain::ComputationalLoad& load,
-                                     testchain::WeightPolicy policy, unsigned parallelism) {
-    testchain::RunnerConfig rc;
-    rc.timeBase = exec.load;
-    rc.load = load;
-    rc.policy = policy;
-    rc.deadlines = sched.lifeWindow > Duration::zero();
-    rc.parallelism = parallelism;
-    return rc;
-}
-
 }  // namespace pullsched::rig

@@ -5,11 +5,11 @@
 #include <thread>
 
 #include "analysis/LatenessMisses.hpp"
+#include "analysis/PercentileSupport.hpp"
 #include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/LatencyRecorder.hpp"
 #include "measure/ProcessSampler.hpp"
-#include "report/LatencyReport.hpp"
 
 namespace pullsched::rig {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analysis/SoakAnalysis.hpp"
-#include "cli/StopRequest.hpp"
 #include "load/LoadRuns.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 

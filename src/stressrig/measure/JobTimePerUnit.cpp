@@ -11,13 +11,13 @@ void JobTimePerUnit::add(const testchain::RunResult& run) noexcept {
     }
 }
 
-std::optional<testchain::Duration> JobTimePerUnit::perUnit() const noexcept {
+std::optional<Duration> JobTimePerUnit::perUnit() const noexcept {
     if (weight_ == 0) return std::nullopt;
-    return time_ / static_cast<testchain::Duration::rep>(weight_);
+    return time_ / static_cast<Duration::rep>(weight_);
 }
 
-std::optional<double> JobTimePerUnit::driftFrom(testchain::Duration planned) const noexcept {
-    const std::optional<testchain::Duration> unit = perUnit();
+std::optional<double> JobTimePerUnit::driftFrom(Duration planned) const noexcept {
+    const std::optional<Duration> unit = perUnit();
     if (!unit || planned.count() <= 0) return std::nullopt;
     return static_cast<double>(unit->count()) / static_cast<double>(planned.count()) - 1.0;
 }

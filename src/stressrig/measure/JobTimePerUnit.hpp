@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "pullsched/testchain/Duration.hpp"
+#include "pullsched/scheduler/Time.hpp"
 #include "pullsched/testchain/RunResult.hpp"
 
 namespace pullsched::rig {
@@ -17,13 +17,13 @@ class JobTimePerUnit {
   public:
     void add(const testchain::RunResult& run) noexcept;
     /// The mean time of one weight unit; nullopt before any weighted job ran.
-    std::optional<testchain::Duration> perUnit() const noexcept;
+    std::optional<Duration> perUnit() const noexcept;
     /// perUnit / planned − 1 (+0.05: the jobs took 5 % longer); nullopt before any job.
-    std::optional<double> driftFrom(testchain::Duration planned) const noexcept;
+    std::optional<double> driftFrom(Duration planned) const noexcept;
     std::size_t jobs() const noexcept { return jobs_; }
 
   private:
-    testchain::Duration time_{0};
+    Duration time_{0};
     std::size_t weight_ = 0;
     std::size_t jobs_ = 0;
 };

@@ -43,12 +43,12 @@ int RunInstrument::workerOf(std::size_t node) const noexcept {
     return node < nodes_ ? worker_[node].load(std::memory_order_relaxed) : -1;
 }
 
-std::vector<JobRecord> RunInstrument::jobRecords(const testchain::RunResult& run) const {
-    std::vector<JobRecord> out;
+std::vector<MeasuredJob> RunInstrument::measuredJobs(const testchain::RunResult& run) const {
+    std::vector<MeasuredJob> out;
     out.reserve(run.jobs.size());
     for (const testchain::JobTiming& j : run.jobs) {
         if (!j.ran()) continue;
-        JobRecord r;
+        MeasuredJob r;
         const int w = workerOf(j.node);
         r.worker = w < 0 ? 0u : static_cast<unsigned>(w);
         r.name = "node " + std::to_string(j.node);

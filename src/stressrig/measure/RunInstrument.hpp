@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "measure/IncidenceCount.hpp"
-#include "measure/JobRecord.hpp"
+#include "measure/MeasuredJob.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/testchain/RunResult.hpp"
 
@@ -36,7 +36,7 @@ class RunInstrument final : public Observer {
 
     /// Per job of the run that ran: scheduled/actual start, end (absolute, from the
     /// anchor) and the worker, named "node <id>".
-    std::vector<JobRecord> jobRecords(const testchain::RunResult& run) const;
+    std::vector<MeasuredJob> measuredJobs(const testchain::RunResult& run) const;
 
   private:
     bool isNode(std::uint64_t tag, std::size_t& node) const noexcept;

@@ -15,7 +15,7 @@
 #include "cli/UsageError.hpp"
 #include "modes/Mode.hpp"
 #include "report/HtmlPage.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace fs = std::filesystem;
 

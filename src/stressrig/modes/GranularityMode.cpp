@@ -23,19 +23,22 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/PlacementOption.hpp"
-#include "cli/StopRequest.hpp"
+#include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
+#include "format/Units.hpp"
 #include "load/JobBody.hpp"
+#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "load/StopRequest.hpp"
 #include "load/SyntheticGraphs.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/Presets.hpp"
-#include "report/Missing.hpp"
-#include "report/Progress.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
+#include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
@@ -207,7 +210,7 @@ class GranularityMode final : public Mode {
                     sizesText_.substr(from, comma == std::string::npos ? comma : comma - from);
                 Duration d{0};
                 try {
-                    d = Units::parseDuration(item);
+                    d = parseDuration(item);
                 } catch (const std::invalid_argument& e) {
                     throw UsageError(fmt::format("invalid --sizes entry '{}': {}", item, e.what()));
                 }

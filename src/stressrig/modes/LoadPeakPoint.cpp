@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "load/ScheduledGraphRun.hpp"
-#include "report/Units.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 

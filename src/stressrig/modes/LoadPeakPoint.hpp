@@ -10,7 +10,7 @@
 #include "analysis/SeriesModel.hpp"
 #include "backends/BackendRun.hpp"
 #include "measure/IncidenceCount.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

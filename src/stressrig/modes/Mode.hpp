@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/OptionTable.hpp"
-#include "modes/ModeResult.hpp"
+#include "report/ModeResult.hpp"
 
 namespace pullsched::rig {
 

@@ -20,22 +20,27 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/MemoryRefusal.hpp"
 #include "cli/PlacementOption.hpp"
-#include "cli/StopRequest.hpp"
 #include "cli/UsageError.hpp"
+#include "format/SignificantDigits.hpp"
+#include "format/Units.hpp"
 #include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
 #include "load/MemoryEstimate.hpp"
+#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
+#include "load/SchedulerFactory.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/LoadPeakPoint.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
-#include "report/Missing.hpp"
-#include "report/Progress.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
+#include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 
@@ -387,7 +392,7 @@ void ParamRangeMode::detailText(ModeResult& r, const Plan& p,
         r.verdict =
             fmt::format("{} per job (ideal {}), offset {}, corr {}", msText(model->gradient()),
                         msText(idealMsPerJob), msText(model->socket()),
-                        LinearRegression::formatSignificant(model->correlation(), 3));
+                        formatSignificant(model->correlation(), 3));
     else
         r.verdict = "no model: " + noModel;
     if (!stoppedLate.empty() && !r.systemFailure) r.verdict += "; " + stoppedLate;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -9,15 +9,17 @@
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
 #include "cli/PlacementOption.hpp"
+#include "format/Units.hpp"
 #include "load/JobBody.hpp"
+#include "load/Progress.hpp"
 #include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
-#include "report/Progress.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
+#include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

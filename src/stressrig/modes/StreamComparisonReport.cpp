@@ -5,11 +5,12 @@
 #include <fmt/format.h>
 
 #include "analysis/SampleStatistics.hpp"
+#include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
+#include "report/MissingValues.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "format/Units.hpp"
 #include "report/TextFormat.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

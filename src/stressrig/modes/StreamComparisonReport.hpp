@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/StreamOpenLoad.hpp"
+#include "backends/StreamOpenLoad.hpp"
 #include "report/CsvTable.hpp"
 
 namespace pullsched::rig {

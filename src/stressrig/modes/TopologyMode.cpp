@@ -6,13 +6,14 @@
 
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
-#include "cli/StopRequest.hpp"
+#include "format/Units.hpp"
+#include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
+#include "format/Units.hpp"
 #include "report/TextFormat.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -20,11 +20,11 @@ double micros(std::chrono::nanoseconds d) {
 ChromeTrace::ChromeTrace(std::string processName, int pid)
     : processName_(std::move(processName)), pid_(pid) {}
 
-void ChromeTrace::add(const JobRecord& job) {
+void ChromeTrace::add(const MeasuredJob& job) {
     jobs_.push_back(job);
 }
 
-void ChromeTrace::add(std::span<const JobRecord> jobs) {
+void ChromeTrace::add(std::span<const MeasuredJob> jobs) {
     jobs_.insert(jobs_.end(), jobs.begin(), jobs.end());
 }
 
@@ -35,7 +35,7 @@ void ChromeTrace::setMetadata(const std::string& key, const std::string& value) 
 ChromeTrace::TimePoint ChromeTrace::origin() const {
     if (hasOrigin_ || jobs_.empty()) return origin_;
     TimePoint o = std::min(jobs_.front().scheduledStart, jobs_.front().actualStart);
-    for (const JobRecord& j : jobs_)
+    for (const MeasuredJob& j : jobs_)
         o = std::min({o, j.scheduledStart, j.actualStart});
     return o;
 }
@@ -51,7 +51,7 @@ nlohmann::json ChromeTrace::toJson() const {
                       {"tid", 0},
                       {"args", {{"name", processName_}}}});
     std::set<unsigned> workers;
-    for (const JobRecord& j : jobs_)
+    for (const MeasuredJob& j : jobs_)
         workers.insert(j.worker);
     for (unsigned w : workers) {
         events.push_back({{"ph", "M"},
@@ -66,15 +66,15 @@ nlohmann::json ChromeTrace::toJson() const {
                           {"args", {{"sort_index", w}}}});
     }
 
-    std::vector<const JobRecord*> order;
+    std::vector<const MeasuredJob*> order;
     order.reserve(jobs_.size());
-    for (const JobRecord& j : jobs_)
+    for (const MeasuredJob& j : jobs_)
         order.push_back(&j);
-    std::stable_sort(order.begin(), order.end(), [](const JobRecord* a, const JobRecord* b) {
+    std::stable_sort(order.begin(), order.end(), [](const MeasuredJob* a, const MeasuredJob* b) {
         return a->actualStart != b->actualStart ? a->actualStart < b->actualStart
                                                 : a->worker < b->worker;
     });
-    for (const JobRecord* j : order) {
+    for (const MeasuredJob* j : order) {
         events.push_back({{"ph", "X"},
                           {"name", j->name.empty() ? std::string("job") : j->name},
                           {"cat", "job"},

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "measure/JobRecord.hpp"
+#include "measure/MeasuredJob.hpp"
 
 namespace pullsched::rig {
 
@@ -22,12 +22,12 @@ namespace pullsched::rig {
 /// process and each worker thread ("worker N"), so that the viewer labels the rows.
 class ChromeTrace {
   public:
-    using TimePoint = JobRecord::TimePoint;
+    using TimePoint = MeasuredJob::TimePoint;
 
     explicit ChromeTrace(std::string processName = "pullsched", int pid = 1);
 
-    void add(const JobRecord& job);
-    void add(std::span<const JobRecord> jobs);
+    void add(const MeasuredJob& job);
+    void add(std::span<const MeasuredJob> jobs);
     /// Run configuration shown by the viewer as metadata (seed, pattern, …).
     void setMetadata(const std::string& key, const std::string& value);
     /// Time zero of the trace; by default the earliest scheduled or actual start.
@@ -48,7 +48,7 @@ class ChromeTrace {
 
     std::string processName_;
     int pid_;
-    std::vector<JobRecord> jobs_;
+    std::vector<MeasuredJob> jobs_;
     nlohmann::json metadata_ = nlohmann::json::object();
     TimePoint origin_{};
     bool hasOrigin_ = false;

@@ -5,21 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "report/DoubleQuoted.hpp"
+
 namespace pullsched::rig {
 namespace {
-
-std::string dotString(const std::string& s) {
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '\n') {
-            q += "\\n";
-            continue;
-        }
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
-    }
-    return q + "\"";
-}
 
 std::string borderOf(const std::string& state) {
     if (state == "expired") return "#c62828";
@@ -77,7 +66,7 @@ std::string DotLegend::decorate(const std::string& dot, const std::string& title
             fillOf(s));
     row("white", states.empty() ? "the graph only: no run shown" : "completed");
     add += "    </table>> ]\n  }\n";
-    add += fmt::format("  labelloc=\"t\"; fontsize=14; label={};\n", dotString(title));
+    add += fmt::format("  labelloc=\"t\"; fontsize=14; label={};\n", doubleQuoted(title));
     std::string out = dot.substr(0, close);
     out += add;
     out += dot.substr(close);

@@ -1,4 +1,5 @@
 #include "report/GnuplotScript.hpp"
+#include "report/DoubleQuoted.hpp"
 #include "report/Shell.hpp"
 
 #include <array>
@@ -74,16 +75,7 @@ std::string GnuplotScript::quoteGp(const std::string& s) {
 }
 
 std::string GnuplotScript::quoteGpLines(const std::string& s) {
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '\n') {
-            q += "\\n";
-            continue;
-        }
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
-    }
-    return q + "\"";
+    return doubleQuoted(s);
 }
 
 std::string GnuplotScript::titleGp(const std::string& title, const std::string& verdict,

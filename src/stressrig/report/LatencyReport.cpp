@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "report/Units.hpp"
+#include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
 
@@ -20,25 +20,22 @@ constexpr Level kLevels[] = {{50, "p50", "p50_us"},
                              {99, "p99", "p99_us"},
                              {99.9, "p99.9", "p99_9_us"}};
 
-std::string dur(double ns) {
-    return Units::formatDuration(std::chrono::nanoseconds{static_cast<std::int64_t>(ns)});
+/// The mean cut to whole nanoseconds, as the percentiles are.
+std::chrono::nanoseconds wholeNanoseconds(double ns) {
+    return std::chrono::nanoseconds{static_cast<std::int64_t>(ns)};
 }
 
 }  // namespace
-
-bool percentileSupported(double p, std::uint64_t n) noexcept {
-    if (n < 2) return false;
-    return p <= 100.0 * (1.0 - 1.0 / static_cast<double>(n)) + 1e-9;
-}
 
 std::string percentileLine(const LatencyHistogram& h) {
     if (h.count() == 0) return "no samples";
     std::string s;
     for (const Level& l : kLevels)
         if (percentileSupported(l.p, h.count()))
-            s += fmt::format("{} {}  ", l.text, dur(static_cast<double>(h.percentile(l.p))));
-    s += fmt::format("max {}  (mean {}, n={})", dur(static_cast<double>(h.max())), dur(h.mean()),
-                     h.count());
+            s += fmt::format("{} {}  ", l.text,
+                             durationText(std::chrono::nanoseconds{h.percentile(l.p)}));
+    s += fmt::format("max {}  (mean {}, n={})", durationText(std::chrono::nanoseconds{h.max()}),
+                     durationText(wholeNanoseconds(h.mean())), h.count());
     return s;
 }
 

@@ -7,14 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/PercentileSupport.hpp"
 #include "measure/LatencyHistogram.hpp"
 
 namespace pullsched::rig {
-
-/// Whether `n` samples support the percentile `p` (0..100): p ≤ 100 · (1 − 1/n), i.e.
-/// p99 needs 100 samples and p99.9 a thousand; below that the "percentile" is just the
-/// maximum. p50 needs 2.
-bool percentileSupported(double p, std::uint64_t n) noexcept;
 
 /// "p50 12.3µs  p90 …  p99 …  max …  (mean …, n=…)"; unsupported percentiles are left
 /// out, an empty histogram gives "no samples".

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "format/Units.hpp"
 #include "report/CsvTable.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
-#include "report/Units.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

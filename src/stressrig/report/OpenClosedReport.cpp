@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "analysis/SampleStatistics.hpp"
+#include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
-#include "report/Missing.hpp"
-#include "report/Units.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

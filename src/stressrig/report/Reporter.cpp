@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "report/GnuplotScript.hpp"
@@ -200,7 +200,7 @@ struct WrittenResult {
 /// Stages every file of the result, then its page and the envelope as manifest (which
 /// lists every file, so `envelope` gains them), commits the set and updates index.html.
 WrittenResult writeResult(const ModeResult& r, const std::string& name, const Comments& comments,
-                          const OutputOptions& output, const ResultFiles::Writer& writer,
+                          const OutputSettings& output, const ResultFiles::Writer& writer,
                           nlohmann::json& envelope) {
     WrittenResult w;
     const fs::path dir = output.directory();
@@ -272,7 +272,7 @@ void printFiles(std::ostream& info, const fs::path& dir, const std::string& name
 
 }  // namespace
 
-Reporter::Reporter(const OutputOptions& output, std::ostream& out, std::ostream& err,
+Reporter::Reporter(const OutputSettings& output, std::ostream& out, std::ostream& err,
                    ResultFiles::Writer writer)
     : output_(output), out_(out), err_(err), writer_(std::move(writer)) {}
 

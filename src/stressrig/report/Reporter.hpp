@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/OutputOptions.hpp"
-#include "modes/ModeResult.hpp"
+#include "report/ModeResult.hpp"
+#include "report/OutputSettings.hpp"
 #include "report/ResultFiles.hpp"
 
 namespace pullsched::rig {
@@ -34,7 +34,7 @@ struct Invocation {
 
 class Reporter {
   public:
-    Reporter(const OutputOptions& output, std::ostream& out, std::ostream& err,
+    Reporter(const OutputSettings& output, std::ostream& out, std::ostream& err,
              ResultFiles::Writer writer = {});
 
     /// Writes the files, prints the report and returns the exit status. The envelope:
@@ -50,7 +50,7 @@ class Reporter {
     static std::string oneLine(const std::string& s);
 
   private:
-    const OutputOptions& output_;
+    const OutputSettings& output_;
     std::ostream& out_;
     std::ostream& err_;
     ResultFiles::Writer writer_;

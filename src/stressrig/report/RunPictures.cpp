@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "format/Units.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
 #include "report/DotLegend.hpp"
 #include "report/TimelinePlot.hpp"
-#include "report/Units.hpp"
 
 namespace pullsched::rig {
 

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "report/Missing.hpp"
-#include "report/Units.hpp"
+#include "format/Units.hpp"
+#include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
 

@@ -14,7 +14,9 @@ bool has(double v) {
     return !std::isnan(v);
 }
 
-std::string usText(double us) {
+/// A duration in the timeline's labels: "480 µs", "1.2 ms" (%.3g, a space before the
+/// unit); the text reports write durationText's "480µs".
+std::string labelDuration(double us) {
     return us >= 1000 ? fmt::format("{:.3g} ms", us / 1000) : fmt::format("{:.3g} µs", us);
 }
 
@@ -48,11 +50,12 @@ TimelineClass TimelinePlot::classify(const TimelineJob& j, const TimelineOptions
 std::string TimelinePlot::className(TimelineClass c, const TimelineOptions& o) {
     switch (c) {
         case TimelineClass::OnTime:
-            return fmt::format("completed, < {} late", usText(o.lateUs));
+            return fmt::format("completed, < {} late", labelDuration(o.lateUs));
         case TimelineClass::Late:
-            return fmt::format("completed, {}..{} late", usText(o.lateUs), usText(o.veryLateUs));
+            return fmt::format("completed, {}..{} late", labelDuration(o.lateUs),
+                               labelDuration(o.veryLateUs));
         case TimelineClass::VeryLate:
-            return fmt::format("completed, >= {} late", usText(o.veryLateUs));
+            return fmt::format("completed, >= {} late", labelDuration(o.veryLateUs));
         case TimelineClass::Failed:
             return "failed (body threw)";
         case TimelineClass::Expired:
@@ -81,9 +84,9 @@ std::string TimelinePlot::summary(const std::vector<TimelineJob>& jobs, const Ti
     std::string v = fmt::format(
         "{} of {} jobs completed ({} started < {} late), {} expired, {} cancelled, {} "
         "failed; last end at {:.3f} ms; largest lateness {}",
-        completed, jobs.size(), n[TimelineClass::OnTime], usText(o.lateUs),
+        completed, jobs.size(), n[TimelineClass::OnTime], labelDuration(o.lateUs),
         n[TimelineClass::Expired], n[TimelineClass::Cancelled], n[TimelineClass::Failed], span,
-        has(worst) ? usText(std::round(worst * 10) / 10) : std::string("n/a"));
+        has(worst) ? labelDuration(std::round(worst * 10) / 10) : std::string("n/a"));
     if (completed == jobs.size() && n[TimelineClass::Failed] == 0)
         return (n[TimelineClass::VeryLate] ? "every job ran, some late: " : "schedule kept: ") + v;
     return "schedule NOT kept: " + v;

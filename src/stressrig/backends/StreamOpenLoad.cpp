@@ -1,4 +1,4 @@
-#include "load/StreamOpenLoad.hpp"
+#include "backends/StreamOpenLoad.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,5 +1,6 @@
 #pragma once
-// What the rig records per job, beyond the reference's enter/leave brackets.
+// The rig's measured job: what it records per executed job, beyond the reference's
+// enter/leave brackets (the scheduler's own JobRecord is its pooled job state, not this).
 
 #include <chrono>
 #include <cstdint>
@@ -10,7 +11,7 @@ namespace pullsched::rig {
 /// One executed job: when it was meant to start, when it did, and when it ended, so
 /// that lateness and deadline misses are reported per job and the timeline can be
 /// exported (ChromeTrace).
-struct JobRecord {
+struct MeasuredJob {
     using TimePoint = std::chrono::steady_clock::time_point;
 
     unsigned worker = 0;  ///< worker (thread slot) that ran it

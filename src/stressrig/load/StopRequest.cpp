@@ -1,4 +1,4 @@
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 
 #include <csignal>
 #include <thread>

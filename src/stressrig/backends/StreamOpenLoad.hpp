@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "backends/StreamRunner.hpp"
-#include "cli/StopRequest.hpp"
+#include "load/StopRequest.hpp"
 #include "load/LoadRuns.hpp"
+#include "load/StopRequest.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
 #include "load/Placement.hpp"

@@ -1,4 +1,4 @@
-#include "report/Progress.hpp"
+#include "load/Progress.hpp"
 
 #include <iostream>
 

@@ -1,4 +1,4 @@
-#include "cli/CommandLine.hpp"
+#include "CommandLine.hpp"
 
 #include <fmt/format.h>
 
