@@ -182,7 +182,8 @@ TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
 }
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
-    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         for (unsigned workers : {1u, 3u}) {
@@ -199,7 +200,8 @@ TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {
 }
 
 TEST_P(EveryBackend, HonoursStartTimes) {
-    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     auto backend = BackendRegistry::graphRunner(GetParam());
     for (const NamedGraph& ng : testGraphs()) {
         if (ng.name == "isolated") continue;  // one level: every start is 0, nothing waits

@@ -85,7 +85,8 @@ TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
 }
 
 TEST_P(StreamBackendTest, JobsSubmittedAheadWaitForTheirStartOnANativeBackend) {
-    if (rigtest::skipUnderThreadSanitizer(GetParam())) GTEST_SKIP() << "uninstrumented runtime under TSan";
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
     const auto b = BackendRegistry::streamRunner(GetParam());
     if (b->arrivalTimes() != StartTimes::Native)
         GTEST_SKIP() << "the generator hands this backend its jobs only when due";

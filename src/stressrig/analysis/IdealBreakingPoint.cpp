@@ -7,10 +7,12 @@
 
 namespace pullsched::rig {
 
-IdealBreakingPoint IdealBreakingPoint::search(
-    const testchain::TestChainGraph& graph, testchain::WeightPolicy policy, unsigned concurrency,
-    Duration timeBase, Duration jobUnit, Duration lifeWindow,
-    const BreakThresholds& thresholds, BreakingPointSearch::Limits limits) {
+IdealBreakingPoint IdealBreakingPoint::search(const testchain::TestChainGraph& graph,
+                                              testchain::WeightPolicy policy, unsigned concurrency,
+                                              Duration timeBase, Duration jobUnit,
+                                              Duration lifeWindow,
+                                              const BreakThresholds& thresholds,
+                                              BreakingPointSearch::Limits limits) {
     using namespace testchain;
     auto toMs = [](Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     BreakingPointSearch search(limits);

@@ -27,8 +27,7 @@ struct IdealBreakingPoint {
     /// jobs were measured to take). lifeWindow 0: no deadlines.
     static IdealBreakingPoint search(const testchain::TestChainGraph& graph,
                                      testchain::WeightPolicy policy, unsigned concurrency,
-                                     Duration timeBase, Duration jobUnit,
-                                     Duration lifeWindow,
+                                     Duration timeBase, Duration jobUnit, Duration lifeWindow,
                                      const BreakThresholds& thresholds,
                                      BreakingPointSearch::Limits limits = {});
 };

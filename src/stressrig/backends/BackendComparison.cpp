@@ -8,7 +8,6 @@
 #include "format/Units.hpp"
 #include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
-#include "load/Progress.hpp"
 #include "load/StopRequest.hpp"
 #include "pullsched/testchain/StopCheck.hpp"
 #include "report/LatencyReport.hpp"

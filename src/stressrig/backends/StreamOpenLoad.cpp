@@ -78,7 +78,8 @@ StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& o
             if (offsets[next] >= warmup) ++r.measured;
         }
         if (next == n) break;
-        // A backend without a native timed start is handed its next job when it is due, not earlier.
+        // A backend without a native timed start is handed its next job when it is due, not
+        // earlier.
         const TimePoint wakeAt =
             std::min(saturatingAdd(now, cfg.pollPeriod),
                      saturatingAdd(arrival(next), native ? -ahead / 2 : Duration{0}));

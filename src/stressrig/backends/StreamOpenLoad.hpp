@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "backends/StreamRunner.hpp"
-#include "load/StopRequest.hpp"
 #include "load/LoadRuns.hpp"
 #include "load/StopRequest.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"

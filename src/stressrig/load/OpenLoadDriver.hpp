@@ -10,8 +10,8 @@
 #include "load/ArrivalTimetable.hpp"
 #include "load/StopRequest.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
-#include "pullsched/testchain/ComputationalLoad.hpp"
 #include "pullsched/scheduler/Time.hpp"
+#include "pullsched/testchain/ComputationalLoad.hpp"
 
 namespace pullsched::rig {
 

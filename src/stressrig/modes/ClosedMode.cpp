@@ -17,8 +17,6 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 

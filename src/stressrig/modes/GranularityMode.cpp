@@ -35,8 +35,6 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/Presets.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 

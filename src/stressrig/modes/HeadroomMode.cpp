@@ -35,8 +35,6 @@
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "report/LatenessCells.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"

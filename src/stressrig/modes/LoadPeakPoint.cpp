@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "load/ScheduledGraphRun.hpp"
 #include "format/Units.hpp"
+#include "load/ScheduledGraphRun.hpp"
 
 namespace pullsched::rig {
 

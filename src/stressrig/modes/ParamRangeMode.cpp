@@ -37,8 +37,6 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 

@@ -38,8 +38,6 @@
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/Presets.hpp"
 #include "pullsched/testchain/ScheduleRunner.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"

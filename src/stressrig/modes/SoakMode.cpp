@@ -16,8 +16,6 @@
 #include "modes/Mode.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 

@@ -9,7 +9,6 @@
 #include "report/LatencyReport.hpp"
 #include "report/MissingValues.hpp"
 #include "report/OpenClosedReport.hpp"
-#include "format/Units.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {

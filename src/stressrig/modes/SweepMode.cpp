@@ -22,8 +22,6 @@
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "report/LatenessCells.hpp"
-#include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"

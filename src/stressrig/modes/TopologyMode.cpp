@@ -12,7 +12,6 @@
 #include "pullsched/testchain/DotWriter.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
-#include "format/Units.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
