@@ -15,17 +15,10 @@
 #include "load/StopRequest.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
-#include "load/Placement.hpp"
-
 namespace pullsched::rig {
 
-struct StreamRunConfig {
-    ArrivalConfig arrivals;
-    unsigned workers = 2;
-    Placement placement = Placement::Spread;  ///< where pullsched's workers run
-    Duration jobLoad{500'000};
-    Duration duration{std::chrono::seconds{5}};
-    Duration warmup{std::chrono::milliseconds{500}};
+/// An open load on a backend's stream runner.
+struct StreamRunConfig : OpenLoadConfig {
     /// How far ahead a Native backend gets its jobs (covers the generator's scheduling
     /// delays, as in the pullsched open-load driver).
     Duration postAhead{std::chrono::milliseconds{5}};

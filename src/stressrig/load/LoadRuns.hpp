@@ -28,13 +28,18 @@ struct ArrivalConfig {
 };
 ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
 
-struct OpenRunConfig {
+/// What every open load plays, on pullsched's driver or on any backend's stream runner.
+struct OpenLoadConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
     Placement placement = Placement::Spread;  ///< where pullsched's workers run
     Duration jobLoad{500'000};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};
+};
+
+/// An open load on pullsched's instrumented driver.
+struct OpenRunConfig : OpenLoadConfig {
     Duration deadlineWindow{std::chrono::milliseconds{100}};  ///< 0 = no deadlines
 };
 
