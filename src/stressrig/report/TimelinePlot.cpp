@@ -92,14 +92,17 @@ std::string TimelinePlot::summary(const std::vector<TimelineJob>& jobs, const Ti
     return "schedule NOT kept: " + v;
 }
 
-GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& o) {
-    const unsigned W = std::max(1u, o.workers);
+namespace {
+
+/// One row per job: its lane (worker, or the "not run" lane W), times and class; counts
+/// the jobs of each class into `count`.
+CsvTable timelineTable(const std::vector<TimelineJob>& jobs, const TimelineOptions& o, unsigned W,
+                       std::map<TimelineClass, std::size_t>& count) {
     const double notRunLane = W;
     CsvTable t({"node", "lane", "scheduled ms", "start ms", "end ms", "deadline ms", "lateness us",
                 "class"});
-    std::map<TimelineClass, std::size_t> count;
     for (const TimelineJob& j : jobs) {
-        const TimelineClass c = classify(j, o);
+        const TimelineClass c = TimelinePlot::classify(j, o);
         ++count[c];
         const bool onWorker = c != TimelineClass::Expired && c != TimelineClass::Cancelled &&
                               j.worker >= 0 && j.worker < static_cast<int>(W);
@@ -113,6 +116,58 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
     t.setComment("class",
                  "0 on time, 1 late, 2 very late, 3 failed, 4 expired, 5 cancelled, "
                  "6 other");
+    return t;
+}
+
+/// The plot's series: a bar per job of each class present, marks for expired and
+/// cancelled jobs, the wait from the planned to the actual start and the planned start.
+std::vector<std::string> timelineSeries(std::map<TimelineClass, std::size_t>& count,
+                                        std::size_t jobs, const TimelineOptions& o) {
+    std::vector<std::string> parts;
+    // $1 node, $2 lane, $3 scheduled, $4 start, $5 end, $6 deadline, $7 lateness, $8 class
+    for (const ClassStyle& b : kBars) {
+        const std::size_t n = count.count(b.cls) ? count.at(b.cls) : 0;
+        if (n == 0) continue;
+        parts.push_back(fmt::format(
+            "$RunData using ($8=={} ? ($4+$5)/2 : 1/0):2:(($5-$4)/2):(0.32) with boxxyerror "
+            "lc rgb '{}' title {}",
+            static_cast<int>(b.cls), b.colour,
+            GnuplotScript::quoteGp(fmt::format("{}: {}", TimelinePlot::className(b.cls, o), n))));
+    }
+    if (count[TimelineClass::Expired]) {
+        parts.push_back(
+            "$RunData using ($8==4 ? $3 : 1/0):2:($6-$3):(0) with vectors nohead dt 2 lw 1.5 "
+            "lc rgb '#c62828' notitle");
+        parts.push_back(fmt::format(
+            "$RunData using ($8==4 ? $3 : 1/0):2 with points pt 2 ps 1.5 lw 2 lc rgb '#c62828' "
+            "title {}",
+            GnuplotScript::quoteGp(fmt::format("{}: {}",
+                                               TimelinePlot::className(TimelineClass::Expired, o),
+                                               count[TimelineClass::Expired]))));
+    }
+    if (count[TimelineClass::Cancelled])
+        parts.push_back(fmt::format(
+            "$RunData using ($8==5 ? $3 : 1/0):($2-0.15) with points pt 6 ps 1.2 lw 1.5 "
+            "lc rgb '#455a64' title {}",
+            GnuplotScript::quoteGp(fmt::format("{}: {}",
+                                               TimelinePlot::className(TimelineClass::Cancelled, o),
+                                               count[TimelineClass::Cancelled]))));
+    // the wait from the planned to the actual start, and the planned start itself
+    parts.push_back(
+        "$RunData using 3:($2+0.42):($4-$3):(0) with vectors nohead lw 1 lc rgb '#757575' "
+        "title 'wait: planned -> actual start'");
+    parts.push_back(
+        fmt::format("$RunData using 3:($2+0.42) with points pt 11 ps 0.8 lc rgb '#000000' title {}",
+                    GnuplotScript::quoteGp(fmt::format("planned start ({} jobs)", jobs))));
+    return parts;
+}
+
+}  // namespace
+
+GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& o) {
+    const unsigned W = std::max(1u, o.workers);
+    std::map<TimelineClass, std::size_t> count;
+    CsvTable t = timelineTable(jobs, o, W, count);
 
     PlotOptions po;
     po.title = o.title;
@@ -137,40 +192,7 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
         "lc rgb '#616161'\n",
         W - 0.5, W - 0.5);
 
-    std::vector<std::string> parts;
-    // $1 node, $2 lane, $3 scheduled, $4 start, $5 end, $6 deadline, $7 lateness, $8 class
-    for (const ClassStyle& b : kBars) {
-        const std::size_t n = count.count(b.cls) ? count.at(b.cls) : 0;
-        if (n == 0) continue;
-        parts.push_back(fmt::format(
-            "$RunData using ($8=={} ? ($4+$5)/2 : 1/0):2:(($5-$4)/2):(0.32) with boxxyerror "
-            "lc rgb '{}' title {}",
-            static_cast<int>(b.cls), b.colour,
-            GnuplotScript::quoteGp(fmt::format("{}: {}", className(b.cls, o), n))));
-    }
-    if (count[TimelineClass::Expired]) {
-        parts.push_back(
-            "$RunData using ($8==4 ? $3 : 1/0):2:($6-$3):(0) with vectors nohead dt 2 lw 1.5 "
-            "lc rgb '#c62828' notitle");
-        parts.push_back(fmt::format(
-            "$RunData using ($8==4 ? $3 : 1/0):2 with points pt 2 ps 1.5 lw 2 lc rgb '#c62828' "
-            "title {}",
-            GnuplotScript::quoteGp(fmt::format("{}: {}", className(TimelineClass::Expired, o),
-                                               count[TimelineClass::Expired]))));
-    }
-    if (count[TimelineClass::Cancelled])
-        parts.push_back(fmt::format(
-            "$RunData using ($8==5 ? $3 : 1/0):($2-0.15) with points pt 6 ps 1.2 lw 1.5 "
-            "lc rgb '#455a64' title {}",
-            GnuplotScript::quoteGp(fmt::format("{}: {}", className(TimelineClass::Cancelled, o),
-                                               count[TimelineClass::Cancelled]))));
-    // the wait from the planned to the actual start, and the planned start itself
-    parts.push_back(
-        "$RunData using 3:($2+0.42):($4-$3):(0) with vectors nohead lw 1 lc rgb '#757575' "
-        "title 'wait: planned -> actual start'");
-    parts.push_back(
-        fmt::format("$RunData using 3:($2+0.42) with points pt 11 ps 0.8 lc rgb '#000000' title {}",
-                    GnuplotScript::quoteGp(fmt::format("planned start ({} jobs)", jobs.size()))));
+    const std::vector<std::string> parts = timelineSeries(count, jobs.size(), o);
     c += "plot ";
     for (std::size_t i = 0; i < parts.size(); ++i)
         c += (i ? ", \\\n     " : "") + parts[i];
