@@ -57,7 +57,7 @@ std::uint64_t SchedulerCore::queueDepth() const noexcept {
     auto depth = static_cast<std::uint64_t>(
         std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
     for (const auto& w : workers_)
-        depth += w->own.size();
+        depth += w->own.size() + w->posted.size();
     return depth;
 }
 

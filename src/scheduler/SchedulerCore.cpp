@@ -17,11 +17,6 @@ namespace pullsched::detail {
 
 namespace {
 
-/// The scheduler whose worker loop runs on this thread, if any: lets drain() and
-/// shutdown() refuse to wait for themselves, and lets shutdown() tell a job's post
-/// (accepted, then finalised by shutdown) from another thread's (refused).
-thread_local const SchedulerCore* tlWorkerOf = nullptr;
-
 /// The next scheduler identity. Process-wide on purpose, the one such variable here: an
 /// identity must differ from every other scheduler's in the process, past ones included,
 /// which no per-instance state can promise. 64 bits do not wrap (a million schedulers a
@@ -54,7 +49,8 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
     : backoff(cfg.backoff, 0x9E3779B97F4A7C15ull * (idx + 1)),
       index(idx),
       cache(pool),
-      own(cfg.initialJobCapacity, witness)
+      own(cfg.initialJobCapacity, witness),
+      posted(0, witness)  // depth first, it holds about depth x branching jobs: grows rarely
 #if PULLSCHED_TRACE
       ,
       trace(static_cast<std::uint16_t>(idx), cfg.traceEventsPerWorker)
@@ -100,13 +96,7 @@ SchedulerCore::~SchedulerCore() {
 
 // ---------------------------------------------------------------- posting
 
-bool SchedulerCore::onOwnWorker() const noexcept {
-    return tlWorkerOf == this;
-}
-
-void SchedulerCore::markWorkerThread() const noexcept {
-    tlWorkerOf = this;
-}
+thread_local SchedulerCore::WorkerOf SchedulerCore::tlWorker_{};
 
 void SchedulerCore::endOutsidePost() noexcept {
     if (!onOwnWorker()) outsidePosts_.fetch_sub(1, std::memory_order_seq_cst);
@@ -242,10 +232,12 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
             finalize(rec, JobState::Cancelled, nullptr);
         }
     };
-    // Cancelling cascades into ready_ only (no worker is left), so the own queues first.
-    // Own queues are not counted in queued_ (see release()).
-    for (const auto& w : workers_)
+    // Cancelling cascades into ready_ only (no worker is left), so the workers' queues
+    // first. They are not counted in queued_ (see release()).
+    for (const auto& w : workers_) {
         cancelAll(w->own, false);
+        cancelAll(w->posted, false);
+    }
     cancelAll(due_, true);
     cancelAll(ready_, true);
     shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
