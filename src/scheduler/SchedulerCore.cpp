@@ -141,7 +141,15 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
         SchedulerCore* core;
         ~EndPost() { core->endOutsidePost(); }
     } endPost{this};
-    rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
+    // Timed jobs need the scheduler-wide sequence (their order among equal starts);
+    // untimed ones only need counting, which a worker does on its own line (with two
+    // workers posting from their jobs, the shared counter's line took ~30 % of their
+    // time). Counted before the job can end: the poster's guard still holds its gate.
+    if (Worker* w = rec->start == kAsap ? callingWorker() : nullptr) {
+        WorkerCounters::bump(w->counters.posted);
+    } else {
+        rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
+    }
     for (const JobHandle& handle : preds) {
         JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);

@@ -173,6 +173,7 @@ class SchedulerCore {
 
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
+    std::uint64_t submittedCount() const noexcept;
     bool allFinished() const noexcept;
     void notifyDrainIfDone() noexcept;
     WorkerCounters& countersOf(Worker* w) noexcept {
@@ -242,7 +243,9 @@ class SchedulerCore {
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).
-    alignas(64) std::atomic<std::uint64_t> seq_{0};  ///< = submitted; open = seq_ - finished
+    /// Jobs posted, except untimed ones posted on a worker (WorkerCounters::posted):
+    /// submitted = seq_ + the workers' posted; open = submitted - finished.
+    alignas(64) std::atomic<std::uint64_t> seq_{0};
     /// In entrance/time/due/ready queues; the workers' own queues count themselves.
     alignas(64) std::atomic<std::int64_t> queued_{0};
     std::atomic<std::uint64_t> maxQueueDepth_{0};
