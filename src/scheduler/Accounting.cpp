@@ -65,6 +65,7 @@ void SchedulerCore::noteQueueDepth() noexcept {
 std::uint64_t SchedulerCore::queueDepth() const noexcept {
     auto depth = static_cast<std::uint64_t>(
         std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+    depth += helperPosted_.size();
     for (const auto& w : workers_)
         depth += w->own.size() + w->posted.size();
     return depth;

@@ -27,8 +27,9 @@ constexpr std::uint32_t kFairnessPeriod = 64;
 /// through the time-ordered queue, even when already due, so they leave in (start,
 /// sequence) order. Untimed ones released by a worker run next on it (the continuation)
 /// or go to its own queue, where other workers steal them; untimed ones released
-/// elsewhere (a post from another thread) take the shared FIFO. (Untimed posts from a
-/// job on a worker take that worker's `posted` queue: releasePosted.)
+/// elsewhere (a post from another thread) take the shared FIFO, except the first a thread
+/// in drain() releases: its continuation (see runOnCaller). (Untimed posts from a job on
+/// a worker take that worker's `posted` queue: releasePosted.)
 ///
 /// The first push onto the worker's queues since its last finalisation (a release here,
 /// or a post from the job it runs) checks for a sleeper to wake at once, so that a wide
@@ -42,7 +43,11 @@ void SchedulerCore::release(JobRecord* job, Worker* w, std::uint32_t& ownPushes)
     if (job->start != kAsap) {
         pushTimed(job, w);
     } else if (!w) {
-        pushReady(job, w);
+        if (tlWorker_.core == this && !tlWorker_.worker && !tlWorker_.helperLocal) {
+            tlWorker_.helperLocal = job;  // released by a job a thread in drain() ran
+        } else {
+            pushReady(job, w);
+        }
     } else if (!w->local) {
         w->local = job;  // run it next on this worker: no queue round-trip
     } else {
@@ -58,6 +63,12 @@ void SchedulerCore::releasePosted(JobRecord* job) {
         job->state.store(JobState::Scheduled, std::memory_order_relaxed);
         w->posted.push(job);
         if (w->postedPushes++ == 0) wakeForDueWork(w);
+        return;
+    }
+    if (onOwnWorker() && job->start == kAsap) {  // from a job a thread in drain() runs
+        job->state.store(JobState::Scheduled, std::memory_order_relaxed);
+        helperPosted_.push(job);
+        if (tlWorker_.helperPushes++ == 0) wakeForDueWork(nullptr);
         return;
     }
     std::uint32_t ownPushes = 0;  // unused: no worker, no own queue

@@ -67,6 +67,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       pool_(JobPool::create(cfg.initialJobCapacity)),
       entrance_(cfg.initialJobCapacity),
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
+      helperPosted_(0, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
       wake_(cfg.workers),
@@ -190,10 +191,15 @@ void SchedulerCore::drain() {
     drainUntil(kNoDeadline);
 }
 
-bool SchedulerCore::drainUntil(TimePoint steadyDeadline) {
+bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     spread_.posterWaits();
+    // With an observer, jobs run on workers only: its callbacks promise a worker's index.
+    help = help && cfg_.helpWhileWaiting && !observer_;
     while (true) {
+        // Run what is queued while there is some (see helpUntil); then sleep until the
+        // workers finished the rest. A job queued after that look is the workers'.
+        if (help && helpUntil(steadyDeadline)) continue;
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (allFinished()) {
             drainSignal_.cancelWait();
@@ -218,7 +224,8 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
     closed_.store(true, std::memory_order_seq_cst);
     while (outsidePosts_.load(std::memory_order_seq_cst) != 0)
         std::this_thread::yield();
-    if (mode == ShutdownMode::Drain) drain();
+    // Without helping: closed, the scheduler takes no more help from outside (helpUntil).
+    if (mode == ShutdownMode::Drain) drainUntil(kNoDeadline, false);
 
     stopping_.store(true, std::memory_order_seq_cst);
     wake_.wakeEverybody();
@@ -246,8 +253,13 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
         cancelAll(w->own, false);
         cancelAll(w->posted, false);
     }
+    cancelAll(helperPosted_, false);
     cancelAll(due_, true);
     cancelAll(ready_, true);
+    // Every job is final now. A thread in drain() may not have been told: a worker that
+    // ended the last job and then saw stopping_ left its loop without the check it makes
+    // when it runs out of work, and nothing may have been left to cancel.
+    notifyDrainIfDone();
     shutdownReport_ = ShutdownReport{mode, stats().cancelled - before};
     return *shutdownReport_;
 }

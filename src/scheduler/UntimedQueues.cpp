@@ -93,12 +93,18 @@ JobRecord* SchedulerCore::steal(Worker& w) {
             return batch[0];
         }
     }
+    // What jobs run by threads in drain() posted: like a victim's `posted` queue.
+    if (const std::size_t got = helperPosted_.popHalf(batch.data(), batch.size())) {
+        if (got > 1) w.posted.pushAll(batch.data() + 1, got - 1);
+        WorkerCounters::bump(w.counters.steals, got);
+        return batch[0];
+    }
     return nullptr;
 }
 
-/// Some untimed job is queued (shared FIFO or any worker's queues).
+/// Some untimed job is queued (shared FIFO, any worker's queues, or the helpers' posts).
 bool SchedulerCore::untimedQueued() const noexcept {
-    if (!ready_.empty()) return true;
+    if (!ready_.empty() || !helperPosted_.empty()) return true;
     for (const auto& other : workers_)
         if (!other->own.empty() || !other->posted.empty()) return true;
     return false;

@@ -44,6 +44,7 @@ SchedulerConfig oneWorker(const ManualClock& clock) {
     SchedulerConfig c;
     c.workers = 1;
     c.clock = &clock;
+    c.helpWhileWaiting = false;  // one thread runs the jobs: the order is the scheduler's
     return c;
 }
 

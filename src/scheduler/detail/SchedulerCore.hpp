@@ -56,7 +56,8 @@ class SchedulerCore {
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
     void drain();
-    bool drainUntil(TimePoint steadyDeadline);
+    /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
+    bool drainUntil(TimePoint steadyDeadline, bool help = true);
     ShutdownReport shutdown(ShutdownMode mode);
     void wake();
 
@@ -171,6 +172,11 @@ class SchedulerCore {
     WakeProtocol::QueuesSeen queuesSeen() const noexcept;
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
 
+    // A thread in drain() that runs jobs while it waits (HelpingWait.cpp).
+    bool helpUntil(TimePoint steadyDeadline);
+    JobRecord* takeForHelper();
+    void runOnCaller(JobRecord* job);
+
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
     std::uint64_t submittedCount() const noexcept;
@@ -212,7 +218,11 @@ class SchedulerCore {
     /// job's untimed posts to its worker's `posted` queue.
     struct WorkerOf {
         const SchedulerCore* core = nullptr;
-        Worker* worker = nullptr;
+        Worker* worker = nullptr;  ///< none: a thread in drain() running a job (helpUntil)
+        /// That thread's pushes onto helperPosted_ during the job (see Worker::postedPushes).
+        std::uint32_t helperPushes = 0;
+        /// That thread's continuation (see Worker::local): it runs next, there.
+        JobRecord* helperLocal = nullptr;
     };
     static thread_local WorkerOf tlWorker_;
 
@@ -229,7 +239,11 @@ class SchedulerCore {
     std::atomic<std::uint64_t> tokenHolderWaits_{0};
     EntranceQueue entrance_;  ///< timed jobs whose gate opened, from any thread
     ReadyQueue ready_;        ///< untimed jobs whose gate opened, FIFO, popped by any worker
-    DueQueue due_;            ///< due timed jobs by (start, seq), popped by any worker
+    /// Untimed jobs posted from jobs that threads in drain() run (see helpUntil): taken
+    /// newest first by those threads, stolen oldest first by the workers, as a worker's
+    /// `posted` queue is. Shared by every thread in drain() at once.
+    alignas(64) ReadyQueue helperPosted_;
+    DueQueue due_;  ///< due timed jobs by (start, seq), popped by any worker
     /// Grooming passes between taking the token and putting what they collected into due_.
     /// While one is under way, a due job with a smaller key may be in its hands, so workers
     /// wait for it before taking a timed job.
