@@ -235,6 +235,45 @@ void BM_Tbb_Skynet(benchmark::State& state) {
            [depth] { return skynetTbb(0, depth); });
 }
 
+// ---------------------------------------------------------------------------------------
+// 16 independent empty jobs posted from outside and waited for: pullsched post x 16 +
+// drain() (2 workers), oneTBB task_group::run x 16 + wait() inside task_arena(2)::execute.
+
+constexpr int kSmallJobs = 16;
+
+void BM_Sched_Spawn16(benchmark::State& state) {
+    Scheduler sched(withWorkers(kThreads));
+    std::atomic<int> ran{0};
+    for (auto _ : state) {
+        for (int i = 0; i < kSmallJobs; ++i)
+            sched.postDetached([&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+    }
+    if (ran.load() != kSmallJobs * state.iterations())
+        return state.SkipWithError("a job did not run exactly once");
+    const Statistics s = sched.stats();
+    state.counters["wakeups"] = static_cast<double>(s.wakeups) / state.iterations();
+}
+
+void BM_Tbb_Spawn16(benchmark::State& state) {
+    tbb::task_arena arena(static_cast<int>(kThreads));
+    arena.initialize();
+    std::atomic<int> ran{0};
+    for (auto _ : state) {
+        arena.execute([&] {
+            tbb::task_group g;
+            for (int i = 0; i < kSmallJobs; ++i)
+                g.run([&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+            g.wait();
+        });
+    }
+    if (ran.load() != kSmallJobs * state.iterations())
+        return state.SkipWithError("a task did not run exactly once");
+}
+
+BENCHMARK(BM_Sched_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_Tbb_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+
 /// Each benchmark at 1 and 2 workers (threads), at least 0.5 s of iterations.
 void fibArgs(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "workers"});

@@ -23,6 +23,18 @@ bool SchedulerCore::helpUntil(TimePoint steadyDeadline) {
         std::atomic<std::int64_t>& posts;
         ~EndHelp() { posts.fetch_sub(1, std::memory_order_seq_cst); }
     } endHelp{outsidePosts_};
+    // A record cache of its own while it helps, as a worker has (the records its jobs post
+    // and end would otherwise each take the pool's lock); given back when it stops.
+    RecordCache cache(pool_.get());
+    struct Rebind {
+        RecordCache* previous;  // a worker's of another scheduler, waiting in this drain()
+        RecordCache& mine;
+        ~Rebind() {
+            RecordCache::bind(previous);
+            mine.flush();
+        }
+    } rebind{RecordCache::bound(), cache};
+    RecordCache::bind(&cache);
     bool ran = false;
     while (!closed_.load(std::memory_order_seq_cst) && SteadyClock::now() < steadyDeadline) {
         JobRecord* job = takeForHelper();
