@@ -195,7 +195,8 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     spread_.posterWaits();
     // With an observer, jobs run on workers only: its callbacks promise a worker's index.
-    help = help && cfg_.helpWhileWaiting && !observer_;
+    // Pinned workers promise the CPUs jobs run on, which the waiting thread's is not.
+    help = help && cfg_.helpWhileWaiting && !observer_ && cfg_.pinWorkers == WorkerPinning::None;
     while (true) {
         // Run what is queued while there is some (see helpUntil); then sleep until the
         // workers finished the rest. A job queued after that look is the workers'.

@@ -112,9 +112,9 @@ TEST(SchedulerHelpingDrain, HeldWorkersLeaveTheJobsToTheWaitingThread) {
 
 // Switched off, the waiting thread runs nothing: with the workers held, a bounded wait
 // ends with the jobs still queued, and once released the workers run them all.
-TEST(SchedulerHelpingDrain, SwitchedOffTheWaitingThreadRunsNothing) {
-    Scheduler sched(config(1, false));
-    HeldWorkers held(sched, 1);
+void expectTheWaitingThreadRunsNothing(const SchedulerConfig& cfg) {
+    Scheduler sched(cfg);
+    HeldWorkers held(sched, cfg.workers);
     Threads threads(std::this_thread::get_id());
     constexpr int kJobs = 20;
     for (int i = 0; i < kJobs; ++i)
@@ -126,6 +126,17 @@ TEST(SchedulerHelpingDrain, SwitchedOffTheWaitingThreadRunsNothing) {
     EXPECT_EQ(threads.onCaller(), 0);
     EXPECT_EQ(threads.elsewhere(), kJobs);
     EXPECT_TRUE(sched.stats().balanced());
+}
+
+TEST(SchedulerHelpingDrain, SwitchedOffTheWaitingThreadRunsNothing) {
+    expectTheWaitingThreadRunsNothing(config(1, false));
+}
+
+// Pinned workers promise the CPUs jobs run on: the waiting thread does not help.
+TEST(SchedulerHelpingDrain, WithPinnedWorkersTheWaitingThreadRunsNothing) {
+    SchedulerConfig cfg = config(1, true);
+    cfg.pinWorkers = WorkerPinning::FirstCpus;
+    expectTheWaitingThreadRunsNothing(cfg);
 }
 
 // A helped job's failure, expiry and refused drain() are counted as on a worker; its

@@ -89,7 +89,8 @@ struct SchedulerConfig {
     /// Taskflow's waits do: a small graph then needs no hand-off to a sleeping worker.
     /// Timed jobs are left to the workers (their (start, sequence) order is the grooming
     /// token's). Off: the calling thread never runs a job. Also off while an observer is
-    /// set (its callbacks promise a worker thread and index), and in shutdown(Drain).
+    /// set (its callbacks promise a worker thread and index), with pinned workers (pinning
+    /// promises the CPUs jobs run on), and in shutdown(Drain).
     bool helpWhileWaiting = true;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
