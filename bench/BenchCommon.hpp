@@ -37,6 +37,8 @@ inline SchedulerConfig benchConfig() {
     if (const char* e = std::getenv("PULLSCHED_BENCH_SPREAD")) cfg.spreadWorkers = e[0] != '0';
     if (const char* e = std::getenv("PULLSCHED_BENCH_PIN"); e && e[0] == '1')
         cfg.pinWorkers = WorkerPinning::FirstCpus;
+    // PULLSCHED_BENCH_HELP=0: the thread in drain() runs no jobs (helpWhileWaiting off).
+    if (const char* e = std::getenv("PULLSCHED_BENCH_HELP")) cfg.helpWhileWaiting = e[0] != '0';
     return cfg;
 }
 

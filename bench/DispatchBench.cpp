@@ -124,6 +124,7 @@ Dag fanDag(std::uint32_t width) {
 }
 
 enum class GraphId {
+    Burst16,
     Burst64,
     Burst1024,
     Stationary256,
@@ -137,6 +138,7 @@ enum class GraphId {
 /// Built once per process, outside any timing.
 const Dag& dagOf(GraphId id) {
     static const Dag dags[] = {
+        testChainDag("burst", 16),
         testChainDag("burst", 64),
         testChainDag("burst", 1024),
         testChainDag("stationary", 256),
@@ -596,6 +598,7 @@ void runLength(benchmark::internal::Benchmark* b) {
         ->Unit(benchmark::kMicrosecond)                      \
         ->Iterations(100)
 
+PULLSCHED_DISPATCH_BENCH(Burst16);
 PULLSCHED_DISPATCH_BENCH(Burst64);
 PULLSCHED_DISPATCH_BENCH(Burst1024);
 PULLSCHED_DISPATCH_BENCH(Stationary256);

@@ -19,12 +19,21 @@ std::uint64_t SchedulerCore::finishedCount() const noexcept {
     return n;
 }
 
-/// Every job posted so far is final. The finished count is read first: a job is posted
-/// (seq_) before it can finish, so a later read of seq_ is never smaller, and equality
-/// means none of the jobs posted up to that read is still open.
+/// Jobs posted: seq_ and the untimed posts the workers' jobs made (see submit()).
+std::uint64_t SchedulerCore::submittedCount() const noexcept {
+    std::uint64_t n = seq_.load(std::memory_order_acquire);
+    for (const auto& w : workers_)
+        n += w->counters.posted.load(std::memory_order_acquire);
+    return n;
+}
+
+/// Every job posted so far is final. The finished count is read first: a job is counted
+/// as posted before it can finish (on a worker's line: before it is queued, and its end
+/// is published with release after that), so a later read of the posted counts is never
+/// smaller, and equality means none of the jobs posted up to that read is still open.
 bool SchedulerCore::allFinished() const noexcept {
     const std::uint64_t finished = finishedCount();
-    return finished == seq_.load(std::memory_order_acquire);
+    return finished == submittedCount();
 }
 
 /// Wake drain() if it waits and nothing is left. Called by a worker that finished jobs
@@ -56,8 +65,9 @@ void SchedulerCore::noteQueueDepth() noexcept {
 std::uint64_t SchedulerCore::queueDepth() const noexcept {
     auto depth = static_cast<std::uint64_t>(
         std::max<std::int64_t>(0, queued_.load(std::memory_order_relaxed)));
+    depth += helperPosted_.size();
     for (const auto& w : workers_)
-        depth += w->own.size();
+        depth += w->own.size() + w->posted.size();
     return depth;
 }
 
@@ -89,7 +99,7 @@ Statistics SchedulerCore::stats() const {
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
-    s.submitted = seq_.load(std::memory_order_acquire);
+    s.submitted = submittedCount();
     s.pending = s.submitted - ended;
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);
     s.queueDepth = queueDepth();

@@ -12,7 +12,8 @@ namespace pullsched::detail {
 
 namespace {
 
-/// Every this many takes a worker looks at the shared ready queue before its own (see
+/// Every this many takes a worker looks at the shared ready queue before its own, and
+/// takes its own queue's oldest job before the newest of its jobs' posts (see
 /// takeUntimed). An argument, not a measurement: the look costs a lock and a batch move,
 /// so it must be rare next to a job (~30-100 ns each here); 64 bounds how many own-queue
 /// jobs a post from another thread may wait behind to about 64 job lengths per worker,
@@ -26,19 +27,27 @@ constexpr std::uint32_t kFairnessPeriod = 64;
 /// through the time-ordered queue, even when already due, so they leave in (start,
 /// sequence) order. Untimed ones released by a worker run next on it (the continuation)
 /// or go to its own queue, where other workers steal them; untimed ones released
-/// elsewhere (a post from another thread) take the shared FIFO.
+/// elsewhere (a post from another thread) take the shared FIFO, except the first a thread
+/// in drain() releases: its continuation (see runOnCaller). (Untimed posts from a job on
+/// a worker take that worker's `posted` queue: releasePosted.)
 ///
-/// The first push onto the worker's own queue in a finalisation checks for a sleeper to
-/// wake at once, so that a wide fan-out is shared while it is still being released (10 000
-/// releases take about a millisecond); later pushes only count, and finalize() checks once
-/// more after the last of them (see there).
-/// Own queues are not counted in queued_ (a shared counter): queueDepth() adds their sizes.
+/// The first push onto the worker's queues since its last finalisation (a release here,
+/// or a post from the job it runs) checks for a sleeper to wake at once, so that a wide
+/// fan-out is shared while it is still being released (10 000 releases take about a
+/// millisecond); later pushes only count, and finalize() checks once more after the last
+/// of them (see there).
+/// The workers' queues are not counted in queued_ (a shared counter): queueDepth() adds
+/// their sizes.
 void SchedulerCore::release(JobRecord* job, Worker* w, std::uint32_t& ownPushes) {
     job->state.store(JobState::Scheduled, std::memory_order_relaxed);
     if (job->start != kAsap) {
         pushTimed(job, w);
     } else if (!w) {
-        pushReady(job, w);
+        if (tlWorker_.core == this && !tlWorker_.worker && !tlWorker_.helperLocal) {
+            tlWorker_.helperLocal = job;  // released by a job a thread in drain() ran
+        } else {
+            pushReady(job, w);
+        }
     } else if (!w->local) {
         w->local = job;  // run it next on this worker: no queue round-trip
     } else {
@@ -48,6 +57,20 @@ void SchedulerCore::release(JobRecord* job, Worker* w, std::uint32_t& ownPushes)
 }
 
 void SchedulerCore::releasePosted(JobRecord* job) {
+    if (Worker* w = callingWorker(); w && job->start == kAsap) {
+        // Posted from a job (or an observer callback) on worker w: it stays with w, which
+        // takes the newest first; idle workers steal the oldest (see takeUntimed, steal).
+        job->state.store(JobState::Scheduled, std::memory_order_relaxed);
+        w->posted.push(job);
+        if (w->postedPushes++ == 0) wakeForDueWork(w);
+        return;
+    }
+    if (onOwnWorker() && job->start == kAsap) {  // from a job a thread in drain() runs
+        job->state.store(JobState::Scheduled, std::memory_order_relaxed);
+        helperPosted_.push(job);
+        if (tlWorker_.helperPushes++ == 0) wakeForDueWork(nullptr);
+        return;
+    }
     std::uint32_t ownPushes = 0;  // unused: no worker, no own queue
     release(job, nullptr, ownPushes);
 }
@@ -89,16 +112,18 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
 /// this stack: how the last wait ended (`last`, see WakeProtocol::WaitEnd) and whether this
 /// worker groomed since it last looked for work (`groomed`, see takeDue).
 void SchedulerCore::workerLoop(Worker& w) {
-    markWorkerThread();
+    markWorkerThread(&w);
     spread_.attach(w.index);
     RecordCache::bind(&w.cache);
     struct Unbind {  // the cache goes back to the pool with the thread, however it ends
+        const SchedulerCore& core;
         Worker& w;
         ~Unbind() {
             RecordCache::bind(nullptr);
             w.cache.flush();
+            core.markWorkerThread(nullptr);
         }
-    } unbind{w};
+    } unbind{*this, w};
     // Whether this worker finished a job since it last asked: its own `ended` count moved.
     auto finishedSinceCheck = [&w, seen = std::uint64_t{0}]() mutable {
         const std::uint64_t ended = w.counters.ended.load(std::memory_order_relaxed);
@@ -151,15 +176,21 @@ void SchedulerCore::workerLoop(Worker& w) {
     }
 }
 
-/// An untimed job: from this worker's own queue, else the shared FIFO (see takeShared),
-/// else stolen from another worker's queue (the oldest there). Every kFairnessPeriod-th
-/// take first moves a batch from the shared FIFO to the back of the own queue, so a worker
-/// busy with its own releases cannot starve posts from other threads, and posts keep
-/// their order (they wait behind the older jobs already moved).
+/// An untimed job: the newest its jobs posted (depth first), else the oldest of its own
+/// queue, else the shared FIFO (see takeShared), else stolen from another worker (the
+/// oldest there). Every kFairnessPeriod-th take first moves a batch from the shared FIFO
+/// to the back of the own queue and takes the own queue's oldest job, so neither a worker
+/// busy with its own releases nor one deep in a recursion its jobs post can starve posts
+/// from other threads (or released jobs), and posts keep their order (they wait behind
+/// the older jobs already moved).
 JobRecord* SchedulerCore::takeUntimed(Worker& w) {
     JobRecord* job = nullptr;
-    if (++w.takes % kFairnessPeriod == 0) admitShared(w);
-    if (w.own.pop(job)) return job;  // the common case, kept small
+    if (++w.takes % kFairnessPeriod == 0) {
+        admitShared(w);
+        if (w.own.pop(job)) return job;
+    }
+    if (w.posted.popNewest(job)) return job;  // the common cases, kept small
+    if (w.own.pop(job)) return job;
     if ((job = takeShared(w))) return job;
     return steal(w);
 }
@@ -197,8 +228,9 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
 /// failed head of a 100k-job chain cannot overflow the stack.
 void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     JobRecord* cascade = nullptr;
-    // Jobs this finalisation pushed onto the worker's own queue (see release()).
-    std::uint32_t ownPushes = 0;
+    // Jobs this finalisation pushed onto the worker's own queue, and the job's posts onto
+    // its `posted` queue before it (see release()).
+    std::uint32_t ownPushes = w ? std::exchange(w->postedPushes, 0) : 0;
     while (job) {
         job->task.reset();  // release captured resources now, not when the record is reused
         // Counted before the final state is stored: whoever sees the state final (a
@@ -233,9 +265,9 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             // s is not touched past this point: once its gate opened elsewhere, it may run
             // and end at any moment.
         });
-        // One more wake check for what this job released onto the own queue after the
-        // first push (a fence and three loads, or a futex wake): per batch, not per
-        // successor. The jobs are already visible to thieves and spinners; this check
+        // One more wake check for what this job posted and released onto the worker's
+        // queues after the first push (a fence and three loads, or a futex wake): per
+        // batch, not per job. The jobs are already visible to thieves and spinners; this check
         // follows the last push, so a worker that parked meanwhile is not left asleep.
         if (w && std::exchange(ownPushes, 0) > 1) wakeForDueWork(w);
         // Ended last, with release: drain() takes "every posted job ended" to mean that

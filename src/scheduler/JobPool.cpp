@@ -32,6 +32,10 @@ void RecordCache::bind(RecordCache* cache) noexcept {
     tlCache = cache;
 }
 
+RecordCache* RecordCache::bound() noexcept {
+    return tlCache;
+}
+
 JobRecord* RecordCache::take() {
     if (!head_) head_ = pool_->takeBatch(kBatch, count_);
     JobRecord* rec = head_;

@@ -73,30 +73,40 @@ std::size_t SchedulerCore::popSharedBatch(JobRecord** out, std::size_t max) {
     return got;
 }
 
-/// Steal from another worker's own queue, trying each once: the oldest half of its jobs
-/// (at most kStealBatch) in one lock. The first runs now, the rest go onto this worker's
-/// own queue (empty: it steals only then), so a worker that lives on steals pays one steal
-/// scan per batch instead of one per job. The batch is copied out before this
-/// worker's own lock is taken, so two workers stealing from each other cannot deadlock.
+/// Steal from another worker, trying each once: the oldest half of the jobs in its own
+/// queue, else in its `posted` queue (at most kStealBatch) in one lock. The first runs
+/// now, the rest go onto this worker's queue of the same kind (empty: it steals only
+/// then; the rest of a stolen recursion is taken newest first, like this worker's own
+/// posts), so a worker that lives on steals pays one steal scan per batch instead of one
+/// per job. The batch is copied out before this worker's lock is taken, so two workers
+/// stealing from each other cannot deadlock.
 JobRecord* SchedulerCore::steal(Worker& w) {
     std::array<JobRecord*, kStealBatch> batch;
     const std::size_t n = workers_.size();
     for (std::size_t i = 1; i < n; ++i) {
         Worker& victim = *workers_[(w.index + i) % n];
-        const std::size_t got = victim.own.popHalf(batch.data(), batch.size());
-        if (got == 0) continue;
-        if (got > 1) w.own.pushAll(batch.data() + 1, got - 1);
+        for (ReadyQueue Worker::*queue : {&Worker::own, &Worker::posted}) {
+            const std::size_t got = (victim.*queue).popHalf(batch.data(), batch.size());
+            if (got == 0) continue;
+            if (got > 1) (w.*queue).pushAll(batch.data() + 1, got - 1);
+            WorkerCounters::bump(w.counters.steals, got);
+            return batch[0];
+        }
+    }
+    // What jobs run by threads in drain() posted: like a victim's `posted` queue.
+    if (const std::size_t got = helperPosted_.popHalf(batch.data(), batch.size())) {
+        if (got > 1) w.posted.pushAll(batch.data() + 1, got - 1);
         WorkerCounters::bump(w.counters.steals, got);
         return batch[0];
     }
     return nullptr;
 }
 
-/// Some untimed job is queued (shared FIFO or any worker's own queue).
+/// Some untimed job is queued (shared FIFO, any worker's queues, or the helpers' posts).
 bool SchedulerCore::untimedQueued() const noexcept {
-    if (!ready_.empty()) return true;
+    if (!ready_.empty() || !helperPosted_.empty()) return true;
     for (const auto& other : workers_)
-        if (!other->own.empty()) return true;
+        if (!other->own.empty() || !other->posted.empty()) return true;
     return false;
 }
 

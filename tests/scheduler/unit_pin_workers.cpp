@@ -35,6 +35,7 @@ std::set<std::vector<int>> workerCpuSets(unsigned workers, WorkerPinning pin) {
     SchedulerConfig cfg;
     cfg.workers = workers;
     cfg.pinWorkers = pin;
+    cfg.helpWhileWaiting = false;  // the jobs look at the workers' CPUs
     Scheduler sched(cfg);
     std::mutex m;
     std::set<std::vector<int>> seen;

@@ -1,6 +1,8 @@
 // Dependency order on graphs: every job starts after all its predecessors ended, once.
 #include "pullsched/scheduler/Scheduler.hpp"
 
+#include "SchedulerTestKit.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -172,17 +174,7 @@ TEST(SchedulerDag, CancelReachesJobsQueuedOnAWorkersOwnQueue) {
         std::vector<JobHandle> fan;
         for (int i = 0; i < width; ++i)
             fan.push_back(sched.post([&runs, i] { runs[i].fetch_add(1); }, {}, {root}));
-        std::thread prober([&] {
-            while (true) {
-                try {
-                    sched.post([] {});
-                } catch (const std::logic_error&) {
-                    closed = true;
-                    return;
-                }
-                std::this_thread::yield();
-            }
-        });
+        std::thread prober = testkit::probeUntilClosed(sched, closed);
         const ShutdownReport report = sched.shutdown(ShutdownMode::Cancel);
         prober.join();
         int ran = 0, cancelled = 0;

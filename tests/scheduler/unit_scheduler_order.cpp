@@ -3,6 +3,8 @@
 // is decided by the scheduler alone; nothing here depends on wall-clock speed.
 #include "pullsched/scheduler/Scheduler.hpp"
 
+#include "SchedulerTestKit.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,8 @@ using namespace std::chrono_literals;
 using namespace pullsched;
 
 namespace {
+
+using testkit::RunOrder;
 
 /// Keeps the only worker inside a job until released.
 class BusyWorker {
@@ -36,28 +40,11 @@ class BusyWorker {
     JobHandle handle_;
 };
 
-class RunOrder {
-  public:
-    auto recorder(int id) {
-        return [this, id] {
-            std::lock_guard lock(mutex_);
-            order_.push_back(id);
-        };
-    }
-    std::vector<int> order() {
-        std::lock_guard lock(mutex_);
-        return order_;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<int> order_;
-};
-
 SchedulerConfig oneWorker(const ManualClock& clock) {
     SchedulerConfig c;
     c.workers = 1;
     c.clock = &clock;
+    c.helpWhileWaiting = false;  // one thread runs the jobs: the order is the scheduler's
     return c;
 }
 
@@ -138,10 +125,11 @@ TEST(SchedulerOrder, AsapJobsKeepTheirFifoOrder) {
 }
 
 // A worker whose every job releases the next onto its own queue never runs out of own
-// work; a post from elsewhere (here: from inside a job, which takes the shared FIFO) must
-// still get its turn. Every 64th take moves the shared FIFO's jobs to the back of the own
-// queue, so the post runs within a few dozen jobs, long before the stream ends; without
-// that it would run last. One worker: the order is the scheduler's alone.
+// work; a post from another thread (here: a thread started and joined inside a job, so
+// that it posts while the stream runs; a post from the job itself would stay with the
+// worker) takes the shared FIFO and must still get its turn. Every 64th take moves the shared
+// FIFO's jobs to the back of the own queue, so the post runs within a few dozen jobs, long before
+// the stream ends; without that it would run last. One worker: the order is the scheduler's alone.
 TEST(SchedulerOrder, AWorkerBusyWithItsOwnReleasesStillRunsOtherPosts) {
     ManualClock clock;
     Scheduler sched(oneWorker(clock));
@@ -159,7 +147,7 @@ TEST(SchedulerOrder, AWorkerBusyWithItsOwnReleasesStillRunsOtherPosts) {
             link = sched.post(
                 [&sched, &runs] {
                     runs.recorder(10)();
-                    sched.postDetached(runs.recorder(kOutside));
+                    std::thread([&] { sched.postDetached(runs.recorder(kOutside)); }).join();
                 },
                 {}, pred);
         } else {

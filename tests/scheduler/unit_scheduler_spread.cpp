@@ -89,6 +89,7 @@ TEST(SchedulerSpread, TwoBusyWorkersOnOneCpuDoNotStayThere) {
     const std::vector<int> cpus = callingThreadCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     SchedulerConfig cfg;
+    cfg.helpWhileWaiting = false;  // the jobs look at the workers' CPUs
     cfg.workers = 2;
     Scheduler sched(cfg);
     std::vector<std::vector<int>> sets;
@@ -104,6 +105,7 @@ TEST(SchedulerSpread, SwitchedOffOrPinnedNobodyMovesNorIsSteered) {
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     for (const bool pinned : {false, true}) {
         SchedulerConfig cfg;
+        cfg.helpWhileWaiting = false;  // the jobs look at the workers' CPUs
         cfg.workers = 2;
         if (pinned) {
             cfg.pinWorkers = WorkerPinning::FirstCpus;
@@ -124,6 +126,7 @@ TEST(SchedulerSpread, APostSteersParkedWorkersAndTheyGetTheWholeSetBack) {
     const std::vector<int> cpus = callingThreadCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     SchedulerConfig cfg;
+    cfg.helpWhileWaiting = false;  // the jobs look at the workers' CPUs
     cfg.workers = 2;
     Scheduler sched(cfg);
     EXPECT_GE(postToParkedWorkers(sched), 1u) << "the poster kept the woken worker off its CPU";

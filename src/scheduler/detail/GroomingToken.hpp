@@ -1,7 +1,7 @@
 #pragma once
 // The grooming token: at most one thread at a time grooms the time-ordered queue
-// (sorts the entrance in and hands out what is due; "tend" is the tender's sleep, see
-// WakeProtocol).
+// (sorts the entrance in and hands out what is due). Grooming is never "tending": to tend
+// is what the tender does, sleep towards the next head (sleepTowardsHead, WakeProtocol).
 // Taken by one compare-and-swap, never waited for: a worker that loses the race does
 // something else (runs ready work or backs off) instead of blocking.
 

@@ -40,6 +40,8 @@ class RecordCache {
 
     /// Records released on the calling thread come back to `cache` (nullptr: to their pool).
     static void bind(RecordCache* cache) noexcept;
+    /// The cache bound to the calling thread, if any.
+    static RecordCache* bound() noexcept;
 
     JobPool* pool() const noexcept { return pool_; }
     JobRecord* take();

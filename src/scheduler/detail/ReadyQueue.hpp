@@ -1,12 +1,13 @@
 #pragma once
-// Untimed jobs whose gate opened (they have no start time: ready to run, not "due"), in
-// the order they were queued, popped by any worker without the grooming token. Two kinds
-// of queue use it: the shared FIFO of posts from other threads, and each worker's own
-// queue of the jobs its finalisations released (popped by its owner, stolen by others
-// with popHalf). A ring buffer under a spin lock: the critical sections are a few
-// instructions, the buffer only grows (no allocation in steady state), and the lock
-// makes FIFO order and exactly-once hand-out obvious. The element count is kept in an
-// atomic so that "is there work?" never takes the lock.
+// Untimed jobs whose gate opened (they have no start time: ready to run, never "due"),
+// popped by any worker without the grooming token. Three kinds of queue use it: the shared
+// FIFO of posts from other threads; each worker's own queue of what its finalisations
+// released (FIFO: its owner pops the oldest); and each worker's queue of jobs posted from
+// its jobs (LIFO for its owner, which pops the newest: depth first). Other workers steal
+// the oldest half of either with popHalf. A ring buffer under a spin lock: the critical
+// sections are a few instructions, the buffer only grows (no allocation in steady state),
+// and the lock makes the order and exactly-once hand-out obvious. The element count is
+// kept in an atomic so that "is there work?" never takes the lock.
 
 #include <algorithm>
 #include <atomic>
@@ -45,6 +46,17 @@ class ReadyQueue {
         rec = ring_[head_];
         head_ = (head_ + 1) & (ring_.size() - 1);
         --count_;
+        size_.store(count_, std::memory_order_release);
+        return true;
+    }
+
+    /// The newest job: the owner's take of its queue of posts from its jobs (depth first).
+    bool popNewest(JobRecord*& rec) {
+        if (size_.load(std::memory_order_acquire) == 0) return false;
+        std::lock_guard lock(lock_);
+        if (count_ == 0) return false;
+        --count_;
+        rec = ring_[(head_ + count_) & (ring_.size() - 1)];
         size_.store(count_, std::memory_order_release);
         return true;
     }

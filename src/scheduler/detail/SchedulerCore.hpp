@@ -56,7 +56,8 @@ class SchedulerCore {
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
     void drain();
-    bool drainUntil(TimePoint steadyDeadline);
+    /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
+    bool drainUntil(TimePoint steadyDeadline, bool help = true);
     ShutdownReport shutdown(ShutdownMode mode);
     void wake();
 
@@ -88,8 +89,14 @@ class SchedulerCore {
         TimePoint wokeAt{};
         std::uint32_t wokeSeq = 0;
         /// Jobs taken; every kFairnessPeriod-th take first moves a batch from the shared
-        /// ready queue to the back of the own queue (see takeUntimed).
+        /// ready queue to the back of the own queue and takes from there (see takeUntimed).
         std::uint32_t takes = 0;
+        /// Pushes onto `posted` since this worker's last finalisation. A post from a job
+        /// comes through the public post(), which has no worker to return this to, so it
+        /// lives here; finalize() takes it over as its own-queue push count, so that the
+        /// first push (posted or released) checks for a sleeper to wake and the end of the
+        /// job checks once more (see release()).
+        std::uint32_t postedPushes = 0;
         ParkSafetyNet safetyNet;
         unsigned index;
         /// Free records: what this worker finishes and posts, without touching the pool.
@@ -99,6 +106,11 @@ class SchedulerCore {
         /// cache lines of its own: idle workers poll its size, and the fields above are
         /// written on every job (sharing a line, each job would cost the owner a miss).
         alignas(64) ReadyQueue own;
+        /// Untimed jobs posted from this worker's jobs. Its owner takes the newest first
+        /// (depth first: recursive spawning holds about depth x branching jobs per worker,
+        /// not a whole level of the tree); idle workers steal the oldest half, the biggest
+        /// pieces of a recursion. On lines of its own, like `own`.
+        alignas(64) ReadyQueue posted;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
 #endif
@@ -119,7 +131,8 @@ class SchedulerCore {
     void run(JobRecord* job, Worker& w);
     void finalize(JobRecord* job, JobState outcome, Worker* w);
     [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w, std::uint32_t& ownPushes);
-    /// release() for a job whose gate opened in submit(), outside any worker's loop.
+    /// release() for a job whose gate opened in submit(): an untimed post from a job on
+    /// this scheduler's worker goes to that worker's `posted` queue, any other to release().
     void releasePosted(JobRecord* job);
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     void pushReady(JobRecord* job, Worker* w);
@@ -159,8 +172,14 @@ class SchedulerCore {
     WakeProtocol::QueuesSeen queuesSeen() const noexcept;
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
 
+    // A thread in drain() that runs jobs while it waits (HelpingWait.cpp).
+    bool helpUntil(TimePoint steadyDeadline);
+    JobRecord* takeForHelper();
+    void runOnCaller(JobRecord* job);
+
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
+    std::uint64_t submittedCount() const noexcept;
     bool allFinished() const noexcept;
     void notifyDrainIfDone() noexcept;
     WorkerCounters& countersOf(Worker* w) noexcept {
@@ -179,10 +198,33 @@ class SchedulerCore {
         }
     }
     /// True on a worker thread of this scheduler (where drain() would wait for itself).
-    bool onOwnWorker() const noexcept;
-    /// Make onOwnWorker() true on the calling thread (a worker, as its loop starts).
-    void markWorkerThread() const noexcept;
+    bool onOwnWorker() const noexcept {
+        return tlWorker_.core == this;
+    }
+    /// The worker of this scheduler that runs on the calling thread, if any.
+    Worker* callingWorker() const noexcept {
+        return tlWorker_.core == this ? tlWorker_.worker : nullptr;
+    }
+    /// Make the calling thread this scheduler's worker `w` (as its loop starts), or no
+    /// scheduler's (nullptr, as it ends).
+    void markWorkerThread(Worker* w) const noexcept {
+        tlWorker_ = {w ? this : nullptr, w};
+    }
     void endOutsidePost() noexcept;
+
+    /// The scheduler whose worker loop runs on this thread, and which worker: lets drain()
+    /// and shutdown() refuse to wait for themselves, lets shutdown() tell a job's post
+    /// (accepted, then finalised by shutdown) from another thread's (refused), and sends a
+    /// job's untimed posts to its worker's `posted` queue.
+    struct WorkerOf {
+        const SchedulerCore* core = nullptr;
+        Worker* worker = nullptr;  ///< none: a thread in drain() running a job (helpUntil)
+        /// That thread's pushes onto helperPosted_ during the job (see Worker::postedPushes).
+        std::uint32_t helperPushes = 0;
+        /// That thread's continuation (see Worker::local): it runs next, there.
+        JobRecord* helperLocal = nullptr;
+    };
+    static thread_local WorkerOf tlWorker_;
 
     const SchedulerConfig cfg_;
     const std::uint64_t id_;
@@ -197,7 +239,11 @@ class SchedulerCore {
     std::atomic<std::uint64_t> tokenHolderWaits_{0};
     EntranceQueue entrance_;  ///< timed jobs whose gate opened, from any thread
     ReadyQueue ready_;        ///< untimed jobs whose gate opened, FIFO, popped by any worker
-    DueQueue due_;            ///< due timed jobs by (start, seq), popped by any worker
+    /// Untimed jobs posted from jobs that threads in drain() run (see helpUntil): taken
+    /// newest first by those threads, stolen oldest first by the workers, as a worker's
+    /// `posted` queue is. Shared by every thread in drain() at once.
+    alignas(64) ReadyQueue helperPosted_;
+    DueQueue due_;  ///< due timed jobs by (start, seq), popped by any worker
     /// Grooming passes between taking the token and putting what they collected into due_.
     /// While one is under way, a due job with a smaller key may be in its hands, so workers
     /// wait for it before taking a timed job.
@@ -211,7 +257,9 @@ class SchedulerCore {
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).
-    alignas(64) std::atomic<std::uint64_t> seq_{0};  ///< = submitted; open = seq_ - finished
+    /// Jobs posted, except untimed ones posted on a worker (WorkerCounters::posted):
+    /// submitted = seq_ + the workers' posted; open = submitted - finished.
+    alignas(64) std::atomic<std::uint64_t> seq_{0};
     /// In entrance/time/due/ready queues; the workers' own queues count themselves.
     alignas(64) std::atomic<std::int64_t> queued_{0};
     std::atomic<std::uint64_t> maxQueueDepth_{0};

@@ -93,7 +93,7 @@ class WakeProtocol {
     /// Whom a timed post wakes once its job is in the entrance.
     enum class TimedPostWake : std::uint8_t {
         DueWork,       ///< it is due already: wake as for any due work (wakeForDueWork)
-        ParkedToTend,  ///< nobody tends the queue: one parked worker grooms and tends
+        ParkedToTend,  ///< nobody tends a head: one parked worker grooms, then tends
         Tender,        ///< the tender sleeps towards a later head: it must look at this one
         Nobody,        ///< the tender's head comes first; it will groom this job in then
     };

@@ -16,6 +16,9 @@ struct alignas(64) WorkerCounters {
     Counter backoffSleeps{0}, backoffSleepNs{0};
     Counter parks{0}, wakeups{0}, steals{0}, spreadMoves{0}, spreadSteers{0};
     Counter observerExceptions{0};
+    /// Untimed jobs posted from this worker's jobs: counted here instead of in the
+    /// scheduler's sequence (a line every posting worker would write), see submit().
+    Counter posted{0};
     /// Jobs whose finalisation is complete (state stored, successors released): drain()
     /// compares their sum with the jobs posted.
     Counter ended{0};

@@ -84,6 +84,14 @@ struct SchedulerConfig {
     /// busy worker nor a still-posting thread uses, until it runs. The OS left two
     /// workers on one CPU for milliseconds while another idled (docs/design.md).
     bool spreadWorkers = true;
+    /// drain() and drainFor() run queued untimed jobs on the calling thread while they
+    /// wait (from the shared queue, or the oldest of a worker's queues), as oneTBB's and
+    /// Taskflow's waits do: a small graph then needs no hand-off to a sleeping worker.
+    /// Timed jobs are left to the workers (their (start, sequence) order is the grooming
+    /// token's). Off: the calling thread never runs a job. Also off while an observer is
+    /// set (its callbacks promise a worker thread and index), with pinned workers (pinning
+    /// promises the CPUs jobs run on), and in shutdown(Drain).
+    bool helpWhileWaiting = true;
     /// Per-worker trace buffer (events) when built with PULLSCHED_TRACE; ignored otherwise.
     std::size_t traceEventsPerWorker = 1 << 16;
 };

@@ -75,11 +75,14 @@ class Scheduler {
     }
 
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
-    /// Throws std::logic_error when called from inside a job of this scheduler (it would
-    /// wait for itself); waiting for another scheduler from a job is fine.
+    /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
+    /// helpWhileWaiting). Throws std::logic_error when called from inside a job of this
+    /// scheduler (it would wait for itself; also from a job it runs itself); waiting for
+    /// another scheduler from a job is fine.
     void drain();
     /// drain() with a limit on the steady clock; false if work remained at the limit.
-    /// Duration::max() waits like drain(); a limit of zero or less looks once.
+    /// Duration::max() waits like drain(); a limit of zero or less looks once. A job the
+    /// caller runs while it waits is not interrupted at the limit: it returns after it.
     bool drainFor(Duration limit);
     /// Stop the workers. From the moment it is called, post() from other threads throws.
     /// Drain: run every accepted job to its final state first (running jobs may still post,

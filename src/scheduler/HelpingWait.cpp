@@ -1,0 +1,102 @@
+#include <array>
+#include <exception>
+#include <utility>
+
+#include "detail/SchedulerCore.hpp"
+
+// A thread in drain() that runs jobs while it waits (SchedulerConfig::helpWhileWaiting):
+// it takes queued untimed jobs one at a time, from the shared FIFO or the oldest of a
+// worker's queues, and runs and finalises them as a post from outside would be. Timed jobs
+// stay with the workers: their (start, sequence) order is kept by the grooming token's
+// holder and the due queue, which this thread does not touch. No manager thread either:
+// the helper is the caller of drain(), only while it waits.
+
+namespace pullsched::detail {
+
+/// Run queued untimed jobs here until none is left, shutdown() began or the deadline
+/// passed. Announced like a post from outside (outsidePosts_), and refused once shutdown()
+/// began: shutdown() waits for announced posts before it empties the queues, so whatever
+/// a helped job posts is queued by then. Returns whether a job ran.
+bool SchedulerCore::helpUntil(TimePoint steadyDeadline) {
+    outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
+    struct EndHelp {
+        std::atomic<std::int64_t>& posts;
+        ~EndHelp() { posts.fetch_sub(1, std::memory_order_seq_cst); }
+    } endHelp{outsidePosts_};
+    // A record cache of its own while it helps, as a worker has (the records its jobs post
+    // and end would otherwise each take the pool's lock); given back when it stops.
+    RecordCache cache(pool_.get());
+    struct Rebind {
+        RecordCache* previous;  // a worker's of another scheduler, waiting in this drain()
+        RecordCache& mine;
+        ~Rebind() {
+            RecordCache::bind(previous);
+            mine.flush();
+        }
+    } rebind{RecordCache::bound(), cache};
+    RecordCache::bind(&cache);
+    bool ran = false;
+    while (!closed_.load(std::memory_order_seq_cst) && SteadyClock::now() < steadyDeadline) {
+        JobRecord* job = takeForHelper();
+        if (!job) break;
+        runOnCaller(job);
+        ran = true;
+    }
+    return ran;
+}
+
+/// The newest job posted from a job a thread in drain() ran (depth first, as a worker
+/// takes its own posts), else the oldest of the shared FIFO, else the oldest of the first
+/// worker's queue that has one (own queue first, then its jobs' posts): what a thief would
+/// take, one job at a time (the helper keeps no batch).
+JobRecord* SchedulerCore::takeForHelper() {
+    std::array<JobRecord*, 1> one{};
+    if (helperPosted_.popNewest(one[0])) return one[0];
+    if (popSharedBatch(one.data(), 1) == 1) return one[0];
+    for (const auto& w : workers_)
+        if (w->own.popHalf(one.data(), 1) == 1 || w->posted.popHalf(one.data(), 1) == 1)
+            return one[0];
+    return nullptr;
+}
+
+/// run() and finalize() for the calling thread, then for the continuation that released,
+/// and so on (as a worker runs its continuation next). Past its deadline a job expires,
+/// else it runs; its outcome is counted as a finalisation outside the workers is (finalize
+/// with no worker, which also wakes drain() when it was the last). While it runs, the
+/// thread counts as this scheduler's own (onOwnWorker): drain() and shutdown() from the job
+/// are refused, its posts are accepted like a worker's (the announcement in helpUntil
+/// covers them), and its untimed posts go to helperPosted_ (the first checks for a sleeper
+/// to wake, and the job's end once more, as on a worker). Once shutdown() began, a
+/// continuation goes back to the shared FIFO, where shutdown cancels it.
+void SchedulerCore::runOnCaller(JobRecord* job) {
+    struct Restore {
+        SchedulerCore& core;
+        WorkerOf saved;
+        ~Restore() {
+            if (JobRecord* left = std::exchange(tlWorker_.helperLocal, nullptr))
+                core.pushReady(left, nullptr);
+            tlWorker_ = saved;
+        }
+    } restore{*this, std::exchange(tlWorker_, WorkerOf{this, nullptr, 0, nullptr})};
+    while (job) {
+        if (job->deadline != kNoDeadline && now() > job->deadline) {
+            finalize(job, JobState::Expired, nullptr);
+        } else {
+            job->state.store(JobState::Running, std::memory_order_relaxed);
+            WorkerCounters::add(external_.dispatches);
+            JobState outcome = JobState::Completed;
+            try {
+                job->task();
+            } catch (...) {
+                job->error = std::current_exception();  // published by finalize's state store
+                outcome = JobState::Failed;
+            }
+            finalize(job, outcome, nullptr);
+        }
+        if (std::exchange(tlWorker_.helperPushes, 0) > 1) wakeForDueWork(nullptr);
+        if (closed_.load(std::memory_order_relaxed)) break;  // Restore hands it back
+        job = std::exchange(tlWorker_.helperLocal, nullptr);
+    }
+}
+
+}  // namespace pullsched::detail

@@ -1,0 +1,226 @@
+// A thread in drain() runs queued untimed jobs while it waits (helpWhileWaiting, on by
+// default); switched off, it never runs one. The workers are held inside a job, so which
+// thread ran what is the scheduler's choice alone; checked by thread ids and counts.
+#include "pullsched/scheduler/Scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "SchedulerTestKit.hpp"
+
+using namespace std::chrono_literals;
+using namespace pullsched;
+
+namespace {
+
+/// Holds every worker inside a job until release(); the jobs count as posted work.
+class HeldWorkers {
+  public:
+    HeldWorkers(Scheduler& sched, unsigned workers) {
+        for (unsigned i = 0; i < workers; ++i)
+            sched.postDetached([this] {
+                running_.fetch_add(1);
+                while (!released_.load())
+                    std::this_thread::yield();
+            });
+        while (running_.load() < workers)
+            std::this_thread::yield();
+    }
+    void release() { released_.store(true); }
+    /// drain() with a bound that only turns a hang into a failure (nobody ran the job that
+    /// releases the workers); releases them either way, so the scheduler can shut down.
+    bool drained(Scheduler& sched) {
+        const bool done = sched.drainFor(60s);
+        release();
+        return done;
+    }
+
+  private:
+    std::atomic<unsigned> running_{0};
+    std::atomic<bool> released_{false};
+};
+
+/// Where each job ran: the calling thread or another.
+class Threads {
+  public:
+    explicit Threads(std::thread::id caller) : caller_(caller) {}
+    void note() {
+        if (std::this_thread::get_id() == caller_) {
+            onCaller_.fetch_add(1);
+        } else {
+            elsewhere_.fetch_add(1);
+        }
+    }
+    int onCaller() const { return onCaller_.load(); }
+    int elsewhere() const { return elsewhere_.load(); }
+
+  private:
+    std::thread::id caller_;
+    std::atomic<int> onCaller_{0}, elsewhere_{0};
+};
+
+SchedulerConfig config(unsigned workers, bool help) {
+    SchedulerConfig cfg;
+    cfg.workers = workers;
+    cfg.helpWhileWaiting = help;
+    return cfg;
+}
+
+}  // namespace
+
+TEST(SchedulerHelpingDrain, OnByDefault) {
+    EXPECT_TRUE(SchedulerConfig{}.helpWhileWaiting);
+}
+
+// The workers are held until every other job ran. So every job runs on the thread in
+// drain(), including what the jobs post and what they release, and drain() returns.
+TEST(SchedulerHelpingDrain, HeldWorkersLeaveTheJobsToTheWaitingThread) {
+    Scheduler sched(config(2, true));
+    HeldWorkers held(sched, 2);
+    Threads threads(std::this_thread::get_id());
+    constexpr int kJobs = 50;
+    constexpr int kAll = 2 * kJobs - 1;  // each posts one more, the last has a predecessor
+    std::atomic<int> done{0};
+    const auto ran = [&] {
+        threads.note();
+        if (done.fetch_add(1) + 1 == kAll) held.release();
+    };
+    const JobHandle first = sched.post([&] {
+        ran();
+        sched.postDetached(ran);  // posted from a helped job
+    });
+    for (int i = 1; i < kJobs - 1; ++i)
+        sched.postDetached([&] {
+            ran();
+            sched.postDetached(ran);
+        });
+    const JobHandle preds[] = {first};
+    sched.postDetached(ran, {}, preds);  // released by a helped job
+    ASSERT_TRUE(held.drained(sched)) << "nobody ran the jobs";
+    EXPECT_EQ(threads.onCaller(), kAll);
+    EXPECT_EQ(threads.elsewhere(), 0);
+    const Statistics s = sched.stats();
+    EXPECT_TRUE(s.balanced());
+    EXPECT_EQ(s.pending, 0u);
+    EXPECT_EQ(s.completed, s.submitted);
+}
+
+// Switched off, the waiting thread runs nothing: with the workers held, a bounded wait
+// ends with the jobs still queued, and once released the workers run them all.
+void expectTheWaitingThreadRunsNothing(const SchedulerConfig& cfg) {
+    Scheduler sched(cfg);
+    HeldWorkers held(sched, cfg.workers);
+    Threads threads(std::this_thread::get_id());
+    constexpr int kJobs = 20;
+    for (int i = 0; i < kJobs; ++i)
+        sched.postDetached([&] { threads.note(); });
+    EXPECT_FALSE(sched.drainFor(20ms));  // a bound on the wait, not a timed assertion
+    EXPECT_EQ(threads.onCaller() + threads.elsewhere(), 0);
+    held.release();
+    sched.drain();
+    EXPECT_EQ(threads.onCaller(), 0);
+    EXPECT_EQ(threads.elsewhere(), kJobs);
+    EXPECT_TRUE(sched.stats().balanced());
+}
+
+TEST(SchedulerHelpingDrain, SwitchedOffTheWaitingThreadRunsNothing) {
+    expectTheWaitingThreadRunsNothing(config(1, false));
+}
+
+// Pinned workers promise the CPUs jobs run on: the waiting thread does not help.
+TEST(SchedulerHelpingDrain, WithPinnedWorkersTheWaitingThreadRunsNothing) {
+    SchedulerConfig cfg = config(1, true);
+    cfg.pinWorkers = WorkerPinning::FirstCpus;
+    expectTheWaitingThreadRunsNothing(cfg);
+}
+
+// A helped job's failure, expiry and refused drain() are counted as on a worker; its
+// drain() and shutdown() are refused (it would wait for itself).
+TEST(SchedulerHelpingDrain, HelpedJobsKeepTheAccountingAndTheMisuseRules) {
+    ManualClock clock;
+    SchedulerConfig cfg = config(1, true);
+    cfg.clock = &clock;
+    Scheduler sched(cfg);
+    HeldWorkers held(sched, 1);
+    std::atomic<int> refused{0};
+    const JobHandle failing = sched.post([] { throw std::runtime_error("boom"); });
+    const JobHandle expiring = sched.post([] {}, {.deadline = clock.now() + 1ms});
+    clock.advance(2ms);
+    sched.postDetached([&] {
+        try {
+            ASSERT_TRUE(held.drained(sched)) << "nobody ran the releasing job";
+        } catch (const std::logic_error&) {
+            refused.fetch_add(1);
+        }
+        try {
+            sched.shutdown(ShutdownMode::Cancel);
+        } catch (const std::logic_error&) {
+            refused.fetch_add(1);
+        }
+        held.release();
+    });
+    sched.drain();
+    EXPECT_EQ(refused.load(), 2);
+    EXPECT_EQ(failing.state(), JobState::Failed);
+    EXPECT_EQ(expiring.state(), JobState::Expired);
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.failed, 1u);
+    EXPECT_EQ(s.expired, 1u);
+    EXPECT_EQ(s.completed, 2u);  // the held worker's job and the refusing one
+    EXPECT_TRUE(s.balanced());
+    EXPECT_EQ(s.pending, 0u);
+}
+
+// Timed jobs are left to the workers, in (start, sequence) order, even while the waiting
+// thread runs the untimed ones.
+TEST(SchedulerHelpingDrain, TimedJobsStayWithTheWorkersInOrder) {
+    ManualClock clock;
+    SchedulerConfig cfg = config(1, true);
+    cfg.clock = &clock;
+    Scheduler sched(cfg);
+    HeldWorkers held(sched, 1);
+    testkit::RunOrder runs;
+    Threads threads(std::this_thread::get_id());
+    const TimePoint t = clock.now();
+    for (int id = 0; id < 40; ++id)
+        sched.postDetached(
+            [&runs, &threads, id] {
+                threads.note();
+                runs.add(id);
+            },
+            {.start = t - std::chrono::milliseconds(40 - id)});  // due, in id order
+    sched.postDetached([&] { held.release(); });
+    ASSERT_TRUE(held.drained(sched)) << "nobody ran the releasing job";
+    EXPECT_EQ(threads.onCaller(), 0);
+    EXPECT_EQ(threads.elsewhere(), 40);
+    std::vector<int> expected(40);
+    for (int id = 0; id < 40; ++id)
+        expected[id] = id;
+    EXPECT_EQ(runs.order(), expected);
+}
+
+// Shutdown while a thread helps in drain(): every job ends exactly once and the books
+// balance (the helper's posts are announced like posts from outside).
+TEST(SchedulerHelpingDrain, ShutdownWhileAThreadHelpsBalancesTheBooks) {
+    for (int rep = 0; rep < 20; ++rep) {
+        Scheduler sched(config(2, true));
+        std::atomic<int> ran{0};
+        for (int i = 0; i < 200; ++i)
+            sched.postDetached([&] {
+                ran.fetch_add(1);
+                sched.postDetached([&] { ran.fetch_add(1); });
+            });
+        std::thread helper([&] { sched.drain(); });
+        const ShutdownReport report = sched.shutdown(ShutdownMode::Cancel);
+        helper.join();
+        const Statistics s = sched.stats();
+        EXPECT_TRUE(s.balanced());
+        EXPECT_EQ(s.pending, 0u);
+        EXPECT_EQ(static_cast<std::uint64_t>(ran.load()) + report.cancelled, s.submitted);
+    }
+}
