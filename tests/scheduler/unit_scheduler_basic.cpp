@@ -181,7 +181,9 @@ TEST(Scheduler, EightWorkersOnTwoCores) {
     }
     sched.drain();
     EXPECT_EQ(ran.load(), 4000);
-    EXPECT_LE(seen.size(), 8u);
+    // The eight workers, and the thread in drain(), which helps while it waits.
+    const auto caller = std::this_thread::get_id();
+    EXPECT_LE(std::count_if(seen.begin(), seen.end(), [&](auto id) { return id != caller; }), 8);
     expectAllCompleted(sched.stats(), 4000);
 }
 

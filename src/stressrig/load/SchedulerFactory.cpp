@@ -8,6 +8,9 @@ SchedulerConfig schedulerConfig(unsigned workers, Placement placement, Observer*
     cfg.workers = workers;
     applyPlacement(cfg, placement);
     cfg.observer = observer;
+    // `workers` threads run the jobs, as many as every other backend gets: a thread in
+    // drain() that helped would be one more.
+    cfg.helpWhileWaiting = false;
     if (initialJobCapacity) cfg.initialJobCapacity = initialJobCapacity;
     return cfg;
 }
