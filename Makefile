@@ -7,6 +7,10 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= out
 CMAKE_ARGS ?=
 
+# No "Entering directory" lines from the makes CMake runs under this one (MAKEFLAGS is
+# passed down to them), so the logs keep CMake's progress and the rig's own lines.
+MAKEFLAGS += --no-print-directory
+
 .PHONY: all setup configure build test unit regression stress demo trace report reference peers bench format clean
 
 all: build
