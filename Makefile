@@ -56,7 +56,8 @@ trace: setup
 	cmake --build $(TRACE_DIR) -j $(JOBS) --target stressrig
 	$(TRACE_DIR)/bin/stressrig --mode=run $(ARGS) --trace-dump --trace-json --out=$(OUT)
 
-report: build
+# Only gnuplot and dot are needed: nothing is built. Sub-folders (OUT/reference, ...) too.
+report:
 	@bash tools/plot/render-all.sh $(OUT)
 
 # The five published load-peak series regenerated with --mode=param-range, ours beside the
