@@ -41,10 +41,12 @@ stress: build
 	ctest --test-dir $(BUILD_DIR) -L stress --output-on-failure --timeout 3600
 
 # Builds only the rig; exits 0 whenever the measurement was made (a busy machine's
-# misses are results), non-zero for a correctness failure or bad input.
+# misses are results), non-zero for a correctness failure or bad input. DEMO_ARGS are
+# rig options that replace the demo's defaults (tools/demo.sh), e.g. --workers=8.
+DEMO_ARGS ?=
 demo: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
-	@bash tools/demo.sh $(BUILD_DIR) $(OUT)
+	@bash tools/demo.sh $(BUILD_DIR) $(OUT) $(DEMO_ARGS)
 
 # The scheduler's trace dump of a rig run: a build with trace points in its own directory,
 # then `stressrig --mode=run ARGS --trace-dump --trace-json`; results in OUT (docs/trace-dump.md).
