@@ -198,6 +198,7 @@ std::map<double, std::vector<double>> columnOf(const StoredResult& s, const std:
 class CompareMode final : public Mode {
   public:
     std::string_view name() const override { return "compare"; }
+    bool measures() const override { return false; }  // it reads two stored results
     std::string_view summary() const override {
         return "compares two results of one mode (stressrig compare DIR_A DIR_B): table, "
                "picture, noise judgement";

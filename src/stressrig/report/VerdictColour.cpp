@@ -21,6 +21,12 @@ std::string_view verdictClassName(VerdictClass c) {
     return "caveat";
 }
 
+VerdictClass verdictClassOfName(std::string_view name) {
+    if (name == "ok") return VerdictClass::Ok;
+    if (name == "failure") return VerdictClass::Failure;
+    return VerdictClass::Caveat;
+}
+
 std::string_view verdictTextColour(VerdictClass c) {
     switch (c) {
         case VerdictClass::Ok:

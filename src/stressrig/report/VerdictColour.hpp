@@ -26,6 +26,10 @@ VerdictClass verdictClassOf(const VerdictFacts& facts);
 /// "ok", "caveat", "failure": the envelope's `verdict_class`.
 std::string_view verdictClassName(VerdictClass c);
 
+/// The class of a name verdictClassName gave; Caveat for any other name (a result
+/// written before verdict classes: neither claimed ok nor failed).
+VerdictClass verdictClassOfName(std::string_view name);
+
 /// A colour readable as text (and lines) on white: dark green, dark amber, red.
 std::string_view verdictTextColour(VerdictClass c);
 
