@@ -55,36 +55,27 @@ ChangeClass changeClassOf(Judgement judgement, double changePercent, BetterDirec
     return up == (direction == BetterDirection::Higher) ? ChangeClass::Better : ChangeClass::Worse;
 }
 
+namespace {
+
+/// Per class, in the enum's order: its colour and legend.
+struct ChangeLook {
+    std::string_view colour, legend;
+};
+constexpr ChangeLook kLooks[] = {
+    {"#2e7d32", "B better, beyond the noise"},
+    {"#ef6c00", "B worse, beyond the noise"},
+    {"#7e57c2", "changed beyond the noise (no better direction)"},
+    {"#90a4ae", "within the noise"},
+    {"#d6d6d6", "no judgement possible: single value or too few reps"}};
+
+}  // namespace
+
 std::string_view changeColour(ChangeClass c) {
-    switch (c) {
-        case ChangeClass::Better:
-            return "#2e7d32";
-        case ChangeClass::Worse:
-            return "#ef6c00";
-        case ChangeClass::Changed:
-            return "#7e57c2";
-        case ChangeClass::WithinNoise:
-            return "#90a4ae";
-        case ChangeClass::NoJudgement:
-            return "#d6d6d6";
-    }
-    return "#d6d6d6";
+    return kLooks[static_cast<std::size_t>(c)].colour;
 }
 
 std::string_view changeLegend(ChangeClass c) {
-    switch (c) {
-        case ChangeClass::Better:
-            return "B better, beyond the noise";
-        case ChangeClass::Worse:
-            return "B worse, beyond the noise";
-        case ChangeClass::Changed:
-            return "changed beyond the noise (no better direction)";
-        case ChangeClass::WithinNoise:
-            return "within the noise";
-        case ChangeClass::NoJudgement:
-            return "no judgement possible: single value or too few reps";
-    }
-    return "";
+    return kLooks[static_cast<std::size_t>(c)].legend;
 }
 
 }  // namespace pullsched::rig

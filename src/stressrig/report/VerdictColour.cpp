@@ -1,5 +1,7 @@
 #include "report/VerdictColour.hpp"
 
+#include <cstddef>
+
 namespace pullsched::rig {
 
 VerdictClass verdictClassOf(const VerdictFacts& facts) {
@@ -9,46 +11,39 @@ VerdictClass verdictClassOf(const VerdictFacts& facts) {
     return VerdictClass::Ok;
 }
 
+namespace {
+
+/// Per class, in the enum's order: its name and colours.
+struct VerdictLook {
+    std::string_view name, text, fill;
+};
+// the caveat's text colour is darker than its fill: amber text on white stays readable
+constexpr VerdictLook kLooks[] = {{"ok", "#2e7d32", "#66bb6a"},
+                                  {"caveat", "#b26a00", "#ffa726"},
+                                  {"failure", "#c62828", "#e53935"}};
+
+const VerdictLook& lookOf(VerdictClass c) {
+    return kLooks[static_cast<std::size_t>(c)];
+}
+
+}  // namespace
+
 std::string_view verdictClassName(VerdictClass c) {
-    switch (c) {
-        case VerdictClass::Ok:
-            return "ok";
-        case VerdictClass::Caveat:
-            return "caveat";
-        case VerdictClass::Failure:
-            return "failure";
-    }
-    return "caveat";
+    return lookOf(c).name;
 }
 
 VerdictClass verdictClassOfName(std::string_view name) {
-    if (name == "ok") return VerdictClass::Ok;
-    if (name == "failure") return VerdictClass::Failure;
+    for (const VerdictClass c : {VerdictClass::Ok, VerdictClass::Failure})
+        if (lookOf(c).name == name) return c;
     return VerdictClass::Caveat;
 }
 
 std::string_view verdictTextColour(VerdictClass c) {
-    switch (c) {
-        case VerdictClass::Ok:
-            return "#2e7d32";
-        case VerdictClass::Caveat:
-            return "#b26a00";  // darker than the fill: amber text on white stays readable
-        case VerdictClass::Failure:
-            return "#c62828";
-    }
-    return "#b26a00";
+    return lookOf(c).text;
 }
 
 std::string_view verdictFillColour(VerdictClass c) {
-    switch (c) {
-        case VerdictClass::Ok:
-            return "#66bb6a";
-        case VerdictClass::Caveat:
-            return "#ffa726";
-        case VerdictClass::Failure:
-            return "#e53935";
-    }
-    return "#ffa726";
+    return lookOf(c).fill;
 }
 
 }  // namespace pullsched::rig
