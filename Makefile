@@ -7,6 +7,10 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= out
 CMAKE_ARGS ?=
 
+# No "Entering directory" lines from the makes CMake runs under this one (MAKEFLAGS is
+# passed down to them), so the logs keep CMake's progress and the rig's own lines.
+MAKEFLAGS += --no-print-directory
+
 .PHONY: all setup configure build test unit regression stress demo trace report reference peers bench format clean
 
 all: build
@@ -37,10 +41,12 @@ stress: build
 	ctest --test-dir $(BUILD_DIR) -L stress --output-on-failure --timeout 3600
 
 # Builds only the rig; exits 0 whenever the measurement was made (a busy machine's
-# misses are results), non-zero for a correctness failure or bad input.
+# misses are results), non-zero for a correctness failure or bad input. DEMO_ARGS are
+# rig options that replace the demo's defaults (tools/demo.sh), e.g. --workers=8.
+DEMO_ARGS ?=
 demo: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig
-	@bash tools/demo.sh $(BUILD_DIR) $(OUT)
+	@bash tools/demo.sh $(BUILD_DIR) $(OUT) $(DEMO_ARGS)
 
 # The scheduler's trace dump of a rig run: a build with trace points in its own directory,
 # then `stressrig --mode=run ARGS --trace-dump --trace-json`; results in OUT (docs/trace-dump.md).
@@ -52,7 +58,8 @@ trace: setup
 	cmake --build $(TRACE_DIR) -j $(JOBS) --target stressrig
 	$(TRACE_DIR)/bin/stressrig --mode=run $(ARGS) --trace-dump --trace-json --out=$(OUT)
 
-report: build
+# Only gnuplot and dot are needed: nothing is built. Sub-folders (OUT/reference, ...) too.
+report:
 	@bash tools/plot/render-all.sh $(OUT)
 
 # The five published load-peak series regenerated with --mode=param-range, ours beside the

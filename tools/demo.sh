@@ -1,67 +1,55 @@
 #!/usr/bin/env bash
-# `make demo`: the default stress run, leaving its results in OUT, then a short summary:
-# where the results are, the verdict, how busy the machine was, and (last line) the page
-# that shows all of it.
+# `make demo`: a run that gives a first-time user figures on any machine, then a
+# one-screen summary that leads with them (tools/demo-summary.sh).
+#
+#   tools/demo.sh BUILD_DIR OUT [RIG OPTIONS...]
+#
+# The defaults: the burst graph on as many workers as the machine has cores (more would
+# only queue behind each other), 5 reps, and no deadlines (--life-window=0s). Without
+# deadlines every job runs however busy the machine is, so every rep yields a runtime,
+# an efficiency and a hash check, and the lateness says how far the schedule slipped;
+# with them a busy machine expires jobs and the runtime is n/a. An option given after
+# OUT replaces its default (e.g. --workers=8 --life-window=30ms, the rig's own defaults
+# for the window).
 #
 # Exit status: the rig's. 0 means the measurement was made; deadline misses and lateness
 # on a busy machine are results, not failures. Non-zero only for a correctness failure
 # of the scheduler (1), bad input (2), unwritable results (3) or an interruption (130/143).
 set -uo pipefail
 build=${1:-build}; out=${2:-out}
+shift $(($# < 2 ? $# : 2))
 rig="$build/bin/stressrig"
 if [ ! -x "$rig" ]; then
   echo "demo: $rig was not built" >&2
   exit 1
 fi
 
-name=run-burst-64  # the name the rig gives this run (pattern, nodes)
+cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+args=("$@")
+# A default, unless the caller gave that option (the rig refuses an option given twice).
+for default in --pattern=burst "--workers=$cores" --reps=5 --life-window=0s; do
+  given=0
+  for a in "$@"; do
+    case "$a" in "${default%%=*}" | "${default%%=*}="*) given=1 ;; esac
+  done
+  [ "$given" -eq 1 ] || args+=("$default")
+done
+
+mkdir -p "$out" 2>/dev/null
+marker=$(mktemp)
+trap 'rm -f "$marker"' EXIT
+echo "demo: $rig ${args[*]} --out=$out"
 status=0
-"$rig" --pattern=burst --workers=8 --out="$out" || status=$?
+"$rig" "${args[@]}" --out="$out" || status=$?
 
-manifest="$out/$name.json"
-# A value of the envelope (written with one key per line); "" when absent.
-field() {
-  sed -n "s/^ *\"$1\": //p" "$manifest" 2>/dev/null | head -n 1 | sed 's/,$//; s/^"//; s/"$//'
-}
-# A load average with two decimals ("n/a" when the system did not tell).
-load() {
-  case "$1" in
-    ""|null) echo "n/a" ;;
-    *) printf '%.2f' "$1" ;;
-  esac
-}
-
-echo
-echo "Demo summary"
-if [ -f "$manifest" ]; then
-  echo "  results:  $out/ ($name.json lists every file; the pictures are $name.png and $name.svg" \
-       "when gnuplot and Graphviz are installed)"
-  echo "  verdict:  $(field verdict)"
-  cores=$(field cores)
-  start=$(load "$(field load_average_start)")
-  end=$(load "$(field load_average_end)")
-  if [ "$(field busy)" = "true" ]; then
-    echo "  machine:  busy: load average $start at the start and $end at the end on $cores cores."
-    echo "            The run shared the CPU with other work, so its lateness and any deadline"
-    echo "            misses come from that competition for the CPU as well as from the scheduler;"
-    echo "            run the demo on an idle machine for figures of the scheduler alone."
-  else
-    echo "  machine:  idle enough (load average $start at the start, $end at the end, $cores cores)"
+# The envelope this run wrote: the newest result envelope in OUT (not a trace JSON),
+# if it is newer than the run's start.
+manifest="$out/none.json"
+for f in $(ls -t "$out"/*.json 2>/dev/null); do
+  if grep -q '^  "exit_status": ' "$f"; then
+    [ "$f" -nt "$marker" ] && manifest=$f
+    break
   fi
-else
-  echo "  results:  none written (see the messages above)"
-fi
-case "$status" in
-  0) echo "  exit 0:   the measurement was made" ;;
-  1) echo "  exit 1:   a correctness failure of the scheduler (see FAILED above)" ;;
-  2) echo "  exit 2:   bad input to the rig" ;;
-  3) echo "  exit 3:   the result files could not be written" ;;
-  130|143) echo "  exit $status: interrupted; the result is partial" ;;
-  *) echo "  exit $status: the rig ended abnormally" ;;
-esac
-# Last, so that it is what a terminal shows: the one page of the result (index.html lists
-# every result in OUT and shows the newest, this one).
-if [ -f "$out/index.html" ]; then
-  echo "  page:     $(cd "$out" && pwd)/index.html"
-fi
+done
+bash "$(dirname "$0")/demo-summary.sh" "$manifest" "$status" "$build"
 exit "$status"

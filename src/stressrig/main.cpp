@@ -65,7 +65,7 @@ int main(int argc, char* argv[]) {
         return kExitWriteFailure;
     }
     Environment env = Environment::capture();
-    if (const std::string busy = env.busyWarning(); !busy.empty())
+    if (const std::string busy = env.busyWarning(); !busy.empty() && cl->mode->measures())
         fmt::print(std::cerr, "stressrig: warning: {}\n", busy);
     Progress progress(cl->output.quiet || cl->output.json);
     RunContext context{progress, stop, env};
@@ -87,6 +87,7 @@ int main(int argc, char* argv[]) {
         return kExitSystemFailure;
     }
     Reporter reporter(cl->output, std::cout, std::cerr);
-    return reporter.report(result, {std::string(cl->mode->name()), cl->table.configuration()}, env,
-                           stop);
+    return reporter.report(
+        result, {std::string(cl->mode->name()), cl->table.configuration(), cl->mode->measures()},
+        env, stop);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Renders what the stressrig left in OUTDIR: every *.gp with gnuplot (run inside
-# OUTDIR, where the scripts expect to write their pictures) and every *.dot with
-# `dot -Tsvg` next to it. Says what it rendered and what it skipped. A missing
-# gnuplot or graphviz is not an error (exit 0 with a hint); a failing render is (exit 1).
+# Renders what the stressrig left in OUTDIR and its sub-folders (out/reference,
+# out/peers, ...): every *.gp with gnuplot (run inside its folder, where the scripts
+# expect to write their pictures) and every *.dot with `dot -Tsvg` next to it. Says
+# what it rendered and what it skipped. A missing gnuplot or graphviz is not an error
+# (exit 0 with a hint); a failing render is (exit 1).
 set -u
 
 if [ $# -ne 1 ]; then
@@ -15,11 +16,26 @@ if [ ! -d "$outdir" ]; then
     exit 0
 fi
 
-shopt -s nullglob
-cd "$outdir" || exit 1
-gps=(*.gp)
-dots=(*.dot)
+# Bash's own globbing, not find: the script must work with only bash on the PATH.
+shopt -s globstar nullglob
+outdir=${outdir%/}
+gps=("$outdir"/**/*.gp)
+dots=("$outdir"/**/*.dot)
 rendered=0 skipped=0 failed=0
+
+# Runs "$@" inside the folder of $1's file and reports the outcome under $1's path.
+render_in_folder() {
+    local file=$1 log
+    shift
+    if log=$(cd "${file%/*}" && "$@" 2>&1); then
+        echo "rendered  $file${svg_note:-}"
+        rendered=$((rendered + 1))
+    else
+        echo "FAILED    $file:"
+        printf '%s\n' "$log" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
 
 if [ ${#gps[@]} -eq 0 ]; then
     echo "render-all: no .gp scripts in $outdir"
@@ -29,14 +45,7 @@ elif ! command -v gnuplot >/dev/null 2>&1; then
     skipped=$((skipped + ${#gps[@]}))
 else
     for gp in "${gps[@]}"; do
-        if log=$(gnuplot "$gp" 2>&1); then
-            echo "rendered  $outdir/$gp"
-            rendered=$((rendered + 1))
-        else
-            echo "FAILED    $outdir/$gp:"
-            printf '%s\n' "$log" | sed 's/^/    /'
-            failed=$((failed + 1))
-        fi
+        svg_note="" render_in_folder "$gp" gnuplot "${gp##*/}"
     done
 fi
 
@@ -48,15 +57,8 @@ elif ! command -v dot >/dev/null 2>&1; then
     skipped=$((skipped + ${#dots[@]}))
 else
     for d in "${dots[@]}"; do
-        svg="${d%.dot}.svg"
-        if log=$(dot -Tsvg "$d" -o "$svg" 2>&1); then
-            echo "rendered  $outdir/$d -> $svg"
-            rendered=$((rendered + 1))
-        else
-            echo "FAILED    $outdir/$d:"
-            printf '%s\n' "$log" | sed 's/^/    /'
-            failed=$((failed + 1))
-        fi
+        name=${d##*/}
+        svg_note=" -> ${name%.dot}.svg" render_in_folder "$d" dot -Tsvg "$name" -o "${name%.dot}.svg"
     done
 fi
 

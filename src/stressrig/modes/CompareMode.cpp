@@ -14,6 +14,7 @@
 #include "analysis/ResultComparison.hpp"
 #include "cli/UsageError.hpp"
 #include "modes/Mode.hpp"
+#include "report/ChangeColour.hpp"
 #include "report/HtmlPage.hpp"
 #include "report/MissingValues.hpp"
 
@@ -197,6 +198,7 @@ std::map<double, std::vector<double>> columnOf(const StoredResult& s, const std:
 class CompareMode final : public Mode {
   public:
     std::string_view name() const override { return "compare"; }
+    bool measures() const override { return false; }  // it reads two stored results
     std::string_view summary() const override {
         return "compares two results of one mode (stressrig compare DIR_A DIR_B): table, "
                "picture, noise judgement";
@@ -279,7 +281,8 @@ nlohmann::json configurationOf(const StoredResult& s) {
 }
 
 /// The changes in percent of the differing rows, for the bar chart: row number, metric,
-/// change, class (1 beyond the noise, 2 within, 3 no judgement).
+/// change, class (the ChangeClass as a number: better, worse, changed, within the noise,
+/// no judgement), each in the direction in which its metric is better.
 CsvTable changeChart(const std::vector<MetricRow>& rows) {
     CsvTable chart({"row"});
     chart.addColumn("metric", CsvTable::Kind::Text);
@@ -288,10 +291,8 @@ CsvTable changeChart(const std::vector<MetricRow>& rows) {
     for (const MetricRow& r : rows) {
         const double change = r.changePercent();
         if (!r.differs() || !std::isfinite(change)) continue;
-        chart.addRow({double(chart.rowCount() + 1), r.metric, change,
-                      r.judgement == Judgement::Beyond   ? 1.0
-                      : r.judgement == Judgement::Within ? 2.0
-                                                         : 3.0});
+        const ChangeClass cls = changeClassOf(r.judgement, change, betterDirectionOf(r.metric));
+        chart.addRow({double(chart.rowCount() + 1), r.metric, change, double(cls)});
     }
     return chart;
 }
@@ -444,6 +445,37 @@ CsvTable CompareMode::resultTable(const StoredResult& a, const StoredResult& b,
     return table;
 }
 
+/// How many change classes the chart holds: one legend line each, below the x label.
+std::size_t classesIn(const CsvTable& chart) {
+    std::set<double> classes;
+    for (std::size_t i = 0; i < chart.rowCount(); ++i)
+        classes.insert(chart.number(i, "class"));
+    return classes.size();
+}
+
+/// One bar series per change class present, coloured by it; the classes beyond the
+/// noise name the test's level.
+std::string changeBars(const CsvTable& chart, double alpha) {
+    std::string bars;
+    for (const ChangeClass cls : {ChangeClass::Better, ChangeClass::Worse, ChangeClass::Changed,
+                                  ChangeClass::WithinNoise, ChangeClass::NoJudgement}) {
+        const auto k = static_cast<double>(cls);
+        bool present = false;
+        for (std::size_t i = 0; i < chart.rowCount(); ++i)
+            present = present || chart.number(i, "class") == k;
+        if (!present) continue;
+        const bool beyond =
+            cls == ChangeClass::Better || cls == ChangeClass::Worse || cls == ChangeClass::Changed;
+        const std::string legend =
+            std::string(changeLegend(cls)) + (beyond ? fmt::format(" (p < {})", alpha) : "");
+        bars += fmt::format(
+            ", \\\n     $RunData using (bar(column(3), {}) / 2):1:(abs(column(3)) / 2):(0.35) "
+            "with boxxyerror lc rgb '{}' title {}",
+            k, changeColour(cls), GnuplotScript::quoteGp(legend));
+    }
+    return bars;
+}
+
 GnuplotScript CompareMode::changePlot(const CsvTable& chart, const StoredResult& a,
                                       const StoredResult& b, const std::string& mode) const {
     PlotOptions po;
@@ -457,18 +489,12 @@ GnuplotScript CompareMode::changePlot(const CsvTable& chart, const StoredResult&
         "set yrange [{}:0.4]\n"
         "set ytics nomirror\nunset y2tics\nset grid xtics\nset xzeroaxis lt -1\n"
         "set style fill solid 0.7 border -1\n"
-        "set bmargin 7\nset key at screen 0.5, 0.01 center bottom vertical\n"
+        "set bmargin {}\nset key at screen 0.5, 0.01 center bottom vertical\n"
         "set lmargin 40\n"
         "bar(c, k) = (column(4) == k ? c : NaN)\n"
-        "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \\\n"
-        "     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) "
-        "with boxxyerror lc rgb '#c62828' title 'beyond the noise (p < {})', \\\n"
-        "     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) "
-        "with boxxyerror lc rgb '#2e7d32' title 'within the noise', \\\n"
-        "     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) "
-        "with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value "
-        "or too few reps'\n",
-        GnuplotScript::quoteGp(po.title), chart.rowCount() + 0.6, alpha_);
+        "plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle{}\n",
+        GnuplotScript::kTitle, chart.rowCount() + 0.6, 4 + classesIn(chart),
+        changeBars(chart, alpha_));
     return GnuplotScript::custom(chart, commands, po);
 }
 }  // namespace

@@ -43,6 +43,9 @@ class Mode {
     /// Checks combinations after parsing; table.given() tells what the user set.
     virtual void validate(const OptionTable& table) { (void)table; }
     virtual ModeResult run(RunContext& context) = 0;
+    /// Whether run() measures times on this machine. Modes that run nothing (topology)
+    /// or read stored results (compare) get no busy-machine warning.
+    virtual bool measures() const { return true; }
 };
 
 /// Every mode, in --help order. Each mode file defines its factory.

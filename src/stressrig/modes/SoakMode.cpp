@@ -144,6 +144,7 @@ class SoakMode final : public Mode {
         m.text = textLines(s, v, totals, capacity);
         m.verdict = fmt::format("{}{}: {}", s.interrupted ? "interrupted, partial result; " : "",
                                 v.verdict, v.reason);
+        m.overload = v.verdict != "stable";  // degrading, unstable or inconclusive: amber
         if (s.failed) {
             m.systemFailure = true;
             m.failures.push_back(fmt::format("{} of {} jobs failed", s.failed, s.posted));

@@ -218,6 +218,10 @@ class SweepMode final : public Mode {
                 "{} of {} steps measured no job's lateness (n/a): not classified stable",
                 unmeasured, rows.size()));
         r.verdict = verdict(levels);
+        // a step over the lateness limit or dropping jobs: amber, whatever else held
+        r.overload = std::any_of(rows.begin(), rows.end(), [](const SweepRow& row) {
+            return !row.interrupted && row.verdict.loadClass != LoadClass::Stable;
+        });
     }
 
     static double dropPercent(const StepMeasurement& m) {

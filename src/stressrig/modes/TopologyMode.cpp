@@ -31,6 +31,7 @@ std::vector<std::string> lines(const std::string& text) {
 class TopologyMode final : public Mode {
   public:
     std::string_view name() const override { return "topology"; }
+    bool measures() const override { return false; }  // it runs nothing
     std::string_view summary() const override {
         return "a graph's statistics, DOT picture, work and lower bound; runs nothing";
     }

@@ -191,7 +191,8 @@ GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands,
     return GnuplotScript(data.toString(), std::move(commands), std::move(options));
 }
 
-std::string GnuplotScript::text(const fs::path& picture, const std::string& verdict) const {
+std::string GnuplotScript::text(const fs::path& picture, const std::string& verdict,
+                                std::string_view verdictColour) const {
     fs::path svg = picture;
     svg.replace_extension(".svg");
     const std::string size = fmt::format("size {},{}", options_.width, options_.height);
@@ -221,8 +222,10 @@ std::string GnuplotScript::text(const fs::path& picture, const std::string& verd
     s += "} }\n\n";
     s += "set key autotitle columnheader\n";
     std::string commands = commands_;
-    const std::string title =
-        titleGp(options_.title, options_.verdict.empty() ? verdict : options_.verdict);
+    const std::string& verdictLine = options_.verdict.empty() ? verdict : options_.verdict;
+    std::string title = titleGp(options_.title, verdictLine);
+    if (!verdictLine.empty() && !verdictColour.empty())  // every layout ends `title @TITLE@`
+        title += " textcolor rgb " + quoteGp(std::string(verdictColour));
     for (std::size_t at = commands.find(kTitle); at != std::string::npos;
          at = commands.find(kTitle, at + title.size()))
         commands.replace(at, std::string(kTitle).size(), title);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/LinearRegression.hpp"
@@ -86,8 +87,10 @@ class GnuplotScript {
     static constexpr const char* kTitle = "@TITLE@";
 
     /// The complete script writing to `picture` (an svg fallback replaces its extension).
-    /// `verdict` is shown under the title unless the options carry their own.
-    std::string text(const std::filesystem::path& picture, const std::string& verdict = {}) const;
+    /// `verdict` is shown under the title unless the options carry their own; with a
+    /// verdict line, the title is drawn in `verdictColour` (e.g. "#2e7d32") if given.
+    std::string text(const std::filesystem::path& picture, const std::string& verdict = {},
+                     std::string_view verdictColour = {}) const;
     /// The title as a Gnuplot string: single-quoted without a verdict, else a
     /// double-quoted "title\nverdict" with the verdict wrapped at `wrap` characters.
     static std::string titleGp(const std::string& title, const std::string& verdict,

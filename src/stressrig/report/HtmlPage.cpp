@@ -26,7 +26,7 @@ h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 .verdict { padding: .7em 1em; border-radius: 4px; border-left: 6px solid; }
 .measured { background: #eef7ee; border-color: #2e7d32; }
 .failed { background: #fdecea; border-color: #c62828; }
-.partial { background: #fff6e0; border-color: #ef8f00; }
+.partial, .caveat { background: #fff6e0; border-color: #ef8f00; }
 .other { background: #f2f2f2; border-color: #777; }
 ul.warnings li { color: #8a5a00; }
 ul.failures li { color: #c62828; font-weight: bold; }
@@ -151,10 +151,12 @@ std::string sizeText(std::optional<std::uintmax_t> bytes) {
     return fmt::format("{} MiB", *bytes / (1024 * 1024));
 }
 
-/// The class of the verdict box, from the exit status.
-std::string statusClass(int exitStatus, bool partial) {
+/// The class of the verdict box, from the exit status and what the verdict means
+/// (`verdict_class`: an exit-0 result with misses or caveats is amber, not green).
+std::string statusClass(int exitStatus, bool partial, const std::string& verdictClass) {
     if (exitStatus == 1) return "failed";
     if (partial || exitStatus == 130 || exitStatus == 143) return "partial";
+    if (exitStatus == 0 && verdictClass == "caveat") return "caveat";
     if (exitStatus == 0) return "measured";
     return "other";
 }
@@ -249,9 +251,12 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
                      escape(statusText(exitStatus, partial)));
     const std::string verdict =
         field("verdict").is_string() ? field("verdict").get<std::string>() : "";
-    p << fmt::format("<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
-                     statusClass(exitStatus, partial),
-                     escape(verdict.empty() ? "(none given)" : verdict));
+    p << fmt::format(
+        "<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
+        statusClass(
+            exitStatus, partial,
+            field("verdict_class").is_string() ? field("verdict_class").get<std::string>() : ""),
+        escape(verdict.empty() ? "(none given)" : verdict));
     auto list = [&](const char* key, const char* cls, const char* title) {
         const nlohmann::json& items = field(key);
         if (!items.is_array() || items.empty()) return;

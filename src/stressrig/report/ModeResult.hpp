@@ -50,6 +50,9 @@ struct ModeResult {
     bool systemFailure = false;         ///< exit 1
     std::vector<std::string> failures;  ///< why systemFailure, one line each
     bool partial = false;               ///< the mode stopped early on a stop request
+    /// The verdict reports overload (deadline misses, drops, failing steps): the result
+    /// stands (exit 0) but is coloured amber, not green (report/VerdictColour.hpp).
+    bool overload = false;
     nlohmann::json result = nlohmann::json::object();  ///< the envelope's "result"
     nlohmann::json calibration = nullptr;              ///< the job body's calibration
     std::vector<ResultTable> tables;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <ostream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -17,6 +18,7 @@
 #include "report/GnuplotScript.hpp"
 #include "report/HtmlPage.hpp"
 #include "report/Shell.hpp"
+#include "report/VerdictColour.hpp"
 
 namespace fs = std::filesystem;
 
@@ -135,10 +137,11 @@ struct Renderings {
 
 /// Stages a Gnuplot script and, unless --no-render, its picture.
 void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
-               const std::string& verdict, bool noRender, const std::string& dir, Renderings& out) {
+               const std::string& verdict, std::string_view verdictColour, bool noRender,
+               const std::string& dir, Renderings& out) {
     const std::string gp = name + p.suffix + ".gp";
     const std::string png = name + p.suffix + ".png";
-    files.write(gp, p.script.text(png, verdict));
+    files.write(gp, p.script.text(png, verdict, verdictColour));
     if (noRender) {
         out.remarks.push_back(
             fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
@@ -214,7 +217,9 @@ WrittenResult writeResult(const ModeResult& r, const std::string& name, const Co
         }
         Renderings rendered;
         for (const ResultPlot& p : r.plots)
-            stagePlot(files, p, name, r.verdict, output.noRender, dir.string(), rendered);
+            stagePlot(files, p, name, r.verdict,
+                      verdictTextColour(verdictClassOfName(envelope.value("verdict_class", ""))),
+                      output.noRender, dir.string(), rendered);
         for (const ResultFile& f : r.files)
             stageFile(files, f, name, output.noRender, dir.string(), rendered);
         w.remarks = std::move(rendered.remarks);
@@ -309,6 +314,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
 
     const std::string name = baseName(r);
     nlohmann::json envelope = envelopeOf(r, inv, env, interrupted, status);
+    // what the verdict means, coloured alike in the pictures and on the page
+    const VerdictFacts facts{r.systemFailure, r.overload, !r.warnings.empty(),
+                             inv.measures && env.busy(), interrupted};
+    envelope["verdict_class"] = std::string(verdictClassName(verdictClassOf(facts)));
     const WrittenResult w =
         writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
     if (!w.writeError.empty()) {
@@ -329,7 +338,7 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         fmt::print(info, "warning: {}\n", oneLine(warning));
     for (const std::string& f : r.failures)
         fmt::print(info, "FAILED: {}\n", oneLine(f));
-    if (const std::string busy = env.busyWarning(); !busy.empty())
+    if (const std::string busy = env.busyWarning(); !busy.empty() && inv.measures)
         fmt::print(info, "note: {}\n", busy);
     if (interrupted)
         fmt::print(info,

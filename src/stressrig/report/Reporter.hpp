@@ -30,6 +30,7 @@ enum ExitStatus : int {
 struct Invocation {
     std::string mode;
     nlohmann::json configuration;  ///< OptionTable::configuration() of the mode
+    bool measures = true;          ///< Mode::measures(): warn about a busy machine
 };
 
 class Reporter {

@@ -123,7 +123,7 @@ void breakingPointMarks(const BreakingPointPicture& p, std::string& c,
         parts.push_back(
             fmt::format("NaN with lines {} title {}", style, GnuplotScript::quoteGp(legend)));
     };
-    reference(p.breakingStress, "lw 2.5 lc rgb '#c62828'",
+    reference(p.breakingStress, "lw 2.5 lc rgb '#b26a00'",
               fmt::format("breaking stress {:.3f}", p.breakingStress),
               fmt::format("breaking stress {:.3f} (bisection)", p.breakingStress), 1, 0.98);
     reference(p.limitStress, "lw 2 dt 2 lc rgb '#212121'",
@@ -165,7 +165,7 @@ GnuplotScript breakingPointPlot(const BreakingPointPicture& p) {
         "title 'share of runs failed (probe)'");
     parts.push_back(
         "$RunData using ($5==1 ? $1 : 1/0):4 axes x1y2 with points pt 6 ps 2.2 lw 2 "
-        "lc rgb '#c62828' title 'probe broken'");
+        "lc rgb '#b26a00' title 'probe broken'");  // overload: amber (red is for lost jobs)
     if (!p.fittedCurve.empty())
         parts.push_back(
             "$RunData using 6:7 axes x1y2 with lines lw 2 dt 4 lc rgb '#ef6c00' "
@@ -337,9 +337,11 @@ std::string classPanel(const std::vector<unsigned>& workers, const std::vector<S
         int cls;
         const char* name;
         const char* colour;
-    } classes[] = {{0, "stable", "#66bb6a"},
-                   {1, "burst (lateness over the limit)", "#ffa726"},
-                   {2, "failure (drops / no drain)", "#e53935"},
+    } classes[] = {// by meaning (report/VerdictColour.hpp): kept green, overload amber in two
+                   // shades, since a failing step is a measurement and red means a lost job
+                   {0, "stable", "#66bb6a"},
+                   {1, "burst (lateness over the limit)", "#ffd54f"},
+                   {2, "failure (drops / no drain)", "#ef6c00"},
                    {3, "interrupted", "#bdbdbd"}};
     for (const auto& k : classes)
         if (std::any_of(pts.begin(), pts.end(),
