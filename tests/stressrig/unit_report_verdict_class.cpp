@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigBinary.hpp"
-#include "cli/StopRequest.hpp"
+#include "RigTestSupport.hpp"
+#include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/Reporter.hpp"
 
@@ -38,7 +38,7 @@ struct Reported {
 };
 
 Reported report(const ModeResult& r, const fs::path& dir, bool measures, bool busy) {
-    OutputOptions o;
+    OutputSettings o;
     o.out = dir.string();
     o.noRender = true;
     std::ostringstream out, err;
