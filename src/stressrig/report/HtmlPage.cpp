@@ -223,50 +223,90 @@ std::string HtmlPage::escape(std::string_view text) {
     return r;
 }
 
+namespace {
+
+/// The envelope's field `key`, or an empty object when it has none.
+const nlohmann::json& fieldOf(const nlohmann::json& envelope, const char* key) {
+    static const nlohmann::json kEmpty = nlohmann::json::object();
+    return envelope.contains(key) ? envelope.at(key) : kEmpty;
+}
+
+std::string stringField(const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
+}
+
+/// The title, the status line, the verdict box and the failures and warnings.
+void pageHead(std::ostringstream& p, const std::string& name, const nlohmann::json& envelope) {
+    const nlohmann::json& exit = fieldOf(envelope, "exit_status");
+    const nlohmann::json& partialField = fieldOf(envelope, "partial");
+    const std::string mode = stringField(envelope, "mode");
+    const int exitStatus = exit.is_number() ? exit.get<int>() : 0;
+    const bool partial = partialField.is_boolean() && partialField.get<bool>();
+    const std::string date = stringField(fieldOf(envelope, "environment"), "date");
+    p << fmt::format("<h1>stressrig --mode={}: {}</h1>\n", HtmlPage::escape(mode),
+                     HtmlPage::escape(name));
+    p << fmt::format("<p class=\"sub\">{}{}</p>\n",
+                     HtmlPage::escape(date.empty() ? "" : date + ", "),
+                     HtmlPage::escape(statusText(exitStatus, partial)));
+    const std::string verdict = stringField(envelope, "verdict");
+    p << fmt::format("<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
+                     statusClass(exitStatus, partial, stringField(envelope, "verdict_class")),
+                     HtmlPage::escape(verdict.empty() ? "(none given)" : verdict));
+    auto list = [&](const char* key, const char* cls, const char* title) {
+        const nlohmann::json& items = fieldOf(envelope, key);
+        if (!items.is_array() || items.empty()) return;
+        p << fmt::format("<h2>{}</h2>\n<ul class=\"{}\">\n", title, cls);
+        for (const auto& i : items)
+            p << "<li>" << HtmlPage::escape(valueText(i)) << "</li>\n";
+        p << "</ul>\n";
+    };
+    list("failures", "failures", "Failures");
+    list("warnings", "warnings", "Warnings");
+}
+
+void pagePictures(std::ostringstream& p, const std::vector<PagePicture>& pictures) {
+    if (pictures.empty()) return;
+    p << "<h2>Pictures</h2>\n";
+    for (const PagePicture& pic : pictures) {
+        p << "<figure>\n";
+        if (!pic.picture.empty())
+            p << fmt::format("<a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a>\n",
+                             href(pic.picture), HtmlPage::escape(pic.picture));
+        else
+            p << fmt::format(
+                "<p class=\"missing\">This picture was not rendered{}. Its source is "
+                "linked below.</p>\n",
+                pic.note.empty() ? "" : ": " + HtmlPage::escape(pic.note));
+        p << "<figcaption>" << (pic.picture.empty() ? "" : link(pic.picture) + " from ")
+          << link(pic.source) << "</figcaption>\n</figure>\n";
+    }
+}
+
+void pageFiles(std::ostringstream& p, const std::vector<PageFile>& files, const std::string& name) {
+    if (files.empty()) return;
+    p << "<h2>Files</h2>\n<table>\n<tr><th>file</th><th>what</th><th>size</th></tr>\n";
+    for (const PageFile& f : files)
+        p << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n", link(f.name),
+                         HtmlPage::escape(fileKind(f.name, name)), sizeText(f.bytes));
+    p << "</table>\n";
+}
+
+}  // namespace
+
 std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& envelope,
                                  const std::vector<std::string>& text,
                                  const std::vector<PagePicture>& pictures,
                                  const std::vector<PageFile>& files,
                                  const std::vector<FolderEntry>& folder) {
-    const nlohmann::json empty = nlohmann::json::object();
-    auto field = [&](const char* key) -> const nlohmann::json& {
-        return envelope.contains(key) ? envelope.at(key) : empty;
-    };
-    const std::string mode = field("mode").is_string() ? field("mode").get<std::string>() : "";
-    const int exitStatus = field("exit_status").is_number() ? field("exit_status").get<int>() : 0;
-    const bool partial = field("partial").is_boolean() && field("partial").get<bool>();
-    const nlohmann::json& env = field("environment");
-    const std::string date =
-        env.contains("date") && env.at("date").is_string() ? env.at("date").get<std::string>() : "";
-
+    auto field = [&](const char* key) -> const nlohmann::json& { return fieldOf(envelope, key); };
+    const std::string mode = stringField(envelope, "mode");
     std::ostringstream p;
     p << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>stressrig {}: {}</title>\n", escape(mode), escape(name)) << "<style>"
       << kStyle << "</style>\n</head>\n<body>\n";
     if (!folder.empty()) p << folderTable(folder, name);
-
-    p << fmt::format("<h1>stressrig --mode={}: {}</h1>\n", escape(mode), escape(name));
-    p << fmt::format("<p class=\"sub\">{}{}</p>\n", escape(date.empty() ? "" : date + ", "),
-                     escape(statusText(exitStatus, partial)));
-    const std::string verdict =
-        field("verdict").is_string() ? field("verdict").get<std::string>() : "";
-    p << fmt::format(
-        "<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
-        statusClass(
-            exitStatus, partial,
-            field("verdict_class").is_string() ? field("verdict_class").get<std::string>() : ""),
-        escape(verdict.empty() ? "(none given)" : verdict));
-    auto list = [&](const char* key, const char* cls, const char* title) {
-        const nlohmann::json& items = field(key);
-        if (!items.is_array() || items.empty()) return;
-        p << fmt::format("<h2>{}</h2>\n<ul class=\"{}\">\n", title, cls);
-        for (const auto& i : items)
-            p << "<li>" << escape(valueText(i)) << "</li>\n";
-        p << "</ul>\n";
-    };
-    list("failures", "failures", "Failures");
-    list("warnings", "warnings", "Warnings");
+    pageHead(p, name, envelope);
 
     if (!text.empty()) {
         p << "<h2>Report</h2>\n<pre>";
@@ -274,40 +314,18 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
             p << escape(line) << '\n';
         p << "</pre>\n";
     }
-
-    if (!pictures.empty()) {
-        p << "<h2>Pictures</h2>\n";
-        for (const PagePicture& pic : pictures) {
-            p << "<figure>\n";
-            if (!pic.picture.empty())
-                p << fmt::format("<a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a>\n",
-                                 href(pic.picture), escape(pic.picture));
-            else
-                p << fmt::format(
-                    "<p class=\"missing\">This picture was not rendered{}. Its source is "
-                    "linked below.</p>\n",
-                    pic.note.empty() ? "" : ": " + escape(pic.note));
-            p << "<figcaption>" << (pic.picture.empty() ? "" : link(pic.picture) + " from ")
-              << link(pic.source) << "</figcaption>\n</figure>\n";
-        }
-    }
+    pagePictures(p, pictures);
 
     const nlohmann::json& result = field("result");
     if (result.is_object() && !result.empty())
         p << "<h2>Result figures</h2>\n<p class=\"sub\">The envelope's <code>result</code>; "
              "n/a = not measured.</p>\n"
           << keyValueTable(result);
-
-    if (!files.empty()) {
-        p << "<h2>Files</h2>\n<table>\n<tr><th>file</th><th>what</th><th>size</th></tr>\n";
-        for (const PageFile& f : files)
-            p << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n",
-                             link(f.name), escape(fileKind(f.name, name)), sizeText(f.bytes));
-        p << "</table>\n";
-    }
+    pageFiles(p, files, name);
 
     if (field("configuration").is_object())
         p << "<h2>Configuration</h2>\n" << keyValueTable(field("configuration"));
+    const nlohmann::json& env = field("environment");
     if (env.is_object()) p << "<h2>Environment</h2>\n" << keyValueTable(env);
     if (!field("calibration").is_null() && !field("calibration").empty())
         p << "<h2>Calibration of the job body</h2>\n" << keyValueTable(field("calibration"));
