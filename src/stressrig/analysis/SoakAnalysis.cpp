@@ -14,7 +14,9 @@ namespace {
 
 constexpr double kMiB = 1048576.0;
 
-std::string percentText(double fraction) {
+/// A fraction as percent with 3 significant digits ("0.5 %", "12.5 %"); the thresholds in
+/// reasons read as the user gave them.
+std::string percent3Text(double fraction) {
     return fmt::format("{:.3g} %", 100 * fraction);
 }
 
@@ -107,12 +109,12 @@ std::vector<std::string> thresholdReasons(SoakVerdict& v, const SoakTotals& tota
         why.push_back(
             fmt::format("{} of {} jobs dropped unstarted at their deadline (over the "
                         "{} threshold)",
-                        totals.drops, totals.jobs, percentText(limits.dropThreshold)));
+                        totals.drops, totals.jobs, percent3Text(limits.dropThreshold)));
     if (v.missFraction > limits.dropThreshold)
         why.push_back(
             fmt::format("{} of {} measured jobs started later than the lateness limit "
                         "(over the {} threshold)",
-                        totals.misses, totals.measured, percentText(limits.dropThreshold)));
+                        totals.misses, totals.measured, percent3Text(limits.dropThreshold)));
     return why;
 }
 
@@ -236,7 +238,7 @@ void decide(SoakVerdict& v, std::vector<std::string> why, const std::vector<std:
         v.reason = fmt::format(
             "drops and misses within the {} threshold, no significant "
             "degradation: {}",
-            percentText(limits.dropThreshold), v.trendText);
+            percent3Text(limits.dropThreshold), v.trendText);
         if (v.memoryReturned) v.reason += "; " + memoryReturnedText(v);
     }
 }
