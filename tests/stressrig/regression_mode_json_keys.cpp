@@ -119,16 +119,36 @@ std::set<std::string> readKeys(const fs::path& file) {
     return keys;
 }
 
+/// `args` as this build can run them: a TSan build leaves oneTBB and OpenMP out (see
+/// rigtest::skipUnderThreadSanitizer), so "all" names the other backends there.
+std::string runnable(std::string args) {
+    const std::string all = "--backends=all";
+    if (const auto at = args.find(all);
+        at != std::string::npos && rigtest::skipUnderThreadSanitizer("tbb"))
+        args.replace(at, all.size(), "--backends=pullsched,asio,pool");
+    return args;
+}
+
+/// Whether `key` belongs to a backend this build leaves out (a path segment names it).
+bool leftOut(const std::string& key) {
+    for (const std::string backend : {"tbb", "openmp"})
+        if (rigtest::skipUnderThreadSanitizer(backend) &&
+            (key.find("." + backend + ".") != std::string::npos || key.ends_with("." + backend)))
+            return true;
+    return false;
+}
+
 class ModeJsonKeys : public testing::TestWithParam<KeyCase> {};
 
 TEST_P(ModeJsonKeys, EnvelopeKeepsEveryBaselineKey) {
     const KeyCase& c = GetParam();
     const fs::path dir = rigtest::scratch("json-keys", c.name);
     for (const auto& args : c.before) {
-        const auto r = rigtest::rig(args + " --no-render --quiet", dir);
+        const auto r = rigtest::rig(runnable(args) + " --no-render --quiet", dir);
         ASSERT_EQ(r.code, 0) << args << "\n" << r.err;
     }
-    const auto r = rigtest::rig(c.args + " --no-render --quiet --out=keys --name=keys", dir);
+    const auto r =
+        rigtest::rig(runnable(c.args) + " --no-render --quiet --out=keys --name=keys", dir);
     ASSERT_EQ(r.code, 0) << c.args << "\n" << r.err;
     std::set<std::string> current, empty;
     collectKeys(rigtest::fileEnvelope(dir / "keys" / "keys.json"), "", current, empty);
@@ -146,7 +166,8 @@ TEST_P(ModeJsonKeys, EnvelopeKeepsEveryBaselineKey) {
     ASSERT_FALSE(baseline.empty()) << "no baseline in " << baselineFile;
     std::string missing;
     for (const auto& key : baseline)
-        if (!current.contains(key) && !belowEmpty(key, empty)) missing += "\n  " + key;
+        if (!current.contains(key) && !belowEmpty(key, empty) && !leftOut(key))
+            missing += "\n  " + key;
     EXPECT_TRUE(missing.empty()) << "stressrig " << c.args << ": the envelope lost" << missing;
     fs::remove_all(dir);
 }
