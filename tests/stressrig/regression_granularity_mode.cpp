@@ -156,9 +156,10 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
     const json& res = e.at("result");
     // sorted, duplicates dropped; every size measured (no early end at saturation)
     EXPECT_EQ(res.at("sizes_us"), json({1.0, 2.5, 4.0}));
-    // 2 backends × (empty jobs + 3 sizes) × (1 warm-up + 2 reps), each verified
-    EXPECT_EQ(res.at("runs_total"), 24u);
-    EXPECT_EQ(res.at("runs_verified"), 24u);
+    // 2 backends × (empty jobs prebuilt and planned in the run + 3 sizes) × (1 warm-up +
+    // 2 reps), each verified
+    EXPECT_EQ(res.at("runs_total"), 30u);
+    EXPECT_EQ(res.at("runs_verified"), 30u);
     const json& g = res.at("graphs")[0];
     for (const char* b : {"pullsched", "pool"}) {
         SCOPED_TRACE(b);
@@ -169,9 +170,13 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
         const double ns = s.at("empty_ns_per_job");
         EXPECT_GT(ns, 0);
         EXPECT_EQ(res.at("empty_ns_per_job").at("chain-16").at(b), ns);
+        const double planned = s.at("plan_and_run_ns_per_job");
+        EXPECT_GT(planned, 0);
+        EXPECT_EQ(res.at("plan_and_run_ns_per_job").at("chain-16").at(b), planned);
     }
     const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
     ASSERT_TRUE(metg.hasColumn("empty jobs (ns/job)"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run (ns/job)"));
     const double pullschedNs = g.at("backends").at("pullsched").at("empty_ns_per_job");
     EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs (ns/job)")), pullschedNs,
                 1e-3 * pullschedNs);  // the CSV's significant digits

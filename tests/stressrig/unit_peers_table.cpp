@@ -40,10 +40,13 @@ void write(const fs::path& dir, const json& envelope) {
 json efficiency() {
     json b;
     b["asio"] = {{"empty_ns_per_job", 150.0},
+                 {"plan_and_run_ns_per_job", 150.0},
                  {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.5}}}}};
     b["pullsched"] = {{"empty_ns_per_job", 120.0},
+                      {"plan_and_run_ns_per_job", 310.0},
                       {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.75}}}}};
     b["tbb"] = {{"empty_ns_per_job", nullptr},
+                {"plan_and_run_ns_per_job", 290.0},
                 {"points", {{{"job_size_us", 1.0}, {"efficiency", nullptr}}}}};
     json tie;  // every backend alike: nothing is best
     for (const char* name : {"asio", "pullsched", "tbb"})
@@ -96,6 +99,12 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     // the registry's order, not the JSON's
     EXPECT_NE(o.find("| | pullsched | tbb | asio |"), std::string::npos) << o;
     EXPECT_NE(o.find("| chain-100 | **120** | n/a | 150 |"), std::string::npos) << o;
+    // planning + dispatch: its own table, after the execution-only one
+    const std::size_t planning = o.find("**Planning + dispatch**");
+    ASSERT_NE(planning, std::string::npos) << o;
+    EXPECT_LT(o.find("**Dispatch overhead**"), planning) << o;
+    EXPECT_NE(o.find("| chain-100 | 310 | 290 | **150** |", planning), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 | n/a | n/a | n/a |", planning), std::string::npos) << o;
     EXPECT_NE(o.find("| chain-100 at 1 µs | **75 %** | n/a | 50 % |"), std::string::npos) << o;
     // "> 64 µs" is not an order: the best reached METG is bold
     EXPECT_NE(o.find("| chain-100 | **2.5 µs** | 3.5 µs | > 64 µs |"), std::string::npos) << o;

@@ -128,6 +128,20 @@ def main():
                 fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
             )
         lines.append("")
+        if any("plan_and_run_ns_per_job" in g["backends"].get(b, {})
+               for g in graphs for b in backends):
+            lines.append("**Planning + dispatch** (empty jobs, the graph built inside the timed "
+                         "run: pullsched posts it, oneTBB constructs its nodes and edges; "
+                         "ns per job):")
+            lines.append("")
+            lines += [head, rule]
+            for g in graphs:
+                vals = [num(g["backends"].get(b, {}).get("plan_and_run_ns_per_job"))
+                        for b in backends]
+                lines.append(
+                    fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
+                )
+            lines.append("")
         lines.append("**Efficiency** at job sizes of 1 / 10 / 100 µs (max(work / P, critical "
                      "path) / median makespan):")
         lines.append("")

@@ -34,6 +34,10 @@ struct GranularitySweep {
     Metg metg;
     SampleStatistics emptyMakespanUs;  ///< --overhead: empty jobs, measured runs
     double emptyNsPerJob = kMissing;   ///< median empty-job makespan / nodes
+    /// --overhead: empty jobs with the graph built inside the timed run (planning +
+    /// execution, BackendSetup::planInRun), median makespan / nodes.
+    SampleStatistics plannedMakespanUs;
+    double plannedNsPerJob = kMissing;
 };
 
 /// When a sweep may end before its largest size.

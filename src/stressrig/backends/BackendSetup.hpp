@@ -27,6 +27,11 @@ struct BackendSetup {
     testchain::WeightPolicy policy = testchain::WeightPolicy::Raw;
     /// Start times per node. nullopt = as fast as possible: every start at 0, no waiting.
     std::optional<testchain::LevelSchedule> schedule{};
+    /// As fast as possible only: the backend builds its own graph inside run()'s timed
+    /// region (pullsched posts every node, oneTBB constructs its nodes and edges), so a
+    /// run's time is planning + execution, what a program that plans as it goes pays.
+    /// Off: the graph is built in prepare() and a run times execution alone.
+    bool planInRun = false;
     /// P of RunResult::lowerBound = max(work / P, critical path); 0 = workers.
     std::size_t parallelism = 0;
     /// Wall-clock limit of one run; a run over it is timedOut and the backend broken.

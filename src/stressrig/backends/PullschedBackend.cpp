@@ -3,6 +3,7 @@
 // scheduler). As fast as possible, it runs the graph the way the other backends do: every
 // node posted untimed with its predecessors, behind a gate, so that building the graph is
 // not timed (the others build theirs in prepare()); the run's clock starts at the gate.
+// With BackendSetup::planInRun the posting is timed as well: planning + execution.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -115,25 +116,31 @@ class PullschedBackend final : public GraphRunner {
             rc.stop = stop_;
             jobs_.prepare(graph, setup, /*waitInJob=*/false, GraphJobs::Completion::OwnWait);
             handles_.assign(n, JobHandle{});
+            planInRun_ = setup.planInRun;
         }
     }
 
     /// As fast as possible: the graph posted untimed behind a timed gate job; the gate
     /// starts the run's clock. The gate's start leaves room for the posting (a run whose
-    /// posting overran it would only have part of its posting timed).
+    /// posting overran it would only have part of its posting timed). With planInRun the
+    /// posting is timed: no gate, the clock starts before the first post.
     BackendRun runGated() {
         if (broken_) throw std::logic_error("pullsched backend: an earlier run timed out");
         jobs_.beginRun();
         const std::size_t n = jobs_.size();
-        const auto budget = std::chrono::microseconds{2 * n + 2000};
-        const JobHandle gate = scheduler_->post(
-            [this] { jobs_.restartClock(); }, {.start = saturatingAdd(scheduler_->now(), budget)});
+        // Planning timed too (BackendSetup::planInRun): no gate, the clock runs from here.
+        JobHandle gate;
+        if (!planInRun_) {
+            const auto budget = std::chrono::microseconds{2 * n + 2000};
+            gate = scheduler_->post([this] { jobs_.restartClock(); },
+                                    {.start = saturatingAdd(scheduler_->now(), budget)});
+        }
         std::vector<JobHandle> preds;
         for (std::size_t i = 0; i < n; ++i) {
             preds.clear();
             for (const std::uint32_t p : jobs_.graph().node(i).predecessors())
                 preds.push_back(handles_[p]);
-            if (preds.empty()) preds.push_back(gate);
+            if (preds.empty() && gate) preds.push_back(gate);
             const auto node = static_cast<std::uint32_t>(i);
             handles_[i] =
                 scheduler_->post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
@@ -221,6 +228,7 @@ class PullschedBackend final : public GraphRunner {
     bool broken_ = false;
     bool preparing_ = false;    // the runner's own stop check applies (see prepare())
     bool drainEvents_ = false;  // an observer wants every onJobEnd before run() returns
+    bool planInRun_ = false;    // posting inside the timed region (BackendSetup::planInRun)
     StopPredicate stop_;
     Duration completionLimit_{0};
     std::unique_ptr<Scheduler> scheduler_;

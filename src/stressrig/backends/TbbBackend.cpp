@@ -33,29 +33,15 @@ class TbbBackend final : public GraphRunner {
             oneapi::tbb::global_control::max_allowed_parallelism,
             std::max<std::size_t>(setup.workers, oneapi::tbb::info::default_concurrency()));
         arena_ = std::make_unique<oneapi::tbb::task_arena>(static_cast<int>(setup.workers));
-        arena_->execute([&] {
-            // A graph attaches to the arena it is constructed in.
-            graph_ = std::make_unique<flow::graph>();
-            const std::size_t n = graph.size();
-            nodes_.reserve(n);
-            for (std::size_t i = 0; i < n; ++i) {
-                const auto id = static_cast<std::uint32_t>(i);
-                nodes_.push_back(std::make_unique<flow::continue_node<flow::continue_msg>>(
-                    *graph_, [this, id](const flow::continue_msg&) {
-                        jobs_.runNode(id);
-                        return flow::continue_msg{};
-                    }));
-                if (graph.node(i).isStart()) starts_.push_back(id);
-            }
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::uint32_t p : graph.node(i).predecessors())
-                    flow::make_edge(*nodes_[p], *nodes_[i]);
-        });
+        planInRun_ = setup.planInRun;
+        if (!planInRun_) arena_->execute([&] { buildGraph(); });
     }
 
     BackendRun run() override {
-        jobs_.beginRun();  // throws if not prepared
+        if (planInRun_ && arena_) arena_->execute([&] { dropGraph(); });  // untimed
+        jobs_.beginRun();                                                 // throws if not prepared
         arena_->execute([&] {
+            if (planInRun_) buildGraph();
             for (std::uint32_t s : starts_)
                 nodes_[s]->try_put(flow::continue_msg{});
             graph_->wait_for_all();
@@ -68,11 +54,36 @@ class TbbBackend final : public GraphRunner {
     std::uint64_t expectedHash() const override { return jobs_.expectedHash(); }
 
   private:
-    void release() {
-        if (arena_ && graph_) arena_->execute([&] { graph_->wait_for_all(); });
+    /// One continue_node per node, one edge per dependency; inside the arena (a graph
+    /// attaches to the arena it is constructed in).
+    void buildGraph() {
+        const TestChainGraph& graph = jobs_.graph();
+        graph_ = std::make_unique<flow::graph>();
+        const std::size_t n = graph.size();
+        nodes_.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto id = static_cast<std::uint32_t>(i);
+            nodes_.push_back(std::make_unique<flow::continue_node<flow::continue_msg>>(
+                *graph_, [this, id](const flow::continue_msg&) {
+                    jobs_.runNode(id);
+                    return flow::continue_msg{};
+                }));
+            if (graph.node(i).isStart()) starts_.push_back(id);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::uint32_t p : graph.node(i).predecessors())
+                flow::make_edge(*nodes_[p], *nodes_[i]);
+    }
+
+    void dropGraph() {
+        if (graph_) graph_->wait_for_all();
         nodes_.clear();
         starts_.clear();
         graph_.reset();
+    }
+
+    void release() {
+        if (arena_) arena_->execute([&] { dropGraph(); });
         arena_.reset();
         control_.reset();
     }
@@ -83,6 +94,7 @@ class TbbBackend final : public GraphRunner {
     std::unique_ptr<flow::graph> graph_;
     std::vector<std::unique_ptr<flow::continue_node<flow::continue_msg>>> nodes_;
     std::vector<std::uint32_t> starts_;
+    bool planInRun_ = false;
 };
 
 }  // namespace

@@ -187,7 +187,8 @@ class GranularityMode final : public Mode {
                "--min-size/--max-size/--step; no early end at saturation");
         t.flag("overhead", overhead_,
                "also run every graph and backend with empty jobs: the dispatch overhead "
-               "(median makespan / nodes)");
+               "(median makespan / nodes) of a prebuilt graph, and of a graph built inside "
+               "the timed run (planning + dispatch)");
         t.count("reps", reps_, 1, 1000, "measured runs per size (the median makespan counts)");
         t.percent("threshold", threshold_, 1, 100, "efficiency that defines METG");
         t.percent("saturation", saturation_, 0, 100,
@@ -433,19 +434,29 @@ void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_
 void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P,
                                        std::size_t step, std::size_t totalSteps,
                                        GranularityMeasurement& m) const {
+    const double nodes = double(g.graph.size());
     for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
-        BackendSetup setup = backendSetup(workers_, placement_.placement(), BackendSetup{}.timeBase,
-                                          std::nullopt, g.policy, P);
-        setup.stop = ctx.stop.predicate();
-        g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
-        std::vector<double> makespans;
-        measureRuns(ctx, g, bi, "empty jobs", makespans, nullptr, m);
         GranularitySweep& sweep = g.result.sweeps[bi];
-        sweep.emptyMakespanUs = SampleStatistics::of(makespans);
-        sweep.emptyNsPerJob = sweep.emptyMakespanUs.median * 1e3 / double(g.graph.size());
-        ctx.progress.progress(step, totalSteps,
-                              fmt::format("{} {} empty jobs: {:.0f} ns per job", g.choice.label,
-                                          sweep.backend, sweep.emptyNsPerJob));
+        // Execution of a prebuilt graph, then planning + execution (the graph built inside
+        // the timed run), back to back so that both meet the same machine.
+        for (const bool planInRun : {false, true}) {
+            BackendSetup setup = backendSetup(workers_, placement_.placement(),
+                                              BackendSetup{}.timeBase, std::nullopt, g.policy, P);
+            setup.stop = ctx.stop.predicate();
+            setup.planInRun = planInRun;
+            g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
+            std::vector<double> makespans;
+            measureRuns(ctx, g, bi, planInRun ? "empty jobs, planned in the run" : "empty jobs",
+                        makespans, nullptr, m);
+            SampleStatistics& stats = planInRun ? sweep.plannedMakespanUs : sweep.emptyMakespanUs;
+            stats = SampleStatistics::of(makespans);
+            (planInRun ? sweep.plannedNsPerJob : sweep.emptyNsPerJob) = stats.median * 1e3 / nodes;
+            if (m.partial) break;
+        }
+        ctx.progress.progress(
+            step, totalSteps,
+            fmt::format("{} {} empty jobs: {:.0f} ns per job, {:.0f} with planning", g.choice.label,
+                        sweep.backend, sweep.emptyNsPerJob, sweep.plannedNsPerJob));
     }
 }
 
@@ -515,6 +526,7 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     metgTable.addColumn("sizes measured");
     metgTable.addColumn("stopped", CsvTable::Kind::Text);
     metgTable.addColumn("empty jobs (ns/job)");
+    metgTable.addColumn("empty jobs planned in the run (ns/job)");
     for (const GraphResult& g : m.results)
         for (const GranularitySweep& s : g.sweeps) {
             for (const GranularityPoint& p : s.points)
@@ -525,14 +537,15 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
             metgTable.addRow({g.choice.label, s.backend, s.metg.valueUs, s.metg.kindName(),
                               s.metg.boundUs, s.metg.firstReachedUs,
                               s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped,
-                              s.emptyNsPerJob});
+                              s.emptyNsPerJob, s.plannedNsPerJob});
         }
     curves.setComment("units",
                       "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
     curves.setComment("efficiency", definition(P));
     metgTable.setComment("units",
                          "metg, bound, first reached: us per unit weight; empty jobs: "
-                         "ns per job (median makespan of empty jobs / nodes, --overhead)");
+                         "ns per job (median makespan of empty jobs / nodes, --overhead; "
+                         "planned in the run: the graph built inside the timed run)");
     metgTable.setComment("metg", definition(P));
     metgTable.setComment("metg kind",
                          "interpolated; at_or_below_smallest (METG <= bound); above_largest "
@@ -653,6 +666,14 @@ std::vector<std::string> GranularityMode::graphLines(const GraphResult& g) const
                                        })));
         text.push_back(
             fmt::format("    empty jobs (dispatch overhead per job): {}", fmt::join(each, ", ")));
+        each.clear();
+        for (const GranularitySweep& s : g.sweeps)
+            each.push_back(fmt::format("{} {}", s.backend, textOr(s.plannedNsPerJob, [](double v) {
+                                           return fmt::format("{:.0f} ns", v);
+                                       })));
+        text.push_back(
+            fmt::format("    empty jobs, graph built in the run (planning + dispatch): {}",
+                        fmt::join(each, ", ")));
     }
     std::string h = fmt::format("    {:>10}", "job size");
     for (const GranularitySweep& s : g.sweeps)
@@ -732,20 +753,27 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
     j["definition"] = definition(P);
     nlohmann::json metgByGraph = nlohmann::json::object();
     nlohmann::json emptyByGraph = nlohmann::json::object();
+    nlohmann::json plannedByGraph = nlohmann::json::object();
     nlohmann::json byBackend = nlohmann::json::object();
     for (const std::string& b : backendList_)
         byBackend[b] = {{"start_times", m.startTimes.at(b)}, {"metg_us", nlohmann::json::object()}};
     nlohmann::json graphs = nlohmann::json::array();
     for (const GraphResult& g : m.results) {
         for (const GranularitySweep& s : g.sweeps) {
-            if (overhead_) emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
+            if (overhead_) {
+                emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
+                plannedByGraph[g.choice.label][s.backend] = jsonNumber(s.plannedNsPerJob);
+            }
             metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
             byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
         }
         graphs.push_back(graphJson(g));
     }
     j["metg_us"] = metgByGraph;
-    if (overhead_) j["empty_ns_per_job"] = emptyByGraph;
+    if (overhead_) {
+        j["empty_ns_per_job"] = emptyByGraph;
+        j["plan_and_run_ns_per_job"] = plannedByGraph;
+    }
     j["backends"] = byBackend;
     j["graphs"] = graphs;
     return j;
@@ -777,7 +805,10 @@ nlohmann::json GranularityMode::graphJson(const GraphResult& g) const {
                          {"non_monotonic", s.metg.nonMonotonic},
                          {"stopped", s.stopped},
                          {"points", pts}};
-        if (overhead_) bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
+        if (overhead_) {
+            bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
+            bj[s.backend]["plan_and_run_ns_per_job"] = jsonNumber(s.plannedNsPerJob);
+        }
     }
     gj["backends"] = bj;
     return gj;
