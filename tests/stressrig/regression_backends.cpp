@@ -72,8 +72,13 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     const fs::path out = dir / "res";
     const CsvTable summary = CsvTable::readFile(out / "run-burst-32-backends.csv");
     ASSERT_EQ(summary.rowCount(), kBackends.size());
-    for (std::size_t i = 0; i < kBackends.size(); ++i)
+    for (std::size_t i = 0; i < kBackends.size(); ++i) {
         EXPECT_EQ(summary.number(i, "exactly once runs"), 2.0);
+        // the table leads with the median, the figure the verdict and progress name
+        const double median =
+            b.at(summary.text(i, summary.columnIndex("backend"))).at("runtime_median_ms");
+        EXPECT_NEAR(summary.number(i, "runtime median ms"), median, 1e-3 * median);
+    }
     const CsvTable jobs = CsvTable::readFile(out / "run-burst-32.csv");
     EXPECT_EQ(jobs.rowCount(), 32u);
     for (const std::string& name : kBackends)

@@ -11,9 +11,9 @@ CsvTable backendsTable(const std::vector<BackendSeries>& series) {
     CsvTable t;
     t.addColumn("backend", CsvTable::Kind::Text);
     t.addColumn("start times", CsvTable::Kind::Text);
-    for (const char* c :
-         {"runs", "runtime ms", "runtime min ms", "runtime max ms", "efficiency", "lateness p50 us",
-          "lateness p99 us", "start wait ms", "hash ok runs", "exactly once runs"})
+    for (const char* c : {"runs", "runtime median ms", "runtime mean ms", "runtime min ms",
+                          "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us",
+                          "start wait ms", "hash ok runs", "exactly once runs"})
         t.addColumn(c);
     for (const BackendSeries& s : series) {
         const SampleStatistics rt = s.runtimeMs();
@@ -22,7 +22,7 @@ CsvTable backendsTable(const std::vector<BackendSeries>& series) {
             return l.count() > 0 ? static_cast<double>(l.percentile(p)) / 1e3 : kMissing;
         };
         t.addRow({s.name, std::string(graphStartTimesName(s.startTimes)), double(s.runs.size()),
-                  rt.mean, rt.min, rt.max, s.efficiency().mean, pct(50), pct(99),
+                  rt.median, rt.mean, rt.min, rt.max, s.efficiency().mean, pct(50), pct(99),
                   s.startWaitMs().mean, double(s.hashOkRuns()), double(s.exactlyOnceRuns())});
     }
     return t;
@@ -34,9 +34,9 @@ std::vector<std::string> backendsText(const std::vector<BackendSeries>& series) 
         const SampleStatistics rt = s.runtimeMs();
         const LatencyHistogram l = s.lateness();
         std::string line = fmt::format(
-            "  {:<10} runtime {:>10} (min {}, max {}), efficiency {}, lateness {}, start wait {} "
-            "({}); hash ok {}/{}, exactly once {}/{}",
-            s.name, msText(rt.mean), msText(rt.min), msText(rt.max),
+            "  {:<10} runtime median {:>10} (min {}, max {}), efficiency {}, lateness {}, start "
+            "wait {} ({}); hash ok {}/{}, exactly once {}/{}",
+            s.name, msText(rt.median), msText(rt.min), msText(rt.max),
             textOr(s.efficiency().mean, [](double v) { return fmt::format("{:.3f}", v); }),
             l.count() > 0 ? fmt::format("p50 {} p99 {}", durationText(Duration{l.percentile(50)}),
                                         durationText(Duration{l.percentile(99)}))
