@@ -72,6 +72,25 @@ TEST(ResultComparison, SingleRowsAreTheNumericLeavesBothResultsHave) {
     EXPECT_EQ(rows[2].kind, "single");
 }
 
+TEST(ResultComparison, ABackendEntryThatRepeatsTheTopLevelFigureIsListedOnce) {
+    // one backend: its entry repeats the top-level figures
+    const json a = {
+        {"runtime_ms", 2.0},
+        {"efficiency", 0.5},
+        {"backends", {{"pullsched", {{"runtime_ms", 2.0}, {"efficiency", 0.5}, {"runs", 3}}}}}};
+    json b = a;
+    b["runtime_ms"] = 3.0;
+    b["backends"]["pullsched"]["runtime_ms"] = 3.0;
+    b["backends"]["pullsched"]["efficiency"] = 0.7;  // not the top-level value in B: kept
+    const std::vector<MetricRow> rows = pullsched::rig::singleRows(a, b);
+    std::vector<std::string> names;
+    for (const MetricRow& r : rows)
+        names.push_back(r.metric);
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"backends.pullsched.efficiency", "backends.pullsched.runs",
+                                        "efficiency", "runtime_ms"}));
+}
+
 TEST(ResultComparison, TallyCountsOnlyRowsThatDiffer) {
     const std::vector<MetricRow> rows{
         repeatedRow("a", {1, 2, 3, 4, 5}, {11, 12, 13, 14, 15}, 0.05),  // beyond

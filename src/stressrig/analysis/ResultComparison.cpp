@@ -1,6 +1,7 @@
 #include "analysis/ResultComparison.hpp"
 
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -78,6 +79,22 @@ void numericLeaves(const nlohmann::json& v, const std::string& prefix,
     }
 }
 
+bool sameValue(double x, double y) {
+    return x == y || (std::isnan(x) && std::isnan(y));
+}
+
+/// "backends.NAME.KEY" whose value is the top-level "KEY"'s: a result of one backend
+/// carries its figures twice (the detail at the top, the comparison entry under
+/// "backends"), and the comparison would list each of them twice.
+bool repeatsTopLevel(const std::string& key, const std::map<std::string, double>& leaves) {
+    static constexpr std::string_view kPrefix = "backends.";
+    if (key.rfind(kPrefix, 0) != 0) return false;
+    const std::size_t dot = key.find('.', kPrefix.size());
+    if (dot == std::string::npos) return false;
+    const auto top = leaves.find(key.substr(dot + 1));
+    return top != leaves.end() && sameValue(top->second, leaves.at(key));
+}
+
 }  // namespace
 
 std::vector<MetricRow> singleRows(const nlohmann::json& resultA, const nlohmann::json& resultB) {
@@ -87,7 +104,8 @@ std::vector<MetricRow> singleRows(const nlohmann::json& resultA, const nlohmann:
     std::vector<MetricRow> rows;
     for (const auto& [k, va] : la) {
         const auto it = lb.find(k);
-        if (it != lb.end()) rows.push_back(singleRow(k, va, it->second));
+        if (it == lb.end() || (repeatsTopLevel(k, la) && repeatsTopLevel(k, lb))) continue;
+        rows.push_back(singleRow(k, va, it->second));
     }
     return rows;
 }

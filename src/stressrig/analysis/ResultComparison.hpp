@@ -44,7 +44,8 @@ MetricRow repeatedRow(const std::string& metric, const std::vector<double>& a,
 MetricRow singleRow(const std::string& metric, double a, double b);
 
 /// A single row for every numeric (or null) leaf both results have, nested objects named
-/// "outer.inner", in name order.
+/// "outer.inner", in name order. A "backends.NAME.KEY" leaf that repeats the top-level
+/// "KEY" in both results (a result of one backend) is listed once, as "KEY".
 std::vector<MetricRow> singleRows(const nlohmann::json& resultA, const nlohmann::json& resultB);
 
 /// The rows counted by outcome; only rows that differ count as beyond, within or no
