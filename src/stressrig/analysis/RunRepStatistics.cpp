@@ -50,9 +50,11 @@ std::string RunRepOutcome::failure() const {
         return why;
     }
     auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+    // A late rep (every job final once the rig shut the scheduler down) is a result: its
+    // runner's "did not complete within the limit" is what `late` reports.
     if (timedOut && late.empty())
         add(fmt::format("rep {}: {} (jobs lost or stuck)", rep, error));
-    else if (!error.empty())
+    else if (!error.empty() && !timedOut)
         add(fmt::format("rep {}: {}", rep, error));
     if (failed) add(fmt::format("rep {}: {} job{} failed", rep, failed, failed == 1 ? "" : "s"));
     if (lost) add(fmt::format("rep {}: {} job{} lost", rep, lost, lost == 1 ? "" : "s"));
