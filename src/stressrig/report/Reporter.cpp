@@ -20,6 +20,7 @@
 #include "report/GnuplotScript.hpp"
 #include "report/HtmlPage.hpp"
 #include "report/Shell.hpp"
+#include "report/TerminalColour.hpp"
 #include "report/VerdictColour.hpp"
 
 namespace fs = std::filesystem;
@@ -328,7 +329,8 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     // what the verdict means, coloured alike in the pictures and on the page
     const VerdictFacts facts{r.systemFailure, r.overload, !r.warnings.empty(),
                              inv.measures && env.busy(), interrupted};
-    envelope["verdict_class"] = std::string(verdictClassName(verdictClassOf(facts)));
+    const VerdictClass verdictClass = verdictClassOf(facts);
+    envelope["verdict_class"] = std::string(verdictClassName(verdictClass));
     const WrittenResult w =
         writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
     if (!w.writeError.empty()) {
@@ -343,7 +345,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     } else {
         for (const std::string& line : r.text)
             fmt::print(out_, "{}\n", oneLine(line));
-        if (!r.verdict.empty()) fmt::print(out_, "Verdict: {}\n", oneLine(r.verdict));
+        if (!r.verdict.empty()) {
+            const std::string line = "Verdict: " + oneLine(r.verdict);
+            fmt::print(out_, "{}\n", output_.colour ? terminalColoured(line, verdictClass) : line);
+        }
     }
     for (const std::string& warning : r.warnings)
         fmt::print(info, "warning: {}\n", oneLine(warning));
