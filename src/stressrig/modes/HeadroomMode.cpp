@@ -251,6 +251,7 @@ class HeadroomMode final : public Mode {
         for (std::string& line : loadLines(steps, sustained, cores, capacity, window))
             r.text.push_back(std::move(line));
         r.verdict = verdict(copies, steps, sustained);
+        r.overload = !steps.empty() && !sustained.index && !std::isnan(sustained.lowLoadUs);
         std::size_t unmeasured = 0, withDrops = 0;
         for (const LoadStep& s : steps) {
             if (s.r.lateness.count() == 0) ++unmeasured;
