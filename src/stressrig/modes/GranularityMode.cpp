@@ -703,7 +703,8 @@ std::string GranularityMode::verdict(const GranularityMeasurement& m) const {
     for (std::size_t bi = 0; bi < backendList_.size(); ++bi) {
         std::vector<std::string> each;
         for (const GraphResult& g : m.results)
-            each.push_back(fmt::format("{} {}", g.choice.label, metgText(g.sweeps[bi].metg)));
+            each.push_back(fmt::format("{} {}{}", g.choice.label, metgText(g.sweeps[bi].metg),
+                                       g.sweeps[bi].metg.nonMonotonic ? " (noisy)" : ""));
         parts.push_back(fmt::format("{}: {}", backendList_[bi], fmt::join(each, ", ")));
     }
     std::string verdict = fmt::format("METG({}) {}", thresholdText(), fmt::join(parts, "; "));
