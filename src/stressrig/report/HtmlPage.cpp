@@ -37,9 +37,13 @@ ul.failures li { color: #c62828; font-weight: bold; }
 pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em;
       white-space: pre-wrap; overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: .92em; max-width: 100%; }
-.wide { overflow-x: auto; max-width: 100%; }
+table.kv { width: 100%; }
+table.kv > tbody > tr > th { width: 1%; }
+table.kv > tbody > tr > td { width: 99%; }
+.wide { overflow-x: auto; contain: inline-size; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top;
          overflow-wrap: anywhere; }
+th, td.num { overflow-wrap: normal; white-space: nowrap; }
 th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1em 0 2em 0; }
@@ -123,7 +127,7 @@ std::string recordTable(const nlohmann::json& records) {
 std::string keyValueTable(const nlohmann::json& object) {
     std::vector<std::pair<std::string, nlohmann::json>> rows;
     flatten(object, "", rows);
-    std::string s = "<table>\n";
+    std::string s = "<table class=\"kv\">\n";
     for (const auto& [k, v] : rows)
         if (isRecordList(v))
             s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlPage::escape(k),
