@@ -127,7 +127,10 @@ std::string recordTable(const nlohmann::json& records) {
 std::string keyValueTable(const nlohmann::json& object) {
     std::vector<std::pair<std::string, nlohmann::json>> rows;
     flatten(object, "", rows);
-    std::string s = "<table class=\"kv\">\n";
+    // a table with nested tables spans the page, so that those scroll inside it
+    const bool nested = std::any_of(rows.begin(), rows.end(),
+                                    [](const auto& row) { return isRecordList(row.second); });
+    std::string s = nested ? "<table class=\"kv\">\n" : "<table>\n";
     for (const auto& [k, v] : rows)
         if (isRecordList(v))
             s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlPage::escape(k),
