@@ -12,8 +12,9 @@ namespace {
 
 constexpr const char* kDefaultMode = "run";
 
-/// Takes `--mode=X` / `--mode X` out of args; kDefaultMode when absent.
-std::string takeMode(std::vector<std::string>& args) {
+/// Takes `--mode=X` / `--mode X` out of args; kDefaultMode when absent (then `given` is
+/// false).
+std::string takeMode(std::vector<std::string>& args, bool& given) {
     std::string mode;
     bool found = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -37,6 +38,7 @@ std::string takeMode(std::vector<std::string>& args) {
                    args.begin() + static_cast<std::ptrdiff_t>(i + n));
         --i;
     }
+    given = found;
     return found ? mode : kDefaultMode;
 }
 
@@ -68,7 +70,7 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
         if (a == "--help" || a == "-h") cl->action = CommandLine::Action::Help;
         if (a == "--version") cl->action = CommandLine::Action::Version;
     }
-    const std::string modeName = takeMode(args);
+    const std::string modeName = takeMode(args, cl->modeGiven);
     for (auto& m : makeModes())
         if (m->name() == modeName) cl->mode = std::move(m);
     if (!cl->mode)
@@ -88,7 +90,22 @@ std::string versionText() {
                        env.commit, env.buildType, env.compiler);
 }
 
+namespace {
+
+/// `--mode=X --help`: what X does and the options X reads, then where the rest is.
+std::string modeHelpText(const CommandLine& cl) {
+    std::string s = fmt::format("stressrig --mode={}: {}\n\nOptions of --mode={}:", cl.mode->name(),
+                                cl.mode->summary(), cl.mode->name());
+    s += cl.table.help();
+    s += "\nGeneral help (every mode, patterns, rules, units, result files, exit codes):\n"
+         "  stressrig --help\n";
+    return s;
+}
+
+}  // namespace
+
 std::string helpText(const CommandLine& cl) {
+    if (cl.modeGiven) return modeHelpText(cl);
     std::string s;
     s += "stressrig - runs TestChainLoad graphs and load tests on the pullsched scheduler and "
          "measures it\n\n"
@@ -120,8 +137,10 @@ std::string helpText(const CommandLine& cl) {
          "  <name>*.gp   self-contained Gnuplot scripts, rendered to .png when gnuplot is "
          "installed\n"
          "  <name>*.dot  graphs (Graphviz), rendered to .svg when dot is installed\n"
-         "  <name>.html  the result on one page: verdict, report, pictures, links to every "
-         "file\n"
+         "  <name>.html  the result on one self-contained page: verdict, report, pictures "
+         "(inlined), links to\n"
+         "               every file; at most 2 MiB (a picture that does not fit is left out "
+         "with a note)\n"
          "  index.html   the folder's page: every result in it, newest first, and the newest "
          "one's page\n"
          "\nExit codes: 0 the measurement was made (overload, misses and drops are results);\n"

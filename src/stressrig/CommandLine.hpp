@@ -16,6 +16,7 @@ namespace pullsched::rig {
 struct CommandLine {
     enum class Action { Run, Help, Version };
     Action action = Action::Run;
+    bool modeGiven = false;  ///< --mode was on the command line (not the default)
     std::unique_ptr<Mode> mode;
     OutputOptions output;
     OptionTable table;
@@ -30,7 +31,8 @@ struct CommandLine {
 std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& args);
 
 /// --help: usage, modes, patterns, rules, units, outputs, exit codes, then the options of
-/// `mode` by group.
+/// `mode` by group. With --mode given: that mode's options first, then where the general
+/// help is (`stressrig --help`).
 std::string helpText(const CommandLine& cl);
 /// --version: "stressrig (pullsched) 0.1.0, commit …, Release build".
 std::string versionText();

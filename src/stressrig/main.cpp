@@ -1,5 +1,8 @@
 // stressrig: parse the command line, run the mode, report; map outcomes to exit codes.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 
@@ -13,6 +16,7 @@
 #include "measure/Environment.hpp"
 #include "report/Reporter.hpp"
 #include "report/ResultFiles.hpp"
+#include "report/TerminalColour.hpp"
 
 namespace {
 
@@ -86,6 +90,8 @@ int main(int argc, char* argv[]) {
         fmt::print(std::cerr, "stressrig: error: {}\n", Reporter::oneLine(e.what()));
         return kExitSystemFailure;
     }
+    cl->output.colour = terminalColourWanted(::isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR"),
+                                             cl->output.noColor);
     Reporter reporter(cl->output, std::cout, std::cerr);
     return reporter.report(
         result, {std::string(cl->mode->name()), cl->table.configuration(), cl->mode->measures()},

@@ -95,7 +95,9 @@ TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
         std::vector<CsvTable::Cell> row;
         for (std::size_t c = 0; c < t.columnCount(); ++c) {
             CsvTable::Cell cell = t.cell(i, c);
-            if (t.columns()[c].name == "runtime ms") cell = std::get<double>(cell) + slowest + 1.0;
+            // large enough that a %g format would switch to an exponent
+            if (t.columns()[c].name == "runtime ms")
+                cell = std::get<double>(cell) + slowest + 100000.0;
             row.push_back(cell);
         }
         doubled.addRow(row);
@@ -129,6 +131,12 @@ TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
               std::string::npos);
     EXPECT_EQ(w.at("result").at("beyond_noise"), 1);
     EXPECT_NE(w.at("verdict").get<std::string>().find("runtime ms (per rep)"), std::string::npos);
+    // one number format in the table: fixed notation, 4 significant digits
+    const auto row = slower.out.find("  runtime ms (per rep)");
+    ASSERT_NE(row, std::string::npos) << slower.out;
+    const std::string line = slower.out.substr(row, slower.out.find('\n', row) - row);
+    EXPECT_EQ(line.find("e+"), std::string::npos) << line;
+    EXPECT_NE(line.find("1000"), std::string::npos) << line;
     fs::remove_all(dir);
 }
 

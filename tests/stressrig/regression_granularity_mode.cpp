@@ -118,6 +118,12 @@ TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
     EXPECT_NE(gp.find("title '50 %'"), std::string::npos);
     EXPECT_NE(gp.find("'pullsched: METG "), std::string::npos);
     EXPECT_NE(gp.find("'pool: METG "), std::string::npos);
+    // the verdict under the page title, in its colour
+    const auto title = gp.find("set multiplot layout 1,1 title \"efficiency over job size");
+    ASSERT_NE(title, std::string::npos) << gp;
+    const std::string line = gp.substr(title, gp.find('\n', title) - title);
+    EXPECT_NE(line.find("\\nMETG(50 %) pullsched: isolated-32 "), std::string::npos) << line;
+    EXPECT_NE(line.find(" textcolor rgb '#"), std::string::npos) << line;
     fs::remove_all(dir);
 }
 

@@ -1,15 +1,19 @@
 // The result page end to end: a small --mode=run writes <name>.html and index.html with
-// the result; every link and picture on them points to a file of the folder; without
-// rendering the page says so instead of showing broken pictures; and headless Chromium
-// renders the page with every picture loaded (skipped, saying why, without Chromium).
+// the result; every link on them points to a file of the folder and every picture is
+// inlined (no src= to a file), within the page's size budget; without rendering the page
+// says so instead of showing broken pictures; and headless Chromium renders the page alone
+// (copied away from its folder) at 1280 px with every picture loaded and nothing wider
+// than the window (skipped, saying why, without Chromium).
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "RigTestSupport.hpp"
+#include "report/HtmlPage.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -39,27 +43,35 @@ std::string percentDecoded(const std::string& s) {
     return r;
 }
 
-/// The values of every `attribute="..."` in the page.
+/// The values of every `attribute="..."` in the page (found by hand: std::regex recurses
+/// per character and overflows the stack on an inlined picture's long value).
 std::vector<std::string> attributes(const std::string& html, const std::string& attribute) {
     std::vector<std::string> r;
-    const std::regex re(attribute + "=\"([^\"]*)\"");
-    for (auto it = std::sregex_iterator(html.begin(), html.end(), re); it != std::sregex_iterator();
-         ++it)
-        r.push_back(percentDecoded((*it)[1].str()));
+    const std::string opening = " " + attribute + "=\"";
+    for (auto at = html.find(opening); at != std::string::npos; at = html.find(opening, at + 1)) {
+        const auto begin = at + opening.size();
+        const auto end = html.find('"', begin);
+        if (end == std::string::npos) break;
+        r.push_back(percentDecoded(html.substr(begin, end - begin)));
+    }
     return r;
 }
 
 void expectEveryReferenceExists(const fs::path& page) {
     const std::string html = slurp(page);
     ASSERT_FALSE(html.empty()) << page;
-    for (const char* attr : {"href", "src"})
-        for (const std::string& target : attributes(html, attr)) {
-            EXPECT_EQ(target.find('/'), std::string::npos)
-                << "links stay in the folder: " << target;
-            EXPECT_EQ(target.find(':'), std::string::npos)
-                << "nothing from the network: " << target;
-            EXPECT_TRUE(fs::exists(page.parent_path() / target)) << page << " -> " << target;
-        }
+    for (const std::string& target : attributes(html, "href")) {
+        EXPECT_EQ(target.find('/'), std::string::npos) << "links stay in the folder: " << target;
+        EXPECT_EQ(target.find(':'), std::string::npos) << "nothing from the network: " << target;
+        EXPECT_TRUE(fs::exists(page.parent_path() / target)) << page << " -> " << target;
+    }
+    // pictures travel with the page: inlined, never a file or a network address
+    for (const std::string& source : attributes(html, "src"))
+        EXPECT_TRUE(source.rfind("data:image/png;base64,", 0) == 0 ||
+                    source.rfind("data:image/svg+xml;base64,", 0) == 0)
+            << "a picture not inlined: " << source.substr(0, 80);
+    EXPECT_EQ(html.find("url("), std::string::npos) << "no style fetches anything";
+    EXPECT_LE(html.size(), pullsched::rig::HtmlPage::kSizeBudget) << page;
     EXPECT_EQ(html.find("<script"), std::string::npos) << "the page is static";
 }
 
@@ -169,9 +181,16 @@ TEST(HtmlPage, RendersInHeadlessChromiumWithEveryPictureLoaded) {
     ASSERT_GE(images, 1u) << "gnuplot is installed, so the run's plot is on the page";
     expectEveryReferenceExists(out / "index.html");
 
-    // A test-only copy of the page: a script lists each picture's natural size once the
-    // page has loaded, and one picture that must fail proves the check can see a failure.
+    // A test-only copy of the page, alone in a folder of its own (so only what it carries
+    // can show): a script lists each picture's natural size and the page's width once it
+    // has loaded; one picture that must fail proves the check can see a failure, and a
+    // long unbroken report line and table value must wrap inside the 1280 px window.
     std::string check = page;
+    const std::string longWord(3000, 'x');
+    check.replace(check.find("</pre>"), 6, longWord + "</pre>");
+    const auto textCell = check.find("<td>");  // a text cell (numbers stay on one line)
+    ASSERT_NE(textCell, std::string::npos);
+    check.insert(textCell + 4, longWord);
     const std::string probe = R"(<img src="no-such-picture.png" alt="control">
 <script>
 window.addEventListener('load', function () {
@@ -179,8 +198,10 @@ window.addEventListener('load', function () {
   for (var i = 0; i < document.images.length; ++i) {
     var img = document.images[i];
     lines.push((img.complete && img.naturalWidth > 0 ? 'LOADED ' : 'BROKEN ') +
-               img.naturalWidth + 'x' + img.naturalHeight + ' ' + img.getAttribute('src'));
+               img.naturalWidth + 'x' + img.naturalHeight + ' ' +
+               img.getAttribute('src').substring(0, 40));
   }
+  lines.push('WIDTH ' + document.documentElement.scrollWidth + ' ' + window.innerWidth);
   var pre = document.createElement('pre');
   pre.id = 'image-check';
   pre.textContent = lines.join('\n') + '\nEND-OF-CHECK';
@@ -189,13 +210,15 @@ window.addEventListener('load', function () {
 </script>
 </body>)";
     check.replace(check.rfind("</body>"), 7, probe);
-    { std::ofstream(out / "index-check.html") << check; }
+    const fs::path alone = dir / "alone";
+    fs::create_directories(alone);
+    { std::ofstream(alone / "index-check.html") << check; }
 
     // One browser start (the slow part on a busy machine): the DOM after the script ran,
     // and the page rendered to a picture.
     const int code =
         runChromium(browser, dir, "--screenshot='" + (dir / "page.png").string() + "' --dump-dom",
-                    "file://" + (out / "index-check.html").string(), dir / "dom.html");
+                    "file://" + (alone / "index-check.html").string(), dir / "dom.html");
     const std::string dom = slurp(dir / "dom.html");
     ASSERT_EQ(code, 0) << "chromium failed: " << slurp(dir / "chromium-stderr.txt");
     const std::string marker = "<pre id=\"image-check\">";
@@ -210,8 +233,11 @@ window.addEventListener('load', function () {
     lines >> word >> count;
     EXPECT_EQ(count, images + 1);
     std::size_t loaded = 0, broken = 0;
+    int scrollWidth = -1, windowWidth = -1;
     for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("LOADED ", 0) == 0) {
+        if (line.rfind("WIDTH ", 0) == 0) {
+            std::istringstream(line.substr(6)) >> scrollWidth >> windowWidth;
+        } else if (line.rfind("LOADED ", 0) == 0) {
             ++loaded;
             EXPECT_EQ(line.find("LOADED 0x"), std::string::npos) << line;
         } else if (line.rfind("BROKEN ", 0) == 0) {
@@ -222,6 +248,8 @@ window.addEventListener('load', function () {
     }
     EXPECT_EQ(loaded, images) << dom.substr(begin, end - begin);
     EXPECT_EQ(broken, 1u) << "the control picture must be seen as broken";
+    ASSERT_GT(windowWidth, 0) << dom.substr(begin, end - begin);
+    EXPECT_LE(scrollWidth, windowWidth) << "the page is wider than the 1280 px window";
 
     // The rendered page: a PNG with content (a blank page compresses to far less).
     ASSERT_TRUE(fs::exists(dir / "page.png"));

@@ -39,6 +39,28 @@ TEST(RigCommandLine, EachModeHasItsOwnHelp) {
     fs::remove_all(dir);
 }
 
+TEST(RigCommandLine, ModeHelpLeadsWithTheModesOptionsThenPointsToTheGeneralHelp) {
+    const fs::path dir = rigtest::scratch("cli", "modehelp-first");
+    const Result sweep = rig("--mode=sweep --help", dir);
+    EXPECT_EQ(sweep.code, 0);
+    EXPECT_EQ(sweep.out.rfind("stressrig --mode=sweep: ", 0), 0u) << sweep.out.substr(0, 200);
+    const auto options = sweep.out.find("Options of --mode=sweep");
+    const auto pointer = sweep.out.find("General help");
+    ASSERT_NE(options, std::string::npos) << sweep.out;
+    ASSERT_NE(pointer, std::string::npos) << sweep.out;
+    EXPECT_LT(options, pointer);
+    EXPECT_NE(sweep.out.find("  stressrig --help\n", pointer), std::string::npos);
+    // what sweep does not use stays in the general help
+    for (const char* general : {"RULE:KEY=VAL", "Patterns (--pattern)", "Exit codes"})
+        EXPECT_EQ(sweep.out.find(general), std::string::npos) << general;
+    // the general help keeps everything, ending with the default mode's options
+    const Result general = rig("--help", dir);
+    EXPECT_EQ(general.out.rfind("stressrig - runs", 0), 0u);
+    EXPECT_NE(general.out.find("Options of --mode=run"), std::string::npos);
+    EXPECT_EQ(general.out.find("General help"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST(RigCommandLine, Version) {
     const fs::path dir = rigtest::scratch("cli", "version");
     const Result r = rig("--version", dir);

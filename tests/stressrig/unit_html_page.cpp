@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "RigTestSupport.hpp"
+#include "report/DataUri.hpp"
 #include "report/HtmlPage.hpp"
 
 namespace fs = std::filesystem;
@@ -60,14 +61,59 @@ TEST(HtmlPage, EscapesEveryTextOfTheResult) {
 
 TEST(HtmlPage, AMissingPictureIsSaidAndItsSourceLinked) {
     const std::string page = HtmlPage::resultPage(
-        "r", envelope(), {}, {{"r.gp", "", "gnuplot is not installed"}, {"r-x.gp", "r-x.png", ""}},
+        "r", envelope(), {},
+        {{"r.gp", "", "gnuplot is not installed", ""}, {"r-x.gp", "r-x.png", "", "PNG"}},
         {{"a b#.csv", std::nullopt}});
     EXPECT_NE(page.find("This picture was not rendered: gnuplot is not installed"),
               std::string::npos);
     EXPECT_NE(page.find("<a href=\"r.gp\">r.gp</a>"), std::string::npos);
     EXPECT_EQ(page.find("src=\"r.png\""), std::string::npos) << "no <img> for a missing picture";
-    EXPECT_NE(page.find("<img src=\"r-x.png\""), std::string::npos);
+    EXPECT_NE(page.find("<img src=\"data:image/png;base64,UE5H\""), std::string::npos)
+        << "the picture is inlined";
+    EXPECT_EQ(page.find("src=\"r-x.png\""), std::string::npos);
+    EXPECT_NE(page.find("<a href=\"r-x.png\">r-x.png</a>"), std::string::npos) << "and linked";
     EXPECT_NE(page.find("href=\"a%20b%23.csv\""), std::string::npos) << "links are encoded";
+}
+
+TEST(HtmlPage, BytesBecomeBase64DataUris) {
+    EXPECT_EQ(pullsched::rig::base64(""), "");
+    EXPECT_EQ(pullsched::rig::base64("f"), "Zg==");
+    EXPECT_EQ(pullsched::rig::base64("fo"), "Zm8=");
+    EXPECT_EQ(pullsched::rig::base64("foo"), "Zm9v");
+    EXPECT_EQ(pullsched::rig::base64("foobar"), "Zm9vYmFy");
+    EXPECT_EQ(pullsched::rig::base64(std::string("\xff\x00\xfe", 3)), "/wD+");
+    EXPECT_EQ(pullsched::rig::dataUri("image/png", "foo"), "data:image/png;base64,Zm9v");
+    EXPECT_EQ(pullsched::rig::pictureMediaType("a.svg"), "image/svg+xml");
+    EXPECT_EQ(pullsched::rig::pictureMediaType("a.png"), "image/png");
+    EXPECT_EQ(pullsched::rig::pictureMediaType("a.gp"), "");
+}
+
+TEST(HtmlPage, PicturesOverTheSizeBudgetAreLeftOutWithANote) {
+    const std::string big(60000, 'p');  // 80 000 characters in base64
+    const std::vector<pullsched::rig::PagePicture> pictures = {
+        {"a.gp", "a.png", "", big}, {"b.gp", "b.png", "", big}, {"c.dot", "c.svg", "", "<svg/>"}};
+    const std::string all = HtmlPage::resultPage("r", envelope(), {}, pictures, {});
+    EXPECT_EQ(all.find("left out"), std::string::npos);
+    // room for the first big picture only: the second is left out, the small one still fits
+    const std::size_t budget = all.size() - 70000;
+    const std::string page = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, {}, budget);
+    EXPECT_LE(page.size(), budget);
+    std::size_t inlined = 0;
+    for (auto at = page.find("src=\"data:"); at != std::string::npos;
+         at = page.find("src=\"data:", at + 1))
+        ++inlined;
+    EXPECT_EQ(inlined, 2u);
+    EXPECT_NE(page.find("This picture (58 KiB) is left out: it would take the page over its size "
+                        "budget of "),
+              std::string::npos)
+        << page.substr(0, 3000);
+    EXPECT_NE(page.find("Open <a href=\"b.png\">b.png</a>."), std::string::npos);
+    EXPECT_NE(page.find("data:image/svg+xml;base64,"), std::string::npos);
+    // a budget smaller than the page without pictures: only what is smaller than its note
+    const std::string tiny = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, {}, 100);
+    EXPECT_EQ(tiny.find("src=\"data:image/png"), std::string::npos);
+    EXPECT_NE(tiny.find("src=\"data:image/svg+xml"), std::string::npos);
+    EXPECT_EQ(HtmlPage::kSizeBudget, 2u << 20) << "the budget --help and the README state";
 }
 
 TEST(HtmlPage, FolderResultsAreTheManifestsNewestFirst) {

@@ -200,3 +200,23 @@ TEST(LoadClassifier, SweepSummary) {
     sum = c.summarize({});
     EXPECT_FALSE(sum.highestStable.has_value());
 }
+
+TEST(LoadClassifier, AchievedAboveOfferedIsExplainedForTheStepsThatShowIt) {
+    StepMeasurement kept;
+    kept.offeredRate = 1000;
+    kept.achievedRate = 990;
+    StepMeasurement above = kept;
+    above.achievedRate = 1100;
+    StepMeasurement missing = kept;
+    missing.achievedRate = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<StepMeasurement> none{kept, missing};
+    const std::vector<unsigned> workers{1, 2, 2};
+    EXPECT_EQ(achievedAboveOfferedNote(none, workers, true), "");
+    const std::vector<StepMeasurement> steps{kept, above, missing};
+    EXPECT_EQ(achievedAboveOfferedNote(steps, workers, false),
+              "note: achieved above offered (1.00k/s at 2 W): achieved counts the jobs completed "
+              "in the measured interval, including a backlog left from the warm-up");
+    EXPECT_NE(achievedAboveOfferedNote(steps, workers, true)
+                  .find(", and random arrivals exceed their mean"),
+              std::string::npos);
+}

@@ -1,6 +1,7 @@
 // tools/bench/peers_table.py, the "Compared with" table, on hand-made result envelopes:
 // backends in the registry's order, the best of a row in bold, a missing figure as
-// "n/a" (never 0), METG "> bound" never bold, the load average of each run listed.
+// "n/a" (never 0), METG "> bound" never bold, a METG the efficiency run contradicts or a
+// noisy sweep marked, the load average of each run listed.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,7 +71,11 @@ json metg() {
     json b;
     b["asio"] = {{"metg_kind", "above_largest"}, {"metg_us", nullptr}, {"metg_bound_us", 64.0}};
     b["pullsched"] = {{"metg_kind", "interpolated"}, {"metg_us", 2.5}, {"metg_bound_us", nullptr}};
-    b["tbb"] = {{"metg_kind", "interpolated"}, {"metg_us", 3.5}, {"metg_bound_us", nullptr}};
+    b["tbb"] = {{"metg_kind", "interpolated"},
+                {"metg_us", 3.5},
+                {"metg_bound_us", nullptr},
+                {"non_monotonic", true},
+                {"first_reached_us", 0.5}};
     json none;  // no backend reached the threshold: nothing is best
     for (const char* name : {"asio", "pullsched", "tbb"})
         none[name] = {
@@ -106,9 +111,18 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     EXPECT_NE(o.find("| chain-100 | 310 | 290 | **150** |", planning), std::string::npos) << o;
     EXPECT_NE(o.find("| grid-4x4 | n/a | n/a | n/a |", planning), std::string::npos) << o;
     EXPECT_NE(o.find("| chain-100 at 1 µs | **75 %** | n/a | 50 % |"), std::string::npos) << o;
-    // "> 64 µs" is not an order: the best reached METG is bold
-    EXPECT_NE(o.find("| chain-100 | **2.5 µs** | 3.5 µs | > 64 µs |"), std::string::npos) << o;
-    EXPECT_NE(o.find("| grid-4x4 | > 64 µs | > 64 µs | > 64 µs |"), std::string::npos) << o;
+    // "> 64 µs" is not an order: the best reached METG is bold; a METG above a size at
+    // which the efficiency run reached 50 % is marked (the two runs disagree), and so is
+    // a sweep that crossed 50 % more than once
+    EXPECT_NE(
+        o.find("| chain-100 | **2.5 µs († 1 µs)** | 3.5 µs (noisy: first reached at 500 ns) | "
+               "> 64 µs († 1 µs) |"),
+        std::string::npos)
+        << o;
+    EXPECT_NE(o.find("| grid-4x4 | > 64 µs († 1 µs) | > 64 µs († 1 µs) | > 64 µs († 1 µs) |"),
+              std::string::npos)
+        << o;
+    EXPECT_NE(o.find("read at its last crossing"), std::string::npos) << "the rule is stated";
     EXPECT_NE(o.find("| grid-4x4 | 100 | 100 | 100 |"), std::string::npos) << o;
     EXPECT_NE(o.find("| grid-4x4 at 1 µs | 50 % | 50 % | 50 % |"), std::string::npos) << o;
     EXPECT_NE(o.find("- efficiency: load average 0.25 → 0.25"), std::string::npos) << o;

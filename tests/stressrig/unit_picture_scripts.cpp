@@ -319,6 +319,24 @@ TEST(HeadroomPlots, OverTheOfferedLoadWithCpuAndIntegerCopies) {
     EXPECT_NE(s.find("title 'mean lateness'"), std::string::npos);
     expectRenders(headroomLoadPlot(lt, {"lateness_mean_us", "lateness_p99_us"}, "headroom"),
                   "headroom-load");
+    EXPECT_EQ(s.find("throughput"), std::string::npos) << "no achieved rate in this table";
+    EXPECT_EQ(s.find("deadline window"), std::string::npos) << "no window given";
+
+    // with the achieved rate: a throughput line; with a deadline window the p99 reaches:
+    // the window drawn and said to clip the lateness
+    CsvTable at({"offered_rate_per_s", "achieved_rate_per_s", "machine_cpu_percent",
+                 "lateness_mean_us", "lateness_p99_us", "sustained"});
+    at.addRow({100.0, 100.0, 60.0, 10.0, 20.0, 1.0});
+    at.addRow({400.0, 300.0, 90.0, 80000.0, 100000.0, 0.0});
+    const std::vector<std::string> y{"lateness_mean_us", "lateness_p99_us"};
+    const std::string w = headroomLoadPlot(at, y, "headroom", 100000.0).text("h.png");
+    EXPECT_NE(w.find("using 1:($1 > 0 ? 100 * $2 / $1 : 1/0) axes x1y2"), std::string::npos) << w;
+    EXPECT_NE(w.find("title 'throughput: achieved / offered % (right axis)'"), std::string::npos);
+    EXPECT_NE(w.find("set y2label 'machine CPU, throughput [%]'"), std::string::npos);
+    EXPECT_NE(w.find("'deadline window 100ms: lateness is clipped here"), std::string::npos) << w;
+    const std::string far = headroomLoadPlot(at, y, "headroom", 1e7).text("h.png");
+    EXPECT_EQ(far.find("deadline window"), std::string::npos) << "a window far above: not drawn";
+    expectRenders(headroomLoadPlot(at, y, "headroom", 100000.0), "headroom-load-clipped");
 
     CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
     for (int k = 1; k <= 4; ++k)

@@ -65,6 +65,34 @@ def metg_text(entry):
     return "n/a"
 
 
+def metg_mark(entry, reached_sizes):
+    """Why a METG cell must not be read alone: "noisy" when the sweep crossed the threshold
+    more than once, "†" when the efficiency run reached it at a size the METG excludes."""
+    marks = []
+    if entry.get("non_monotonic"):
+        marks.append(f"noisy: first reached at {fmt_us(num(entry.get('first_reached_us')))}")
+    kind = entry.get("metg_kind")
+    limit = num(entry.get("metg_us")) if kind == "interpolated" else num(
+        entry.get("metg_bound_us"))
+    if kind in ("interpolated", "above_largest") and limit is not None:
+        below = [s for s in reached_sizes if s < limit]
+        if below:
+            marks.append(f"† {fmt_us(min(below))}")
+    return f" ({'; '.join(marks)})" if marks else ""
+
+
+def reached_in_efficiency_run(eff, graph, backend, threshold=0.5):
+    """Job sizes at which the efficiency run measured at least `threshold` on `graph`."""
+    if not eff:
+        return []
+    for g in eff["result"]["graphs"]:
+        if g["graph"] == graph:
+            pts = g["backends"].get(backend, {}).get("points", [])
+            return [p["job_size_us"] for p in pts
+                    if num(p.get("efficiency")) is not None and num(p["efficiency"]) >= threshold]
+    return []
+
+
 def metg_order(entry):
     """Sort key of a METG record (smaller is better; ≤ bound before > bound)."""
     kind = entry.get("metg_kind")
@@ -160,8 +188,12 @@ def main():
 
     metg = runs["metg"]
     if metg:
-        lines.append("**METG(50 %)**: the smallest job size from which on every larger size "
-                     "reaches 50 % efficiency (smaller is better):")
+        lines.append("**METG(50 %)**: the smallest job size from which every larger size of "
+                     "the √2 sweep reaches 50 % efficiency (smaller is better). A sweep whose "
+                     "efficiency crossed 50 % more than once is read at its last crossing and "
+                     "marked *noisy*; *† X* marks a METG that the efficiency run above "
+                     "contradicts (it reached 50 % at X, a smaller size): the two runs "
+                     "disagree, the machine was too noisy to tell.")
         lines.append("")
         lines += [head, rule]
         for g in metg["result"]["graphs"]:
@@ -172,8 +204,8 @@ def main():
                        if k is not None and x.get("metg_kind") != "above_largest"]
             top = min(reached) if reached else None
             cells = []
-            for x, k in zip(entries, keys):
-                t = metg_text(x)
+            for b, x, k in zip(backends, entries, keys):
+                t = metg_text(x) + metg_mark(x, reached_in_efficiency_run(eff, g["graph"], b))
                 best = k is not None and k == top and len(entries) > 1
                 cells.append(f"**{t}**" if best else t)
             lines.append(f"| {g['graph']} | " + " | ".join(cells) + " |")

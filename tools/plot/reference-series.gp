@@ -7,7 +7,9 @@
 #
 # csv: the rig's param-range CSV ("load size","result time","concurrency");
 # pa, pb: published gradient (ms per job) and socket (ms); pc: published mean concurrency;
-# ideal: the ideal gradient in ms per job. Without a png terminal an .svg is written.
+# ideal: the ideal gradient in ms per job; verdict (optional): the rig's verdict, shown
+# under the title in vcolour (the verdict class's colour, as in the rig's own pictures).
+# Without a png terminal an .svg is written.
 
 if (!exists("csv") || !exists("pa") || !exists("pb") || !exists("pc")) {
     print "usage: gnuplot -e \"csv='x.csv'; pa=GRADIENT; pb=SOCKET; pc=CONCURRENCY\" reference-series.gp"
@@ -17,6 +19,9 @@ if (!exists("out")) out = csv[1:strlen(csv)-4]."-reference.png"
 if (!exists("title")) title = csv
 if (!exists("plabel")) plabel = "published"
 if (!exists("ideal")) ideal = NaN
+if (!exists("verdict")) verdict = ""
+if (!exists("vcolour")) vcolour = "black"
+heading = strlen(verdict) > 0 ? title."\n".verdict : title
 
 set encoding utf8
 set datafile separator ","
@@ -47,7 +52,7 @@ set output out
 set grid
 set key top left box opaque
 set offsets graph 0.03, graph 0.03, 0, 0
-set multiplot layout 2,1 title title
+set multiplot layout 2,1 title heading textcolor rgb vcolour
 set xlabel "load size (jobs)"
 set ylabel "result time (ms)"
 set yrange [0:*]

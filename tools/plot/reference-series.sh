@@ -104,8 +104,16 @@ run_series() {  # run_series LABEL WORKERS JOB_US FROM TO POINTS PA PB PR PC
     "$(regression "$pa" "$pb" "$pr")" "$(num "$pc")" "$ideal")")
   echo "\"$label\",$workers,$job,$points,$ga,$gb,$gr,$gc,$pa,$pb,$pr,$pc,$ideal,$over,$status" >>"$summary"
   if [ -n "$ga" ] && command -v gnuplot >/dev/null 2>&1; then
+    # the verdict under the title in its class's colour (report/VerdictColour.cpp);
+    # a quote inside is doubled for gnuplot's single-quoted string
+    local verdict colour
+    verdict=$(field "$json" verdict | sed "s/\\\\\"/\"/g; s/'/''/g")
+    case "$(field "$json" verdict_class)" in
+      ok) colour='#2e7d32' ;; failure) colour='#c62828' ;; *) colour='#b26a00' ;;
+    esac
     gnuplot -e "csv='$out/$name.csv'; out='$out/$name-reference.png'; \
 title='$label: $workers workers, jobs of $(duration "$job") (machine: $cores cores)'; \
+verdict='$verdict'; vcolour='$colour'; \
 pa=$pa; pb=$pb; pc=$pc; ideal=$ideal; plabel='published ($(echo "$label" | sed 's/@.*//'))'" \
       "$here/reference-series.gp" >/dev/null 2>"$out/$name-gnuplot.txt" &&
       rm -f "$out/$name-gnuplot.txt" ||

@@ -104,4 +104,18 @@ SweepSummary LoadClassifier::summarize(std::span<const StepMeasurement> steps) c
     return sum;
 }
 
+std::string achievedAboveOfferedNote(std::span<const StepMeasurement> steps,
+                                     std::span<const unsigned> workers, bool randomArrivals) {
+    std::vector<std::string> above;
+    for (std::size_t i = 0; i < steps.size() && i < workers.size(); ++i)
+        if (steps[i].achievedRate > steps[i].offeredRate)  // a missing (NaN) rate never is
+            above.push_back(
+                fmt::format("{} at {} W", Units::formatRate(steps[i].offeredRate), workers[i]));
+    if (above.empty()) return {};
+    return fmt::format(
+        "note: achieved above offered ({}): achieved counts the jobs completed in the measured "
+        "interval, including a backlog left from the warm-up{}",
+        fmt::join(above, ", "), randomArrivals ? ", and random arrivals exceed their mean" : "");
+}
+
 }  // namespace pullsched::rig

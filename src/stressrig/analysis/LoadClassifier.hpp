@@ -88,4 +88,11 @@ class LoadClassifier {
     ClassifierLimits limits_;
 };
 
+/// Why a step may show more achieved than offered, naming the steps that do ("1.00k/s at
+/// 2 W"; step i ran on workers[i]): achieved counts the jobs completed in the measured
+/// interval, which include a backlog left from the warm-up, and random arrivals exceed
+/// their mean in some intervals. Empty when no step achieved more than it was offered.
+std::string achievedAboveOfferedNote(std::span<const StepMeasurement> steps,
+                                     std::span<const unsigned> workers, bool randomArrivals);
+
 }  // namespace pullsched::rig

@@ -39,6 +39,9 @@ void OutputOptions::declare(OptionTable& t) {
     t.flag("json", json, "print the JSON result envelope on stdout instead of the text report");
     t.flag("quiet", quiet, "no progress lines on stderr");
     t.flag("no-render", noRender, "do not run gnuplot / dot (the scripts are still written)");
+    t.flag("no-color", noColor,
+           "no colour in the verdict line (it is coloured only on a terminal, and never "
+           "with NO_COLOR set)");
 }
 
 }  // namespace pullsched::rig

@@ -16,7 +16,8 @@ inline constexpr std::size_t kMaxNameLength = 100;
 /// starting with '.' (hidden, "..") or '-' (read as an option by tools).
 bool safeResultName(std::string_view name);
 
-/// The output settings as command-line options: --out, --name, --json, --quiet, --no-render.
+/// The output settings as command-line options: --out, --name, --json, --quiet, --no-render,
+/// --no-color.
 struct OutputOptions : OutputSettings {
     void declare(OptionTable& t);
 };

@@ -13,6 +13,7 @@
 
 #include "analysis/ResultComparison.hpp"
 #include "cli/UsageError.hpp"
+#include "format/SignificantDigits.hpp"
 #include "modes/Mode.hpp"
 #include "report/ChangeColour.hpp"
 #include "report/HtmlPage.hpp"
@@ -167,8 +168,10 @@ const std::vector<RepeatedSource>& repeatedSources() {
     return sources;
 }
 
+/// A figure of the comparison: 4 significant digits in fixed notation, alike in a column
+/// (28000 and 4829, never 2.8e+04 beside 4829).
 std::string num(double v) {
-    return textOr(v, [](double x) { return fmt::format("{:.4g}", x); });
+    return textOr(v, [](double x) { return formatSignificant(x, 4); });
 }
 
 std::string signedPercent(double v) {

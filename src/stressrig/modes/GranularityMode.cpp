@@ -149,7 +149,7 @@ struct GraphUnderTest {
 };
 
 /// "≤ 1.00µs", "> 4.00µs", "2.50µs" or "n/a".
-std::string metgText(const Metg& m) {
+std::string metgValueText(const Metg& m) {
     switch (m.kind) {
         case Metg::Kind::Interpolated:
             return usText(m.valueUs);
@@ -161,6 +161,12 @@ std::string metgText(const Metg& m) {
             break;
     }
     return "n/a";
+}
+
+/// The METG as every output shows it: marked "(noisy)" when the efficiency crossed the
+/// threshold more than once, so a row at or above it below the METG is not a contradiction.
+std::string metgText(const Metg& m) {
+    return metgValueText(m) + (m.nonMonotonic ? " (noisy)" : "");
 }
 
 class GranularityMode final : public Mode {
@@ -590,9 +596,7 @@ GnuplotScript GranularityMode::efficiencyPlot(const std::vector<GraphResult>& re
         1.25 + 0.08 * double(backendList_.size() + 1));
     c += "set datafile missing ''\n";
     c += fmt::format("set multiplot layout {},{} title {}\n", rows, cols,
-                     GnuplotScript::quoteGp(
-                         fmt::format("efficiency over job size, {} workers ({} cores): METG at {}",
-                                     workers_, cores, thresholdText())));
+                     GnuplotScript::kTitle);  // the title, the verdict under it
     std::size_t column = 2;
     for (const GraphResult& g : results) {
         c += fmt::format("set title {}\n", GnuplotScript::quoteGp(fmt::format(
@@ -608,6 +612,8 @@ GnuplotScript GranularityMode::efficiencyPlot(const std::vector<GraphResult>& re
     }
     c += "unset multiplot\n";
     PlotOptions po;
+    po.title = fmt::format("efficiency over job size, {} workers ({} cores): METG at {}", workers_,
+                           cores, thresholdText());
     po.width = int(450 * cols);
     po.height = int(420 * rows + 40);
     return GnuplotScript::custom(efficiencyColumns(results), std::move(c), po);

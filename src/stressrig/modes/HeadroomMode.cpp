@@ -242,15 +242,18 @@ class HeadroomMode final : public Mode {
         r.tables.push_back({"-load", lt});
         if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"}); !y.empty())
             r.plots.push_back(
-                {"-load", headroomLoadPlot(lt, y,
-                                           fmt::format("scheduler ({} workers): lateness and CPU "
-                                                       "over the offered load",
-                                                       exec_.workers))});
+                {"-load", headroomLoadPlot(
+                              lt, y,
+                              fmt::format("scheduler ({} workers): lateness, throughput and CPU "
+                                          "over the offered load",
+                                          exec_.workers),
+                              std::chrono::duration<double, std::micro>(window).count())});
         r.result = resultJson(copies, steps, sustained, cores, chainJobs, capacity, window);
         r.text = copiesLines(copies, cores, chainJobs);
         for (std::string& line : loadLines(steps, sustained, cores, capacity, window))
             r.text.push_back(std::move(line));
         r.verdict = verdict(copies, steps, sustained);
+        r.overload = !steps.empty() && !sustained.index && !std::isnan(sustained.lowLoadUs);
         std::size_t unmeasured = 0, withDrops = 0;
         for (const LoadStep& s : steps) {
             if (s.r.lateness.count() == 0) ++unmeasured;

@@ -201,6 +201,7 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
         m.warnings.push_back(
             fmt::format("the backlog did not drain after the run: {} jobs cancelled", r.cancelled));
     m.verdict = verdict(r, late);
+    m.overload = r.expired > 0 || late * 1000 > r.lateness.count();  // as the verdict says
 
     nlohmann::json& j = m.result;
     j = loadRunJson(r);

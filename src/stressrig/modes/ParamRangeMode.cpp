@@ -394,6 +394,7 @@ void ParamRangeMode::detailText(ModeResult& r, const Plan& p,
     else
         r.verdict = "no model: " + noModel;
     if (!stoppedLate.empty() && !r.systemFailure) r.verdict += "; " + stoppedLate;
+    r.overload = !stoppedLate.empty();  // a point ran past its limit
     if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
 }
 

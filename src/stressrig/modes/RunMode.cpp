@@ -367,6 +367,7 @@ void RunMode::presentDetail(RunContext& ctx, ModeResult& res, const Plan& p,
     for (const RunRepOutcome& o : a.outcomes)
         if (std::string f = o.failure(); !f.empty()) res.failures.push_back(std::move(f));
     res.systemFailure = s.systemFailure();
+    res.overload = s.missed() > 0;  // deadline misses: the schedule was not kept
     res.verdict = detailVerdict(ctx, res, m, a);
     commonJson(res, p, m, seriesOf(m));
     detailJson(res, m, a);

@@ -370,6 +370,16 @@ class SweepMode final : public Mode {
                 usText(meanLatenessUs(s.lateness)), usText(percentileLatenessUs(s.lateness, 99)),
                 m.backlogEnd, className(row), row.verdict.reason));
         }
+        std::vector<StepMeasurement> measured;
+        std::vector<unsigned> workers;
+        for (const SweepRow& row : rows) {
+            measured.push_back(row.step.m);
+            workers.push_back(row.workers);
+        }
+        if (std::string note =
+                achievedAboveOfferedNote(measured, workers, steps_.arrival == "poisson");
+            !note.empty())
+            text.push_back(std::move(note));
         text.push_back("");
         text.push_back("Levels:");
         for (const WorkerLevels& lv : levels) {

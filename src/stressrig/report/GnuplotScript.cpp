@@ -2,6 +2,7 @@
 #include "report/DoubleQuoted.hpp"
 #include "report/Shell.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -223,7 +224,9 @@ std::string GnuplotScript::text(const fs::path& picture, const std::string& verd
     s += "set key autotitle columnheader\n";
     std::string commands = commands_;
     const std::string& verdictLine = options_.verdict.empty() ? verdict : options_.verdict;
-    std::string title = titleGp(options_.title, verdictLine);
+    // about 7 px per character of the title font: a narrow picture wraps sooner
+    const std::size_t wrap = std::clamp<std::size_t>(std::size_t(options_.width) / 7, 40, 150);
+    std::string title = titleGp(options_.title, verdictLine, wrap);
     if (!verdictLine.empty() && !verdictColour.empty())  // every layout ends `title @TITLE@`
         title += " textcolor rgb " + quoteGp(std::string(verdictColour));
     for (std::size_t at = commands.find(kTitle); at != std::string::npos;

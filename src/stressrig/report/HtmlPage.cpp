@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "report/DataUri.hpp"
+
 namespace fs = std::filesystem;
 
 namespace pullsched::rig {
@@ -16,9 +18,11 @@ namespace {
 constexpr std::uintmax_t kLargestManifest = 4u << 20;
 constexpr std::size_t kLargestRecordList = 500;  // longer lists stay in the JSON
 
-// Readable on screen and printed; no external fonts or images.
+// Readable on screen and printed; no external fonts or images. Fits a 1280 px window:
+// long report lines and values wrap inside their box, wide tables scroll inside theirs.
 constexpr const char* kStyle = R"(
-body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1250px; padding: 0 1em;
+* { box-sizing: border-box; }
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em;
        color: #222; background: #fff; }
 h1 { font-size: 1.5em; margin-bottom: .2em; }
 h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
@@ -30,9 +34,16 @@ h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 .other { background: #f2f2f2; border-color: #777; }
 ul.warnings li { color: #8a5a00; }
 ul.failures li { color: #c62828; font-weight: bold; }
-pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em; }
-table { border-collapse: collapse; font-size: .92em; }
-th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em;
+      white-space: pre-wrap; overflow-wrap: anywhere; }
+table { border-collapse: collapse; font-size: .92em; max-width: 100%; }
+table.kv { width: 100%; }
+table.kv > tbody > tr > th { width: 1%; }
+table.kv > tbody > tr > td { width: 99%; }
+.wide { overflow-x: auto; contain: inline-size; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+th, td.num { overflow-wrap: normal; white-space: nowrap; }
 th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1em 0 2em 0; }
@@ -97,7 +108,7 @@ std::string recordTable(const nlohmann::json& records) {
     for (const auto& r : records)
         for (const auto& [k, x] : r.items())
             if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-    std::string s = "<table>\n<tr>";
+    std::string s = "<div class=\"wide\"><table>\n<tr>";
     for (const std::string& k : keys)
         s += "<th>" + HtmlPage::escape(k) + "</th>";
     s += "</tr>\n";
@@ -110,13 +121,16 @@ std::string recordTable(const nlohmann::json& records) {
         }
         s += "</tr>\n";
     }
-    return s + "</table>\n";
+    return s + "</table></div>\n";
 }
 
 std::string keyValueTable(const nlohmann::json& object) {
     std::vector<std::pair<std::string, nlohmann::json>> rows;
     flatten(object, "", rows);
-    std::string s = "<table>\n";
+    // a table with nested tables spans the page, so that those scroll inside it
+    const bool nested = std::any_of(rows.begin(), rows.end(),
+                                    [](const auto& row) { return isRecordList(row.second); });
+    std::string s = nested ? "<table class=\"kv\">\n" : "<table>\n";
     for (const auto& [k, v] : rows)
         if (isRecordList(v))
             s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlPage::escape(k),
@@ -264,22 +278,65 @@ void pageHead(std::ostringstream& p, const std::string& name, const nlohmann::js
     list("warnings", "warnings", "Warnings");
 }
 
-void pagePictures(std::ostringstream& p, const std::vector<PagePicture>& pictures) {
-    if (pictures.empty()) return;
-    p << "<h2>Pictures</h2>\n";
-    for (const PagePicture& pic : pictures) {
-        p << "<figure>\n";
-        if (!pic.picture.empty())
-            p << fmt::format("<a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a>\n",
-                             href(pic.picture), HtmlPage::escape(pic.picture));
-        else
-            p << fmt::format(
-                "<p class=\"missing\">This picture was not rendered{}. Its source is "
-                "linked below.</p>\n",
-                pic.note.empty() ? "" : ": " + HtmlPage::escape(pic.note));
-        p << "<figcaption>" << (pic.picture.empty() ? "" : link(pic.picture) + " from ")
-          << link(pic.source) << "</figcaption>\n</figure>\n";
+/// Stands for the pictures while the rest of the page is composed (escaped text never
+/// contains '<', so it cannot occur elsewhere).
+constexpr std::string_view kPicturesMarker = "<!--pictures-->";
+
+/// A figure: `body`, then a caption linking the picture and its source.
+std::string figure(const PagePicture& pic, const std::string& body) {
+    return "<figure>\n" + body + "<figcaption>" +
+           (pic.picture.empty() ? "" : link(pic.picture) + " from ") + link(pic.source) +
+           "</figcaption>\n</figure>\n";
+}
+
+/// The picture as a figure without the picture: why it is not shown, where it is.
+std::string figureWithoutPicture(const PagePicture& pic, std::size_t budget) {
+    if (pic.picture.empty())
+        return figure(pic, fmt::format("<p class=\"missing\">This picture was not rendered{}. "
+                                       "Its source is linked below.</p>\n",
+                                       pic.note.empty() ? "" : ": " + HtmlPage::escape(pic.note)));
+    if (pic.bytes.empty() || pictureMediaType(pic.picture).empty())
+        return figure(pic, "<p class=\"missing\">This picture is not inlined in the page: open " +
+                               link(pic.picture) + ".</p>\n");
+    return figure(pic, fmt::format("<p class=\"missing\">This picture ({}) is left out: it "
+                                   "would take the page over its size budget of {} KiB. "
+                                   "Open {}.</p>\n",
+                                   sizeText(pic.bytes.size()), budget / 1024, link(pic.picture)));
+}
+
+/// `page` with its pictures in place of the marker: each inlined as a data: URI while the
+/// page stays within `budget` bytes, else its note (every note is reserved up front).
+std::string withPictures(std::string page, const std::vector<PagePicture>& pictures,
+                         std::size_t budget) {
+    std::string section;
+    if (!pictures.empty()) {
+        section = "<h2>Pictures</h2>\n";
+        std::vector<std::string> figures;
+        std::size_t needed = page.size() - kPicturesMarker.size() + section.size();
+        for (const PagePicture& pic : pictures) {
+            figures.push_back(figureWithoutPicture(pic, budget));
+            needed += figures.back().size();
+        }
+        std::size_t room = budget > needed ? budget - needed : 0;
+        for (std::size_t i = 0; i < pictures.size(); ++i) {
+            const PagePicture& pic = pictures[i];
+            if (pic.bytes.empty() || pictureMediaType(pic.picture).empty()) continue;
+            std::string inlined =
+                figure(pic, fmt::format("<img src=\"{}\" alt=\"{}\">\n",
+                                        dataUri(pictureMediaType(pic.picture), pic.bytes),
+                                        HtmlPage::escape(pic.picture)));
+            // an inlined figure is larger than its note (the picture outweighs the note)
+            const std::size_t extra =
+                inlined.size() > figures[i].size() ? inlined.size() - figures[i].size() : 0;
+            if (extra > room) continue;
+            room -= extra;
+            figures[i] = std::move(inlined);
+        }
+        for (const std::string& f : figures)
+            section += f;
     }
+    page.replace(page.find(kPicturesMarker), kPicturesMarker.size(), section);
+    return page;
 }
 
 void pageFiles(std::ostringstream& p, const std::vector<PageFile>& files, const std::string& name) {
@@ -297,7 +354,7 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
                                  const std::vector<std::string>& text,
                                  const std::vector<PagePicture>& pictures,
                                  const std::vector<PageFile>& files,
-                                 const std::vector<FolderEntry>& folder) {
+                                 const std::vector<FolderEntry>& folder, std::size_t budget) {
     auto field = [&](const char* key) -> const nlohmann::json& { return fieldOf(envelope, key); };
     const std::string mode = stringField(envelope, "mode");
     std::ostringstream p;
@@ -314,7 +371,7 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
             p << escape(line) << '\n';
         p << "</pre>\n";
     }
-    pagePictures(p, pictures);
+    p << kPicturesMarker;  // filled in last: they get what the budget leaves
 
     const nlohmann::json& result = field("result");
     if (result.is_object() && !result.empty())
@@ -330,7 +387,7 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
     if (!field("calibration").is_null() && !field("calibration").empty())
         p << "<h2>Calibration of the job body</h2>\n" << keyValueTable(field("calibration"));
     p << "</body>\n</html>\n";
-    return p.str();
+    return withPictures(p.str(), pictures, budget);
 }
 
 std::vector<FolderEntry> HtmlPage::folderResults(const fs::path& directory) {

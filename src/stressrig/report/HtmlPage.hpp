@@ -2,9 +2,14 @@
 // One page per result: `<name>.html`, static HTML with inline CSS (no script, nothing
 // fetched from the network), showing the verdict, warnings and failures, the text report,
 // the result's figures, every picture inline, the configuration and environment, and
-// links to every file of the result. The folder's `index.html` is the newest result's page
-// with a list of every result in the folder above it.
+// links to every file of the result. The page is self-contained: pictures are inlined as
+// data: URIs, so the HTML file alone shows them once copied or attached. It stays within
+// a size budget (kSizeBudget): a picture that would take it over is left out with a note
+// and a link to its file. Its layout fits a 1280 px window: long lines wrap in their box. The
+// folder's `index.html` is the newest result's page with a list of every result in the folder above
+// it.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -21,6 +26,7 @@ struct PagePicture {
     std::string source;   ///< the script or graph it is made from (.gp / .dot)
     std::string picture;  ///< the rendered .png / .svg; empty when not rendered
     std::string note;     ///< why it was not rendered and how to render it
+    std::string bytes;    ///< the rendered picture's content, inlined; empty: not inlined
 };
 
 /// A file of the result with its size (nullopt when unknown).
@@ -42,17 +48,22 @@ struct FolderEntry {
 
 class HtmlPage {
   public:
+    /// The page's size budget in bytes (pictures are left out to stay within it).
+    static constexpr std::size_t kSizeBudget = 2u << 20;
+
     /// `text` with &, <, >, " and ' replaced by entities (safe in content and attributes).
     static std::string escape(std::string_view text);
 
     /// The page of one result. `envelope` is the manifest (mode, configuration,
     /// environment, verdict, warnings, failures, exit_status, partial, result);
-    /// `folder`, when not empty, is listed at the top (the index page).
+    /// `folder`, when not empty, is listed at the top (the index page). Pictures are
+    /// inlined in order while the page stays within `budget` bytes.
     static std::string resultPage(const std::string& name, const nlohmann::json& envelope,
                                   const std::vector<std::string>& text,
                                   const std::vector<PagePicture>& pictures,
                                   const std::vector<PageFile>& files,
-                                  const std::vector<FolderEntry>& folder = {});
+                                  const std::vector<FolderEntry>& folder = {},
+                                  std::size_t budget = kSizeBudget);
 
     /// Every result manifest in `directory` (JSON files with a mode, files and verdict),
     /// newest first (by the capture date, then by name). Unreadable files are skipped.

@@ -13,6 +13,10 @@ struct OutputSettings {
     bool json = false;        ///< the JSON envelope on stdout instead of the text report
     bool quiet = false;       ///< no progress on stderr
     bool noRender = false;    ///< write .gp / .dot but do not run gnuplot / dot
+    bool noColor = false;     ///< --no-color: never colour the verdict line
+    /// Colour the text report's verdict line: decided at start from whether stdout is a
+    /// terminal, NO_COLOR and noColor (report/TerminalColour.hpp).
+    bool colour = false;
 
     std::filesystem::path directory() const { return out; }
 };

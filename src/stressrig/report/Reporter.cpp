@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <ostream>
 #include <string_view>
 
@@ -18,6 +20,7 @@
 #include "report/GnuplotScript.hpp"
 #include "report/HtmlPage.hpp"
 #include "report/Shell.hpp"
+#include "report/TerminalColour.hpp"
 #include "report/VerdictColour.hpp"
 
 namespace fs = std::filesystem;
@@ -30,6 +33,12 @@ std::string commentValue(const nlohmann::json& v) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_null()) return "unset";
     return v.dump();
+}
+
+/// A rendered picture's content, for inlining in the page ("" when unreadable).
+std::string pictureBytes(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 /// Renders `dot` into `svg` inside the staging folder; false with a remark if not.
@@ -146,13 +155,14 @@ void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
         out.remarks.push_back(
             fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
                         shellQuote(dir), shellQuote(gp)));
-        out.pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp});
+        out.pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp, ""});
         return;
     }
     const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
     if (rr.rendered) {
         files.adopt(rr.picture.filename().string());
-        out.pictures.push_back({gp, rr.picture.filename().string(), ""});
+        out.pictures.push_back({gp, rr.picture.filename().string(), "",
+                                pictureBytes(files.staging() / rr.picture.filename())});
         return;
     }
     // the renderer's own hint names the staging folder, gone by now
@@ -160,7 +170,8 @@ void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
     out.pictures.push_back({gp, "",
                             fmt::format("{}; render it in this folder with: "
                                         "gnuplot {}",
-                                        why, gp)});
+                                        why, gp),
+                            ""});
     out.remarks.push_back(fmt::format("{} not rendered ({}); render with: cd {} && gnuplot {}", gp,
                                       why, shellQuote(dir), shellQuote(gp)));
 }
@@ -177,15 +188,16 @@ void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name,
         out.remarks.push_back(
             fmt::format("not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
                         shellQuote(dir), shellQuote(file), shellQuote(svg)));
-        out.pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg"});
+        out.pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg", ""});
     } else if (renderDot(files.staging(), file, svg, why)) {
         files.adopt(svg);
-        out.pictures.push_back({file, svg, ""});
+        out.pictures.push_back({file, svg, "", pictureBytes(files.staging() / svg)});
     } else {
         out.pictures.push_back({file, "",
                                 fmt::format("{}; render it in this folder with: "
                                             "dot -Tsvg {} -o {}",
-                                            why, file, svg)});
+                                            why, file, svg),
+                                ""});
         out.remarks.push_back(
             fmt::format("{} not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", file, why,
                         shellQuote(dir), shellQuote(file), shellQuote(svg)));
@@ -317,7 +329,8 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     // what the verdict means, coloured alike in the pictures and on the page
     const VerdictFacts facts{r.systemFailure, r.overload, !r.warnings.empty(),
                              inv.measures && env.busy(), interrupted};
-    envelope["verdict_class"] = std::string(verdictClassName(verdictClassOf(facts)));
+    const VerdictClass verdictClass = verdictClassOf(facts);
+    envelope["verdict_class"] = std::string(verdictClassName(verdictClass));
     const WrittenResult w =
         writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
     if (!w.writeError.empty()) {
@@ -332,7 +345,10 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     } else {
         for (const std::string& line : r.text)
             fmt::print(out_, "{}\n", oneLine(line));
-        if (!r.verdict.empty()) fmt::print(out_, "Verdict: {}\n", oneLine(r.verdict));
+        if (!r.verdict.empty()) {
+            const std::string line = "Verdict: " + oneLine(r.verdict);
+            fmt::print(out_, "{}\n", output_.colour ? terminalColoured(line, verdictClass) : line);
+        }
     }
     for (const std::string& warning : r.warnings)
         fmt::print(info, "warning: {}\n", oneLine(warning));

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "report/TextFormat.hpp"
+
 namespace pullsched::rig {
 namespace {
 
@@ -392,7 +394,7 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double limitUs,
 }
 
 GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::string>& lateness,
-                               const std::string& title) {
+                               const std::string& title, double deadlineWindowUs) {
     if (lateness.empty()) throw std::invalid_argument("headroomLoadPlot: no lateness series");
     const std::size_t x = table.columnIndex("offered_rate_per_s") + 1;
     const std::size_t cpu = table.columnIndex("machine_cpu_percent") + 1;
@@ -414,8 +416,11 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
     c += "set xlabel 'offered load [jobs/s]'\n";
     c += fmt::format("set ylabel {}\n",
                      GnuplotScript::quoteGp(logY ? "lateness [µs] (log)" : "lateness [µs]"));
-    c += "set y2label 'machine CPU [%]'\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n";
-    c += "set grid\nset key outside right top box\nset offsets graph 0.02, graph 0.02, 0, 0\n";
+    const bool throughput = table.hasColumn("achieved_rate_per_s");
+    c += fmt::format("set y2label '{}'\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n",
+                     throughput ? "machine CPU, throughput [%]" : "machine CPU [%]");
+    // the key below the plot: its long entries would narrow the plot beside it
+    c += "set grid\nset key below box\nset offsets graph 0.02, graph 0.02, 0, 0\n";
     if (logY) c += "set logscale y 10\n";
     std::vector<std::string> parts;
     if (has(sustainedTo)) {
@@ -439,6 +444,22 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
         "$RunData using {}:{} axes x1y2 with linespoints lw 1.5 dt 2 pt 4 lc rgb '#616161' "
         "title 'machine CPU % (right axis)'",
         x, cpu));
+    if (throughput)
+        parts.push_back(fmt::format(
+            "$RunData using {0}:(${0} > 0 ? 100 * ${1} / ${0} : 1/0) axes x1y2 with linespoints "
+            "lw 2 pt 5 lc rgb '#6a1b9a' title 'throughput: achieved / offered % (right axis)'",
+            x, table.columnIndex("achieved_rate_per_s") + 1));
+    // lateness cannot exceed the deadline window (later jobs are dropped): say where
+    // a curve that flattens is clipped
+    const auto top = std::max_element(
+        all.begin(), all.end(), [](double a, double b) { return !has(a) || (has(b) && a < b); });
+    if (has(deadlineWindowUs) && deadlineWindowUs > 0 && top != all.end() && has(*top) &&
+        *top >= 0.5 * deadlineWindowUs)
+        parts.push_back(fmt::format(
+            "{} with lines dt 3 lw 2 lc rgb 'black' title {}", num(deadlineWindowUs),
+            GnuplotScript::quoteGp(fmt::format("deadline window {}: lateness is clipped here "
+                                               "(a job not started by then is dropped)",
+                                               usText(deadlineWindowUs)))));
     c += joinPlot(parts);
     return GnuplotScript::custom(table, std::move(c), std::move(po));
 }

@@ -58,9 +58,13 @@ GnuplotScript sweepPlot(const std::vector<SweepPoint>& points, double latenessLi
                         const std::string& title);
 
 /// Headroom over the offered load (x, jobs/s, ascending): lateness series (µs, left)
-/// and the machine's CPU % (right); steps within the sustained load shaded.
+/// and the machine's CPU % and the throughput (achieved / offered %, when the table has
+/// `achieved_rate_per_s`) on the right; steps within the sustained load shaded. With a
+/// deadline window (µs) that the lateness comes near, the window is drawn and said to
+/// clip the lateness: a job not started within it is dropped, so no lateness exceeds it.
 GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::string>& lateness,
-                               const std::string& title);
+                               const std::string& title,
+                               double deadlineWindowUs = std::numeric_limits<double>::quiet_NaN());
 /// Run time of k copies (integer x ticks) with the efficiency on the second axis.
 GnuplotScript headroomCopiesPlot(const CsvTable& table, const std::string& title);
 
