@@ -168,7 +168,7 @@ std::size_t jobWeight(const TaskBenchShape& s, std::size_t t, std::size_t x) {
     if (s.imbalance <= 0) return 1;
     const double u = uniformDraw(Draw::Weight, t, x, 0);
     const double w = (1 + (u - 0.5) * s.imbalance) * double(kImbalanceBaseWeight);
-    return std::size_t(std::max(0.0, std::round(w)));
+    return std::size_t(std::max(1.0, std::round(w)));  // every job does some work
 }
 
 std::size_t nodeCount(const TaskBenchShape& s) {

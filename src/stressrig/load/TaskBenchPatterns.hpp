@@ -66,7 +66,8 @@ PointRange activePoints(const TaskBenchShape& shape, std::size_t t);
 /// The points of timestep t−1 that point x of timestep t depends on, ascending, without
 /// repeats; none for t = 0.
 std::vector<std::size_t> dependencies(const TaskBenchShape& shape, std::size_t t, std::size_t x);
-/// The weight of the job at (t, x): 1 without imbalance, else around kImbalanceBaseWeight.
+/// The weight of the job at (t, x): 1 without imbalance, else round((1 + (u − ½)·F) ×
+/// kImbalanceBaseWeight), at least 1, for a seeded uniform u in [0, 1) drawn per (t, x).
 std::size_t jobWeight(const TaskBenchShape& shape, std::size_t t, std::size_t x);
 /// Jobs of the shape (sum of the active points over the timesteps).
 std::size_t nodeCount(const TaskBenchShape& shape);
