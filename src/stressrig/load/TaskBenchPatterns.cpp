@@ -195,8 +195,9 @@ std::string shapeProblem(const TaskBenchShape& s) {
     return {};
 }
 
-std::string shapeLabel(const TaskBenchShape& s) {
-    std::string label = fmt::format("{}-{}x{}", nameOf(s.pattern), s.width, s.steps);
+std::string shapeLabel(const TaskBenchShape& s, bool withSteps) {
+    std::string label = withSteps ? fmt::format("{}-{}x{}", nameOf(s.pattern), s.width, s.steps)
+                                  : fmt::format("{}-{}", nameOf(s.pattern), s.width);
     if (usesRadix(s.pattern) && s.radix != kTaskBenchDefaultRadix)
         label += fmt::format("-r{}", s.radix);
     if (s.imbalance > 0) label += fmt::format("-i{:g}", s.imbalance);

@@ -73,9 +73,10 @@ std::size_t jobWeight(const TaskBenchShape& shape, std::size_t t, std::size_t x)
 std::size_t nodeCount(const TaskBenchShape& shape);
 /// Why the shape cannot be built (one clause), or empty.
 std::string shapeProblem(const TaskBenchShape& shape);
-/// "stencil_1d-8x100"; with a radix other than the default for a pattern that uses one,
+/// "stencil_1d-8x100" ("stencil_1d-8" without the steps, for a shape whose steps follow
+/// a node count); with a radix other than the default for a pattern that uses one,
 /// "nearest-8x100-r5"; with imbalance, "…-i0.5".
-std::string shapeLabel(const TaskBenchShape& shape);
+std::string shapeLabel(const TaskBenchShape& shape, bool withSteps = true);
 
 /// `NAME:WxS` (e.g. `stencil_1d:8x100`) with the radix and imbalance given; nullopt when
 /// NAME is not a Task Bench pattern. std::invalid_argument naming the problem for a bad
