@@ -299,5 +299,7 @@ TEST(GraphOptions, TaskBenchPatternErrorsSayWhy) {
     EXPECT_NE(usageErrorOf({"--pattern=burst", "--imbalance=0.5"})
                   .find("--imbalance shapes Task Bench patterns only"),
               std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=fft:8x8", "--fan=4"}).find("--fan sets the generator's fan"),
+              std::string::npos);
     EXPECT_EQ(usageErrorOf({"--pattern=fft:8x8"}), "accepted");
 }

@@ -168,6 +168,11 @@ void GraphOptions::validate(const OptionTable& t) {
                                 option, label()));
         return;
     }
+    if (t.given("fan"))
+        throw UsageError(fmt::format(
+            "--fan sets the generator's fan; --pattern={} is a Task Bench pattern, whose fan "
+            "its definition gives",
+            pattern));
     if (widthOnly(pattern)) {
         (void)taskBenchShape(withNodes_ ? nodes : 2);
         return;

@@ -39,8 +39,8 @@ struct GraphOptions {
     testchain::RuleSet rulesFor(std::string_view patternName = {}) const;
     /// Throws UsageError for an unknown pattern, malformed rules, a bad fan or Task Bench
     /// shape, --nodes beside a NAME:WIDTHxSTEPS shape (which fixes the size: `nodes`
-    /// becomes its job count) or one in a mode that chooses the sizes, and --radix or
-    /// --imbalance without a Task Bench pattern.
+    /// becomes its job count) or one in a mode that chooses the sizes, --fan beside a
+    /// Task Bench pattern, and --radix or --imbalance without one.
     void validate(const OptionTable& table);
     /// Whether --pattern names a Task Bench pattern (and no --rules replace it).
     bool taskBenchPattern() const;
