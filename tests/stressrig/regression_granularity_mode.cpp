@@ -284,6 +284,7 @@ TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
         {"--graphs=trivial:1x1", "at least 2 jobs"},
         {"--radix=17", "--radix"},
         {"--imbalance=2.5", "--imbalance"},
+        {"--graphs=chain:8 --radix=4", "--radix shapes Task Bench patterns only"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

@@ -219,8 +219,14 @@ class GranularityMode final : public Mode {
                    "a sweep ends at a size whose ideal run (max(work / P, critical path)) or "
                    "median makespan exceeds this");
     }
-    void validate(const OptionTable&) override {
+    void validate(const OptionTable& t) override {
         graphList_ = parseGraphs(graphs_, taskBench_);
+        const bool anyTaskBench = std::any_of(graphList_.begin(), graphList_.end(),
+                                              [](const GraphChoice& g) { return g.taskBench; });
+        for (const char* option : {"radix", "imbalance"})
+            if (t.given(option) && !anyTaskBench)
+                throw UsageError(fmt::format(
+                    "--{} shapes Task Bench patterns only, and --graphs names none", option));
         backendList_ = backends_.names();
         explicitSizes_.clear();
         if (!sizesText_.empty()) {
