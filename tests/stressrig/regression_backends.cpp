@@ -36,6 +36,28 @@ const std::string kWaitInJobBackends = "--backends=tbb,pool";
 
 }  // namespace
 
+TEST(StressrigBackends, TaskBenchShapesRunOnEveryBackendInTheGraphModes) {
+    // the graph modes take a Task Bench shape through --pattern like a preset (run here)
+    const fs::path dir = rigtest::scratch("backends", "taskbench");
+    const Result r =
+        rig("--no-render --quiet --mode=run --pattern=fft:8x6 --load=20us --workers=2 "
+            "--reps=1 --json --out=res " +
+                kBackendsOption,
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json j = rigtest::stdoutEnvelope(r);
+    EXPECT_EQ(j.at("result").at("pattern"), "fft-8x6");
+    const json& b = j.at("result").at("backends");
+    ASSERT_EQ(b.size(), kBackends.size()) << b.dump();
+    for (const std::string& name : kBackends) {
+        EXPECT_EQ(b.at(name).at("hash_ok_runs"), 1) << name;
+        EXPECT_EQ(b.at(name).at("exactly_once_runs"), 1) << name;
+        EXPECT_EQ(b.at(name).at("missed_jobs"), 0) << name;
+    }
+    EXPECT_TRUE(fs::exists(dir / "res" / "run-fft-8x6-48.csv"));
+    fs::remove_all(dir);
+}
+
 TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     const fs::path dir = rigtest::scratch("backends", "all");
     const Result r =

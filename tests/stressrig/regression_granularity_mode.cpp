@@ -36,6 +36,26 @@ double number(const json& v) {
     return v.is_null() ? kMissing : v.get<double>();
 }
 
+/// The backends of --backends=all in this build: a TSan build leaves out the ones whose
+/// libraries are not instrumented (RigTestSupport.hpp says why).
+std::vector<std::string> allBackends() {
+    std::vector<std::string> out;
+    for (const char* b : {"pullsched", "tbb", "openmp", "asio", "pool"})
+        if (!rigtest::skipUnderThreadSanitizer(b)) out.emplace_back(b);
+    return out;
+}
+
+std::string backendsOption() {
+#if defined(__SANITIZE_THREAD__)
+    std::string list;
+    for (const std::string& b : allBackends())
+        list += (list.empty() ? "" : ",") + b;
+    return "--backends=" + list;
+#else
+    return "--backends=all";
+#endif
+}
+
 }  // namespace
 
 TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
@@ -148,6 +168,74 @@ TEST(GranularityMode, GraphListNamesPresetsAndHandMadeShapes) {
     fs::remove_all(dir);
 }
 
+TEST(GranularityMode, TaskBenchPatternsRunOnEveryBackendAndEveryRunIsVerified) {
+    const fs::path dir = rigtest::scratch("granularity", "taskbench");
+    const Result r =
+        rig("--mode=granularity --graphs=stencil_1d:8x10,fft:8x8,tree:8x4,nearest:8x10 "
+            "--sizes=4us --reps=1 --backend-warmup=0 --workers=2 --no-render --quiet "
+            "--json " +
+                backendsOption(),
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json res = rigtest::stdoutEnvelope(r).at("result");
+    const std::vector<std::string> backends = allBackends();
+    // 4 graphs × every backend × 1 run, each completed, hashed right, every node once
+    EXPECT_EQ(res.at("runs_total"), 4 * backends.size());
+    EXPECT_EQ(res.at("runs_verified"), 4 * backends.size());
+    // worked out by hand from the definitions (unit_task_bench_patterns checks each edge)
+    const struct {
+        const char* label;
+        unsigned nodes, levels, edges;
+    } want[] = {{"stencil_1d-8x10", 80, 10, 9 * 22},
+                {"fft-8x8", 64, 8, 3 * 22 + 2 * 20 + 2 * 16},  // strides 1, 2, 4, 1, 2, 4, 1
+                {"tree-8x4", 15, 4, 14},                       // widths 1, 2, 4, 8
+                {"nearest-8x10", 80, 10, 9 * 22}};             // radix 3: as stencil_1d
+    ASSERT_EQ(res.at("graphs").size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
+        const json& g = res.at("graphs")[i];
+        SCOPED_TRACE(want[i].label);
+        EXPECT_EQ(g.at("graph"), want[i].label);
+        EXPECT_EQ(g.at("nodes"), want[i].nodes);
+        EXPECT_EQ(g.at("levels"), want[i].levels);
+        EXPECT_EQ(g.at("edges"), want[i].edges);
+        EXPECT_EQ(g.at("work_weight_units"), double(want[i].nodes));
+        EXPECT_EQ(g.at("critical_path_weight_units"), double(want[i].levels));
+        for (const std::string& b : backends) {
+            const json& pts = g.at("backends").at(b).at("points");
+            ASSERT_EQ(pts.size(), 1u) << b;
+            EXPECT_EQ(pts[0].at("runs_verified"), 1u) << b;
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST(GranularityMode, TaskBenchRadixAndImbalanceShapeTheGraph) {
+    const fs::path dir = rigtest::scratch("granularity", "imbalance");
+    const Result r =
+        rig("--mode=granularity --graphs=nearest:8x10,spread:8x4 --radix=5 --imbalance=0.5 "
+            "--backends=pullsched,pool --sizes=1us --reps=1 --backend-warmup=0 --no-render "
+            "--quiet --json",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json e = rigtest::stdoutEnvelope(r);
+    EXPECT_EQ(e.at("configuration").at("radix"), 5);
+    EXPECT_EQ(e.at("configuration").at("imbalance"), 0.5);
+    const json& res = e.at("result");
+    EXPECT_EQ(res.at("runs_verified"), 4u);
+    const json& nearest = res.at("graphs")[0];
+    EXPECT_EQ(nearest.at("graph"), "nearest-8x10-r5-i0.5");
+    // radix 5 clipped at the edges: 3, 4, 5, 5, 5, 5, 4, 3 dependencies per step
+    EXPECT_EQ(nearest.at("edges"), 9u * 34u);
+    // weights (1 ± 0.25) × 16
+    const double work = nearest.at("work_weight_units");
+    EXPECT_GE(work, 80 * 12.0);
+    EXPECT_LE(work, 80 * 20.0);
+    EXPECT_NE(work, 80 * 16.0);
+    EXPECT_EQ(res.at("graphs")[1].at("graph"), "spread-8x4-r5-i0.5");
+    EXPECT_EQ(res.at("graphs")[1].at("edges"), 3u * 8u * 5u);
+    fs::remove_all(dir);
+}
+
 TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
     const fs::path dir = rigtest::scratch("granularity", "sizes");
     const Result r =
@@ -202,6 +290,12 @@ TEST(GranularityMode, BadArgumentsExit2WithNothingWritten) {
         {"--min-size=2us --max-size=1us", "the largest size is below the smallest"},
         {"--sizes=1us,fast", "invalid --sizes entry 'fast'"},
         {"--sizes=10ns", "a job size is 100ns..10s"},
+        {"--graphs=stencil_1d:8", "a Task Bench shape is NAME:WIDTHxSTEPS"},
+        {"--graphs=all_to_all:32x4", "width of at most 16"},
+        {"--graphs=trivial:1x1", "at least 2 jobs"},
+        {"--radix=17", "--radix"},
+        {"--imbalance=2.5", "--imbalance"},
+        {"--graphs=chain:8 --radix=4", "--radix shapes Task Bench patterns only"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

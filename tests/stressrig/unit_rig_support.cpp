@@ -211,15 +211,95 @@ TEST(OutputOptions, NamesAreASafeFileNameStem) {
 
 TEST(GraphOptions, PatternRulesSeedAndFan) {
     GraphOptions g;
+    OptionTable t;
+    g.declare(t);
     EXPECT_EQ(g.label(), "burst");
     EXPECT_EQ(g.graph(64).graphHash(), 0x258C8DEF5E0791BFull);
     g.pattern = "zigzag";
-    EXPECT_THROW(g.validate(), UsageError);
+    EXPECT_THROW(g.validate(t), UsageError);
     g.pattern = "burst";
     g.rules = "expand:max=3,max=35";
-    EXPECT_THROW(g.validate(), UsageError);
+    EXPECT_THROW(g.validate(t), UsageError);
     g.rules = "expand:p=0.5";
     EXPECT_EQ(g.label(), "custom");
     g.fan = 4;
     EXPECT_EQ(g.rulesFor().maxFan(), 4u);
+}
+
+using pullsched::testchain::TestChainGraph;
+using pullsched::testchain::WeightPolicy;
+
+namespace {
+
+/// Graph options as a mode declares them, parsed from `args` and validated.
+GraphOptions parsedGraphOptions(const std::vector<std::string>& args, bool withNodes = true) {
+    GraphOptions g;
+    OptionTable t;
+    g.declare(t, withNodes);
+    t.parse(args);
+    g.validate(t);
+    return g;
+}
+
+std::string usageErrorOf(const std::vector<std::string>& args, bool withNodes = true) {
+    try {
+        (void)parsedGraphOptions(args, withNodes);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+}  // namespace
+
+TEST(GraphOptions, TaskBenchPatternWithWidthAndStepsFixesTheGraph) {
+    const GraphOptions g = parsedGraphOptions({"--pattern=stencil_1d:8x10"});
+    EXPECT_TRUE(g.taskBenchPattern());
+    EXPECT_EQ(g.label(), "stencil_1d-8x10");
+    EXPECT_EQ(g.nodes, 80u);  // the shape's job count
+    const TestChainGraph graph = g.graph();
+    EXPECT_EQ(graph.size(), 80u);
+    EXPECT_EQ(graph.levels(), 10u);
+    EXPECT_EQ(graph.edgeCount(), 9u * 22u);
+    TestChainGraph recalculated = graph;
+    EXPECT_EQ(graph.graphHash(), recalculated.recalculate().graphHash());  // hashed, as presets
+    EXPECT_NE(graph.graphHash(), 0u);
+    // the neutral rules stand for it: every job of weight 1 counts as 1 either way
+    EXPECT_EQ(g.rulesFor().schedulingWeightPolicy(), WeightPolicy::UnitIfZero);
+    // --seed re-seeds it like a preset
+    const GraphOptions seeded = parsedGraphOptions({"--pattern=stencil_1d:8x10", "--seed=7"});
+    EXPECT_EQ(seeded.graph().seed(), 7u);
+    EXPECT_EQ(seeded.graph().edgeCount(), graph.edgeCount());
+}
+
+TEST(GraphOptions, TaskBenchPatternWithWidthTakesItsStepsFromTheNodeCount) {
+    const GraphOptions g =
+        parsedGraphOptions({"--pattern=nearest:8", "--nodes=100", "--radix=5", "--imbalance=1"});
+    EXPECT_EQ(g.label(), "nearest-8-r5-i1");
+    EXPECT_EQ(g.graph().size(), 8u * 13u);  // ⌈100 / 8⌉ steps
+    EXPECT_EQ(g.graph(16).size(), 16u);
+    EXPECT_GT(g.graph().weightSum(), g.graph().size());  // imbalanced weights around 16
+    const GraphOptions series = parsedGraphOptions({"--pattern=tree:4"}, false);
+    EXPECT_EQ(series.graph(12).size(), 1u + 2u + 4u);  // 3 steps: widths 1, 2, 4
+}
+
+TEST(GraphOptions, TaskBenchPatternErrorsSayWhy) {
+    EXPECT_NE(usageErrorOf({"--pattern=stencil_1d:8x10", "--nodes=100"})
+                  .find("--pattern=stencil_1d:8x10 fixes the graph's size (80 jobs)"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=stencil_1d:8x10"}, false).find("give the width alone"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=all_to_all:32"}).find("width of at most 16"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=fft:8xx"}).find("invalid --pattern 'fft:8xx'"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=burst", "--radix=4"})
+                  .find("--radix shapes Task Bench patterns only"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=burst", "--imbalance=0.5"})
+                  .find("--imbalance shapes Task Bench patterns only"),
+              std::string::npos);
+    EXPECT_NE(usageErrorOf({"--pattern=fft:8x8", "--fan=4"}).find("--fan sets the generator's fan"),
+              std::string::npos);
+    EXPECT_EQ(usageErrorOf({"--pattern=fft:8x8"}), "accepted");
 }

@@ -28,12 +28,14 @@ if [ ! -x "$rig" ]; then
 fi
 mkdir -p "$out"
 
+# TestChainLoad presets, hand-made shapes and Task Bench's patterns (docs/granularity.md)
 graphs="burst:1024,stationary:256,chains:1024,isolated:10000,chain:10000,grid:100x100"
+graphs+=",stencil_1d:8x100,fft:8x64,tree:8x10,nearest:8x100"
 reps=3
 points=10
 to=100
 if [ "${PEERS_QUICK:-0}" != 0 ]; then
-  graphs="burst:64,chain:200,grid:10x10"
+  graphs="burst:64,chain:200,grid:10x10,stencil_1d:4x8"
   reps=1
   points=3
   to=12

@@ -33,6 +33,17 @@ bool holdsRules(std::string_view spec) {
     return spec.find_first_not_of("; \t\r\n") != std::string_view::npos;
 }
 
+/// Whether a pattern text names a Task Bench pattern: "stencil_1d:…".
+bool namesTaskBenchPattern(std::string_view text) {
+    return taskBenchPatternNamed(text.substr(0, text.find(':'))).has_value();
+}
+
+/// NAME:WIDTH, the steps left to the node count (no 'x' after the colon).
+bool widthOnly(std::string_view text) {
+    const std::size_t colon = text.find(':');
+    return colon != std::string_view::npos && text.find('x', colon) == std::string_view::npos;
+}
+
 }  // namespace
 
 std::string readRulesArgument(const std::string& text) {
@@ -104,8 +115,13 @@ std::string readRulesArgument(const std::string& text) {
 }
 
 void GraphOptions::declare(OptionTable& t, bool withNodes) {
+    withNodes_ = withNodes;
     t.group("Graph");
-    t.text("pattern", pattern, "NAME", "graph shape (see Patterns)",
+    t.text("pattern", pattern, "NAME",
+           withNodes ? "graph shape (see Patterns), or a Task Bench pattern NAME:WIDTHxSTEPS "
+                       "(e.g. stencil_1d:8x100; NAME:WIDTH takes the steps from --nodes)"
+                     : "graph shape (see Patterns), or a Task Bench pattern NAME:WIDTH (e.g. "
+                       "stencil_1d:8; the steps follow each point's node count)",
            [](const std::string& s) { return trim(s); });
     t.text("rules", rules, "SPEC",
            "custom generator rules or @FILE (see Rules); replaces --pattern",
@@ -113,6 +129,66 @@ void GraphOptions::declare(OptionTable& t, bool withNodes) {
     t.optionalU64("seed", seed, "graph seed = node 0's hash", "the preset's");
     if (withNodes) t.size("nodes", nodes, 2, 10'000'000, "graph size in nodes");
     t.optionalCount("fan", fan, 1, 16, "maxFan of the generator", "the preset's; 16 for --rules");
+    taskBench.declare(t);
+}
+
+bool GraphOptions::taskBenchPattern() const {
+    return rules.empty() && namesTaskBenchPattern(pattern);
+}
+
+std::optional<TaskBenchShape> GraphOptions::taskBenchShape(std::size_t n) const {
+    if (!taskBenchPattern()) return std::nullopt;
+    const auto parse = [&](const std::string& text) {
+        try {
+            return *parseTaskBenchShape(text, taskBench.radix, taskBench.imbalance);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("invalid --pattern '{}': {}", pattern, e.what()));
+        }
+    };
+    if (!widthOnly(pattern)) return parse(pattern);
+    // two timesteps: every pattern's smallest graph (a tree or dom has one job at t = 0)
+    const std::size_t width = parse(pattern + "x2").width;
+    return parse(fmt::format("{}x{}", pattern, std::max<std::size_t>(2, (n + width - 1) / width)));
+}
+
+std::string GraphOptions::label() const {
+    if (!rules.empty()) return "custom";
+    if (!taskBenchPattern()) return pattern;
+    return shapeLabel(*taskBenchShape(nodes), !widthOnly(pattern));
+}
+
+void GraphOptions::validate(const OptionTable& t) {
+    (void)rulesFor();
+    if (!rules.empty()) (void)rulesFor(pattern);  // a bogus --pattern beside --rules
+    if (!taskBenchPattern()) {
+        for (const char* option : {"radix", "imbalance"})
+            if (t.given(option))
+                throw UsageError(
+                    fmt::format("--{} shapes Task Bench patterns only; --pattern={} is not one",
+                                option, label()));
+        return;
+    }
+    if (t.given("fan"))
+        throw UsageError(fmt::format(
+            "--fan sets the generator's fan; --pattern={} is a Task Bench pattern, whose fan "
+            "its definition gives",
+            pattern));
+    if (widthOnly(pattern)) {
+        (void)taskBenchShape(withNodes_ ? nodes : 2);
+        return;
+    }
+    if (!withNodes_)
+        throw UsageError(fmt::format(
+            "invalid --pattern '{}': this mode chooses the node counts, so give the width "
+            "alone (NAME:WIDTH)",
+            pattern));
+    const std::size_t jobs = nodeCount(*taskBenchShape(0));
+    if (t.given("nodes"))
+        throw UsageError(fmt::format(
+            "--nodes: --pattern={} fixes the graph's size ({} jobs); give NAME:WIDTH to size "
+            "it with --nodes",
+            pattern, jobs));
+    nodes = jobs;
 }
 
 RuleSet GraphOptions::rulesFor(std::string_view patternName) const {
@@ -128,6 +204,11 @@ RuleSet GraphOptions::rulesFor(std::string_view patternName) const {
         return r;
     }
     const std::string_view name = patternName.empty() ? std::string_view(pattern) : patternName;
+    if (namesTaskBenchPattern(name)) {
+        RuleSet neutral{TestChainGraph::kDefaultMaxFan};
+        if (seed) neutral.seed = *seed;
+        return neutral;
+    }
     RuleSet r{16};
     try {
         r = preset(name);
@@ -146,6 +227,12 @@ RuleSet GraphOptions::rulesFor(std::string_view patternName) const {
 
 TestChainGraph GraphOptions::graph(std::size_t n, const testchain::StopPredicate& stop) const {
     if (n < 2) throw UsageError(fmt::format("invalid node count {}: a graph needs at least 2", n));
+    if (const auto shape = taskBenchShape(n)) {
+        TestChainGraph g = taskBenchGraph(*shape);
+        if (seed) g.setSeed(*seed);
+        g.recalculate();  // hashes as a generated graph has them (its graph hash shown)
+        return g;
+    }
     return TestChainGraph::generate(rulesFor(), n, stop);
 }
 

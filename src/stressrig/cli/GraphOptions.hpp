@@ -1,5 +1,7 @@
 #pragma once
-// Which TestChainLoad graph a mode runs: --pattern or --rules, --seed, --nodes, --fan.
+// Which graph a mode runs: a TestChainLoad graph (--pattern or --rules, --seed, --nodes,
+// --fan) or a Task Bench shape (--pattern=NAME:WIDTHxSTEPS or NAME:WIDTH, --radix,
+// --imbalance).
 
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +10,8 @@
 #include <string_view>
 
 #include "cli/OptionTable.hpp"
+#include "cli/TaskBenchOptions.hpp"
+#include "load/TaskBenchPatterns.hpp"
 #include "pullsched/testchain/RuleSet.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 
@@ -20,21 +24,29 @@ struct GraphOptions {
     std::optional<std::uint64_t> seed;  ///< node 0's hash; the preset's when unset
     std::size_t nodes = 64;
     std::optional<unsigned> fan;  ///< maxFan 1..16; the preset's when unset
+    TaskBenchOptions taskBench;   ///< --radix, --imbalance of a Task Bench --pattern
 
-    /// Declares --pattern, --rules, --seed, --fan and (unless withNodes is false, for
-    /// modes that choose the size themselves) --nodes.
+    /// Declares --pattern, --rules, --seed, --fan, --radix, --imbalance and (unless
+    /// withNodes is false, for modes that choose the size themselves) --nodes.
     void declare(OptionTable& table, bool withNodes = true);
 
-    /// "custom" for --rules, else the pattern.
-    std::string label() const { return rules.empty() ? pattern : "custom"; }
+    /// "custom" for --rules, a Task Bench shape's label ("stencil_1d-8x100"), else the
+    /// pattern.
+    std::string label() const;
     /// The rules of `patternName` under --seed / --fan, or the --rules when given and
-    /// patternName is empty. UsageError naming the problem.
+    /// patternName is empty. A Task Bench pattern has no generator rules: the neutral
+    /// ones stand for it. UsageError naming the problem.
     testchain::RuleSet rulesFor(std::string_view patternName = {}) const;
-    /// Throws UsageError for an unknown pattern, malformed rules or a bad fan.
-    void validate() const {
-        (void)rulesFor();
-        if (!rules.empty()) (void)rulesFor(pattern);  // a bogus --pattern beside --rules
-    }
+    /// Throws UsageError for an unknown pattern, malformed rules, a bad fan or Task Bench
+    /// shape, --nodes beside a NAME:WIDTHxSTEPS shape (which fixes the size: `nodes`
+    /// becomes its job count) or one in a mode that chooses the sizes, --fan beside a
+    /// Task Bench pattern, and --radix or --imbalance without one.
+    void validate(const OptionTable& table);
+    /// Whether --pattern names a Task Bench pattern (and no --rules replace it).
+    bool taskBenchPattern() const;
+    /// The Task Bench shape of --pattern for a graph of about `n` jobs: NAME:WxS as
+    /// given, NAME:W with ⌈n / W⌉ timesteps (at least 2); nullopt for a preset or --rules.
+    std::optional<TaskBenchShape> taskBenchShape(std::size_t n) const;
     /// The graph of the options (or of another preset, same seed and fan) with `n` nodes.
     /// `stop` is polled while it is generated (testchain::Stopped).
     testchain::TestChainGraph graph(std::size_t n, const testchain::StopPredicate& stop = {}) const;
@@ -46,6 +58,9 @@ struct GraphOptions {
         std::size_t n, const testchain::StopPredicate& stop) const;
     testchain::TestChainGraph presetGraph(std::string_view patternName, std::size_t n,
                                           const testchain::StopPredicate& stop = {}) const;
+
+  private:
+    bool withNodes_ = true;
 };
 
 /// The largest rules file --rules=@FILE reads; a rules file is a few lines.

@@ -237,7 +237,7 @@ class BreakingPointMode final : public Mode {
                            "mean delta (runtime - planned) for the second rule", "4ms, scaled");
     }
     void validate(const OptionTable& t) override {
-        graph_.validate();
+        graph_.validate(t);
         refuseIfTooLarge({graph_.nodes, kProbeBytesPerNode},
                          fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule != "adapted")

@@ -23,6 +23,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/PlacementOption.hpp"
+#include "cli/TaskBenchOptions.hpp"
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
@@ -31,6 +32,7 @@
 #include "load/ScheduledGraphRun.hpp"
 #include "load/StopRequest.hpp"
 #include "load/SyntheticGraphs.hpp"
+#include "load/TaskBenchPatterns.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -50,14 +52,18 @@ constexpr const char* kDefaultGraphs =
 /// Sizes in a row that must reach the threshold within the tolerance to end a sweep.
 constexpr std::size_t kSaturationWindow = 3;
 
-/// One graph of --graphs: `isolated`, `chain` and `grid` are the hand-made shapes, any
-/// other name a TestChainLoad preset.
+/// One graph of --graphs: `isolated`, `chain` and `grid` are the hand-made shapes, a
+/// Task Bench pattern name (NAME:WxS) one of its shapes, any other name a TestChainLoad
+/// preset.
 struct GraphChoice {
     std::string name;   ///< as given, e.g. "grid"
     std::string label;  ///< name and size, e.g. "grid-100x100"
     std::size_t nodes = 0, width = 0, height = 0;
+    std::optional<TaskBenchShape> taskBench;
 
-    bool synthetic() const { return name == "isolated" || name == "chain" || name == "grid"; }
+    bool synthetic() const {
+        return taskBench || name == "isolated" || name == "chain" || name == "grid";
+    }
 };
 
 std::size_t parseCount(const std::string& what, const std::string& text) {
@@ -74,45 +80,59 @@ std::size_t parseCount(const std::string& what, const std::string& text) {
     return std::size_t(v);
 }
 
-std::vector<GraphChoice> parseGraphs(const std::string& list) {
+GraphChoice parseGraph(const std::string& item, const TaskBenchOptions& taskBench) {
+    GraphChoice g;
+    if (auto shape = taskBench.shape(item, "invalid --graphs entry")) {
+        g.name = std::string(nameOf(shape->pattern));
+        g.label = shapeLabel(*shape);
+        g.nodes = nodeCount(*shape);
+        g.width = shape->width;
+        g.height = shape->steps;
+        g.taskBench = shape;
+        return g;
+    }
+    const std::size_t colon = item.find(':');
+    g.name = item.substr(0, colon);
+    if (g.name.empty() || colon == std::string::npos)
+        throw UsageError(fmt::format(
+            "invalid --graphs entry '{}': want NAME:NODES (grid:WxH), e.g. burst:1024", item));
+    const std::string size = item.substr(colon + 1);
+    if (g.name == "grid") {
+        const std::size_t x = size.find('x');
+        if (x == std::string::npos)
+            throw UsageError(
+                fmt::format("invalid --graphs entry '{}': a grid is grid:WIDTHxHEIGHT", item));
+        g.width = parseCount(item, size.substr(0, x));
+        g.height = parseCount(item, size.substr(x + 1));
+        g.nodes = g.width * g.height;
+        g.label = fmt::format("grid-{}x{}", g.width, g.height);
+    } else {
+        g.nodes = parseCount(item, size);
+        g.label = fmt::format("{}-{}", g.name, g.nodes);
+    }
+    if (g.nodes < 2)
+        throw UsageError(fmt::format("invalid --graphs entry '{}': a graph needs 2 nodes", item));
+    if (!g.synthetic()) {
+        try {
+            (void)preset(g.name);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format(
+                "invalid --graphs entry '{}': not isolated, chain, grid or a Task Bench "
+                "pattern, and {}",
+                item, e.what()));
+        }
+    }
+    return g;
+}
+
+std::vector<GraphChoice> parseGraphs(const std::string& list, const TaskBenchOptions& taskBench) {
     std::vector<GraphChoice> out;
     std::size_t from = 0;
     for (;;) {
         const std::size_t comma = list.find(',', from);
         const std::string item =
             list.substr(from, comma == std::string::npos ? comma : comma - from);
-        const std::size_t colon = item.find(':');
-        GraphChoice g;
-        g.name = item.substr(0, colon);
-        if (g.name.empty() || colon == std::string::npos)
-            throw UsageError(fmt::format(
-                "invalid --graphs entry '{}': want NAME:NODES (grid:WxH), e.g. burst:1024", item));
-        const std::string size = item.substr(colon + 1);
-        if (g.name == "grid") {
-            const std::size_t x = size.find('x');
-            if (x == std::string::npos)
-                throw UsageError(
-                    fmt::format("invalid --graphs entry '{}': a grid is grid:WIDTHxHEIGHT", item));
-            g.width = parseCount(item, size.substr(0, x));
-            g.height = parseCount(item, size.substr(x + 1));
-            g.nodes = g.width * g.height;
-            g.label = fmt::format("grid-{}x{}", g.width, g.height);
-        } else {
-            g.nodes = parseCount(item, size);
-            g.label = fmt::format("{}-{}", g.name, g.nodes);
-        }
-        if (g.nodes < 2)
-            throw UsageError(
-                fmt::format("invalid --graphs entry '{}': a graph needs 2 nodes", item));
-        if (!g.synthetic()) {
-            try {
-                (void)preset(g.name);
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(
-                    fmt::format("invalid --graphs entry '{}': not isolated, chain or grid, and {}",
-                                item, e.what()));
-            }
-        }
+        const GraphChoice g = parseGraph(item, taskBench);
         if (std::none_of(out.begin(), out.end(),
                          [&](const GraphChoice& o) { return o.label == g.label; }))
             out.push_back(g);
@@ -181,7 +201,10 @@ class GranularityMode final : public Mode {
         t.group("Granularity");
         t.text("graphs", graphs_, "LIST",
                "graphs as NAME:NODES, comma-separated: isolated, chain, grid:WxH (hand-made "
-               "shapes) or a preset (see Patterns)");
+               "shapes), a Task Bench pattern NAME:WIDTHxSTEPS (trivial, no_comm, stencil_1d, "
+               "stencil_1d_periodic, dom, tree, fft, all_to_all, nearest, spread, "
+               "random_nearest; e.g. stencil_1d:8x100) or a preset (see Patterns)");
+        taskBench_.declare(t);
         t.count("workers", workers_, 1, 1024, "worker threads of every backend");
         placement_.declare(t);
         t.choice("load-kind", loadKind_, {"cpu", "memory"}, "computational load of a job");
@@ -203,8 +226,14 @@ class GranularityMode final : public Mode {
                    "a sweep ends at a size whose ideal run (max(work / P, critical path)) or "
                    "median makespan exceeds this");
     }
-    void validate(const OptionTable&) override {
-        graphList_ = parseGraphs(graphs_);
+    void validate(const OptionTable& t) override {
+        graphList_ = parseGraphs(graphs_, taskBench_);
+        const bool anyTaskBench = std::any_of(graphList_.begin(), graphList_.end(),
+                                              [](const GraphChoice& g) { return g.taskBench; });
+        for (const char* option : {"radix", "imbalance"})
+            if (t.given(option) && !anyTaskBench)
+                throw UsageError(fmt::format(
+                    "--{} shapes Task Bench patterns only, and --graphs names none", option));
         backendList_ = backends_.names();
         explicitSizes_.clear();
         if (!sizesText_.empty()) {
@@ -279,6 +308,7 @@ class GranularityMode final : public Mode {
     std::string graphs_ = kDefaultGraphs;
     BackendOptions backends_;
     PlacementOption placement_;
+    TaskBenchOptions taskBench_;
     unsigned workers_ = 2;
     std::string loadKind_ = "cpu";
     Duration minSize_ = 250ns;
@@ -349,6 +379,7 @@ GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, 
     const GraphOptions presets;  // each preset with its own seed and fan
     WeightPolicy policy = WeightPolicy::Raw;
     const TestChainGraph graph = [&] {
+        if (choice.taskBench) return taskBenchGraph(*choice.taskBench);
         if (choice.name == "isolated") return isolatedGraph(choice.nodes);
         if (choice.name == "chain") return chainGraph(choice.nodes);
         if (choice.name == "grid") return gridGraph(choice.width, choice.height);
@@ -635,13 +666,16 @@ std::vector<std::string> GranularityMode::summaryLines(const GranularityMeasurem
         thresholdText(), fmt::join(backendList_, ", "), workers_, cores, sizesDescription, reps_,
         backends_.warmup, placementNote(placement_.placement())));
     text.push_back("  " + definition(P));
-    std::string head = fmt::format("  {:<18} {:>7} {:>6}", "graph", "nodes", "levels");
+    std::size_t labelWidth = 18;  // the longest label, at least 18
+    for (const GraphResult& g : m.results)
+        labelWidth = std::max(labelWidth, g.choice.label.size());
+    std::string head = fmt::format("  {:<{}} {:>7} {:>6}", "graph", labelWidth, "nodes", "levels");
     for (const std::string& b : backendList_)
         head += fmt::format(" {:>12}", b);
     text.push_back(head);
     for (const GraphResult& g : m.results) {
-        std::string line =
-            fmt::format("  {:<18} {:>7} {:>6}", g.choice.label, g.choice.nodes, g.levels);
+        std::string line = fmt::format("  {:<{}} {:>7} {:>6}", g.choice.label, labelWidth,
+                                       g.choice.nodes, g.levels);
         for (const GranularitySweep& s : g.sweeps)
             line += fmt::format(" {:>12}", metgText(s.metg));
         text.push_back(line);

@@ -67,8 +67,8 @@ class ParamRangeMode final : public Mode {
         t.u64("sample-seed", sampleSeed_, "seed of the drawn points");
         backends_.declare(t);
     }
-    void validate(const OptionTable&) override {
-        graph_.validate();
+    void validate(const OptionTable& t) override {
+        graph_.validate(t);
         if (to_ <= from_)
             throw UsageError(fmt::format(
                 "invalid --from={} --to={}: need a larger --to for a series", from_, to_));

@@ -145,7 +145,7 @@ class RunMode final : public Mode {
                "-DPULLSCHED_TRACE=ON)");
     }
     void validate(const OptionTable& t) override {
-        graph_.validate();
+        graph_.validate(t);
         refuseIfTooLarge({graph_.nodes, kRunBytesPerNode}, fmt::format("--nodes={}", graph_.nodes));
         if (sched_.schedule == "default" && t.given("stress"))
             throw UsageError(

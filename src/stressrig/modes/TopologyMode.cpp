@@ -41,7 +41,7 @@ class TopologyMode final : public Mode {
         t.count("workers", workers_, 1, 1024, "P of the lower bound max(work / P, critical path)");
         t.duration("load", load_, 100ns, 10s, "time per unit weight of the work figures");
     }
-    void validate(const OptionTable&) override { graph_.validate(); }
+    void validate(const OptionTable& t) override { graph_.validate(t); }
 
     ModeResult run(RunContext& ctx) override {
         const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
