@@ -1,8 +1,10 @@
 #include "CommandLine.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/UsageError.hpp"
+#include "load/TaskBenchPatterns.hpp"
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/Presets.hpp"
 
@@ -119,6 +121,11 @@ std::string helpText(const CommandLine& cl) {
     for (const auto& m : makeModes())
         s += fmt::format("  {:<16}{}\n", m->name(), m->summary());
     s += "\nPatterns (--pattern):\n" + testchain::presetHelp();
+    s += fmt::format(
+        "  Task Bench's dependence patterns as NAME:WxS (W points, S timesteps) or NAME:W\n"
+        "  (steps from --nodes), with --radix and --imbalance (docs/granularity.md):\n"
+        "    {}\n",
+        fmt::join(taskBenchPatternNames(), ", "));
     s += "\nRules (--rules=SPEC, or --rules=@FILE with one rule per line, '#' comments):\n"
          "  SPEC = RULE:KEY=VAL[,KEY=VAL...] joined by ';' (each key at most once per rule)\n"
          "  RULE   seed | expand | reduce | prune | weight\n"
