@@ -59,6 +59,23 @@ std::string whoAccepts(std::string_view option, std::string_view current) {
     return fmt::format("--mode={} does not use it (it is an option of: {})", current, who);
 }
 
+/// The figures --check may name for `mode`, with their units and meaning.
+std::string figureHelp(const Mode& mode) {
+    const std::vector<FigureSource> figures = mode.figures();
+    if (figures.empty()) return {};
+    std::string s = fmt::format(
+        "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or "
+        "level, e.g. metg[pullsched]):\n",
+        mode.name());
+    for (const FigureSource& f : figures) {
+        const Metric* m = MetricCatalogue::find(f.metric);
+        if (!m) continue;
+        s += fmt::format("  {:<24}{} ({}): {}\n", m->name, m->label,
+                         MetricCatalogue::unitsOf(m->dimension), m->meaning);
+    }
+    return s;
+}
+
 }  // namespace
 
 std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& argsIn) {
@@ -76,9 +93,11 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
             fmt::format("unknown --mode='{}'; valid: {}", modeName, modeList(makeModes())));
     cl->mode->declare(cl->table);
     cl->output.declare(cl->table);
+    cl->checkOptions.declare(cl->table);
     if (cl->action != CommandLine::Action::Run) return cl;
     cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
     cl->mode->validate(cl->table);
+    cl->checks = cl->checkOptions.parse(modeName, cl->mode->figures());
     return cl;
 }
 
@@ -129,11 +148,12 @@ std::string helpText(const CommandLine& cl) {
          "mismatch);\n"
          "  2 bad input (nothing run, nothing written); 3 results could not be written (an\n"
          "  --out that cannot be written is found before the run: then nothing is run);\n"
+         "  4 a --check condition failed (the result is written, with the check table);\n"
          "  130 / 143 interrupted by SIGINT / SIGTERM (what was measured is written, marked "
          "partial).\n";
     s += fmt::format("\nOptions of --mode={}:", cl.mode->name());
     s += cl.table.help();
-    return s;
+    return s + figureHelp(*cl.mode);
 }
 
 }  // namespace pullsched::rig

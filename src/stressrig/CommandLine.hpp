@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/CheckOptions.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/OutputOptions.hpp"
 #include "modes/Mode.hpp"
@@ -18,6 +19,8 @@ struct CommandLine {
     Action action = Action::Run;
     std::unique_ptr<Mode> mode;
     OutputOptions output;
+    CheckOptions checkOptions;
+    std::vector<Check> checks;  ///< parsed from --check, validated against the mode
     OptionTable table;
 
     CommandLine() = default;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -318,11 +319,20 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     const VerdictFacts facts{r.systemFailure, r.overload, !r.warnings.empty(),
                              inv.measures && env.busy(), interrupted};
     envelope["verdict_class"] = std::string(verdictClassName(verdictClassOf(facts)));
+    std::optional<CheckReport> checks;
+    if (!inv.checks.empty()) {
+        checks =
+            evaluateChecks(inv.checks, r.result,
+                           inv.measures && env.busy() ? env.busyWarning() : "", inv.busyPolicy);
+        envelope["checks"] = checks->json();
+        if (checks->failed() && status == kExitMeasured) status = kExitCheckFailed;
+        envelope["exit_status"] = status;
+    }
     const WrittenResult w =
         writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
     if (!w.writeError.empty()) {
         envelope["files"] = nlohmann::json::array();
-        if (status == kExitMeasured) status = kExitWriteFailure;
+        if (status == kExitMeasured || status == kExitCheckFailed) status = kExitWriteFailure;
         envelope["exit_status"] = status;
     }
 
@@ -334,6 +344,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             fmt::print(out_, "{}\n", oneLine(line));
         if (!r.verdict.empty()) fmt::print(out_, "Verdict: {}\n", oneLine(r.verdict));
     }
+    if (checks)
+        for (const std::string& line : checks->lines())
+            fmt::print(info, "{}\n", oneLine(line));
     for (const std::string& warning : r.warnings)
         fmt::print(info, "warning: {}\n", oneLine(warning));
     for (const std::string& f : r.failures)
