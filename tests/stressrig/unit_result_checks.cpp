@@ -64,6 +64,9 @@ TEST(ResultChecks, ThresholdsAreReadInTheFiguresBaseUnit) {
     EXPECT_DOUBLE_EQ(one("throughput>=2k/s").threshold, 2000);
     EXPECT_DOUBLE_EQ(one("throughput>=50/ms").threshold, 50000);
     EXPECT_DOUBLE_EQ(one("throughput>=300").threshold, 300);
+    EXPECT_DOUBLE_EQ(one("throughput>0/s").threshold, 0);
+    EXPECT_DOUBLE_EQ(one("lateness_p99>=0us").threshold, 0);
+    EXPECT_DOUBLE_EQ(one("lateness_p99<=1.5min").threshold, 90e6);
     EXPECT_DOUBLE_EQ(one("efficiency>=0.9").threshold, 0.9);
     EXPECT_DOUBLE_EQ(one("efficiency>=0.95x").threshold, 0.95);
     EXPECT_DOUBLE_EQ(one("efficiency>=95%").threshold, 0.95);

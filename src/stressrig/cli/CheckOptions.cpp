@@ -94,14 +94,15 @@ double thresholdOf(const Metric& m, const std::string& value, const std::string&
         case Dimension::Duration:
             if (unit.empty()) throw wrongUnit(MetricCatalogue::unitsOf(m.dimension));
             try {
-                return static_cast<double>(parseDuration(value).count()) / 1000;
+                // the unit's size times the number: 0 and fractions read as written
+                return number * static_cast<double>(parseDuration("1" + unit).count()) / 1000;
             } catch (const UnitError&) {
                 throw wrongUnit(MetricCatalogue::unitsOf(m.dimension));
             }
         case Dimension::Rate:
             if (unit.empty()) return number;
             try {
-                return parseRate(value);
+                return number * parseRate("1" + unit);
             } catch (const UnitError&) {
                 throw wrongUnit(MetricCatalogue::unitsOf(m.dimension));
             }
