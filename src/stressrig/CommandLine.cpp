@@ -98,6 +98,7 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
     cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
     cl->mode->validate(cl->table);
     cl->checks = cl->checkOptions.parse(modeName, cl->mode->figures());
+    cl->checkBaseline = cl->checkOptions.baseline(modeName, cl->checks);
     return cl;
 }
 

@@ -20,7 +20,8 @@ struct CommandLine {
     std::unique_ptr<Mode> mode;
     OutputOptions output;
     CheckOptions checkOptions;
-    std::vector<Check> checks;  ///< parsed from --check, validated against the mode
+    std::vector<Check> checks;     ///< parsed from --check, validated against the mode
+    nlohmann::json checkBaseline;  ///< the stored result `F*baseline` conditions read
     OptionTable table;
 
     CommandLine() = default;

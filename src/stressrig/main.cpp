@@ -87,8 +87,9 @@ int main(int argc, char* argv[]) {
         return kExitSystemFailure;
     }
     Reporter reporter(cl->output, std::cout, std::cerr);
-    return reporter.report(result,
-                           {std::string(cl->mode->name()), cl->table.configuration(),
-                            cl->mode->measures(), cl->checks, cl->checkOptions.busyPolicy()},
-                           env, stop);
+    return reporter.report(
+        result,
+        {std::string(cl->mode->name()), cl->table.configuration(), cl->mode->measures(), cl->checks,
+         cl->checkOptions.busyPolicy(), cl->checkBaseline},
+        env, stop);
 }

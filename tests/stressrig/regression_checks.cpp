@@ -145,6 +145,28 @@ TEST(Checks, AFileOfChecksIsRead) {
     fs::remove_all(dir);
 }
 
+/// `F*baseline` compares with the newest stored result of the same mode.
+TEST(Checks, ABaselineConditionReadsTheStoredResult) {
+    const fs::path dir = rigtest::scratch("checks", "baseline");
+    const std::string topo = "--mode=topology --pattern=burst --nodes=16";
+    ASSERT_EQ(rig(topo + " --quiet --no-render --out=base", dir).code, 0);
+    const rigtest::Result same =
+        rig(topo + " --check='nodes<=1*baseline' --check-baseline=base" + kQuiet, dir);
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_NE(same.out.find("16 (baseline 16)"), std::string::npos) << same.out;
+    const rigtest::Result half =
+        rig(topo + " --check='nodes<0.5*baseline' --check-baseline=base" + kQuiet, dir);
+    EXPECT_EQ(half.code, 4) << half.err;
+    const rigtest::Result other =
+        rig("--mode=run --check='efficiency>=baseline' --check-baseline=base --out=x", dir);
+    EXPECT_EQ(other.code, 2);
+    EXPECT_EQ(other.err,
+              "stressrig: invalid --check-baseline=base: no result of --mode=run in "
+              "it\n");
+    EXPECT_FALSE(fs::exists(dir / "x"));
+    fs::remove_all(dir);
+}
+
 /// Each mode refuses what it does not produce, a wrong unit and an unknown figure with one
 /// line and exit 2, before anything runs or is written.
 TEST(Checks, BadConditionsExit2WithNothingWritten) {

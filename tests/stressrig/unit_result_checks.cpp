@@ -201,6 +201,55 @@ TEST(ResultChecks, RatiosGraphsAndLevelsAreFound) {
     EXPECT_EQ(rowsOf("steps_run[workers=1]>=1", sweep)[0].where, "workers=1");
 }
 
+TEST(ResultChecks, ABaselineThresholdIsAFactorOfTheSameFigureStoredBefore) {
+    const Check c = one("lateness_p99<=1.1*baseline");
+    EXPECT_TRUE(c.relative);
+    EXPECT_DOUBLE_EQ(c.threshold, 1.1);
+    EXPECT_DOUBLE_EQ(one("efficiency>=baseline").threshold, 1);
+    EXPECT_EQ(refusal("efficiency>=1.1baseline"),
+              "invalid --check 'efficiency>=1.1baseline': a baseline threshold is F*baseline, "
+              "e.g. lateness_p99<=1.1*baseline");
+    const json base = json::parse(R"({"backends": {
+        "pullsched": {"lateness_p99_us": 100}, "tbb": {"lateness_p99_us": null}}})");
+    const json now = json::parse(R"({"backends": {
+        "pullsched": {"lateness_p99_us": 105}, "tbb": {"lateness_p99_us": 50},
+        "asio": {"lateness_p99_us": 50}}})");
+    const std::vector<CheckRow> rows = evaluateChecks({c}, now, "", BusyPolicy::Warn, base).rows;
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].where, "asio");  // not in the baseline: no threshold
+    EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Missing);
+    EXPECT_EQ(rows[0].valueText, "50.0µs (baseline n/a)");
+    EXPECT_EQ(rows[1].where, "pullsched");
+    EXPECT_EQ(rows[1].outcome, CheckRow::Outcome::Pass);  // 105 <= 1.1 x 100
+    EXPECT_EQ(rows[1].baseline, 100);
+    EXPECT_EQ(rows[1].valueText, "105µs (baseline 100µs)");
+    EXPECT_EQ(rows[2].outcome, CheckRow::Outcome::Missing);  // baseline not measured
+    const Check strict = one("lateness_p99[pullsched]<=1.04*baseline");
+    EXPECT_EQ(evaluateChecks({strict}, now, "", BusyPolicy::Warn, base).rows[0].outcome,
+              CheckRow::Outcome::Fail);
+}
+
+TEST(ResultChecks, ABaselineConditionNeedsABaselineAndABaselineACondition) {
+    CheckOptions o;
+    o.spec = "efficiency>=0.9*baseline";
+    const std::vector<Check> relative = o.parse("test", kFigures);
+    try {
+        o.baseline("test", relative);
+        ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid --check 'efficiency>=0.9*baseline': needs "
+                     "--check-baseline=DIR, a folder with a stored result of "
+                     "--mode=test");
+    }
+    o.baselineDir = ::testing::TempDir();
+    EXPECT_THROW(o.baseline("no-such-mode", relative), UsageError);
+    o.spec = "efficiency>=0.9";
+    EXPECT_THROW(o.baseline("test", o.parse("test", kFigures)), UsageError);
+    o.baselineDir.clear();
+    EXPECT_TRUE(o.baseline("test", o.parse("test", kFigures)).is_null());
+}
+
 TEST(ResultChecks, ABusyMachineIsDecidedByThePolicy) {
     const json result = {{"efficiency", 0.5}};
     const auto checks = parseChecks("efficiency>=0.9", "test", kFigures);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
+#include "report/HtmlPage.hpp"
 
 namespace pullsched::rig {
 
@@ -125,6 +127,21 @@ double thresholdOf(const Metric& m, const std::string& value, const std::string&
     throw wrongUnit("");
 }
 
+/// `F*baseline` → F; `baseline` → 1.
+double baselineFactor(const std::string& value, const std::string& bad) {
+    if (value == "baseline") return 1;
+    const std::string factor = value.substr(0, value.size() - 8);
+    double f = 0;
+    const auto [p, ec] = std::from_chars(factor.data(), factor.data() + factor.size(), f);
+    if (ec != std::errc{} || factor.size() < 2 || p != factor.data() + factor.size() - 1 ||
+        factor.back() != '*' || !std::isfinite(f))
+        throw UsageError(
+            fmt::format("{}: a baseline threshold is F*baseline, e.g. "
+                        "lateness_p99<=1.1*baseline",
+                        bad));
+    return f;
+}
+
 /// `name[a/b]` → name and {a, b}.
 std::pair<std::string, std::vector<std::string>> nameAndSelector(const std::string& lhs,
                                                                  const std::string& bad) {
@@ -168,7 +185,13 @@ Check parseCondition(const std::string& text, std::string_view mode,
     c.path = std::string(source->path.empty() ? metric->key : source->path);
     c.selector = selector;
     c.op = op->op;
-    c.threshold = thresholdOf(*metric, text.substr(op->end), bad);
+    const std::string value = text.substr(op->end);
+    if (value.size() >= 8 && value.substr(value.size() - 8) == "baseline") {
+        c.relative = true;
+        c.threshold = baselineFactor(value, bad);
+    } else {
+        c.threshold = thresholdOf(*metric, value, bad);
+    }
     return c;
 }
 
@@ -208,6 +231,9 @@ void CheckOptions::declare(OptionTable& table) {
               "fail the run unless every condition holds: FIGURE[SEL] OP VALUE[UNIT], OP one "
               "of < <= > >= == !=, e.g. lateness_p99<=50us,efficiency>=0.9; @FILE reads one "
               "per line (or a 'checks:' list)")
+        .text("check-baseline", baselineDir, "DIR",
+              "the stored results a FIGURE OP F*baseline condition compares with: the newest "
+              "result of this mode in DIR (per backend, graph or level)")
         .choice("check-busy", busy, {"warn", "fail", "pass"},
                 "when the machine was busy: warn = outcomes stand, noted in the table; fail = "
                 "the checks fail; pass = failed checks do not fail the run");
@@ -227,6 +253,33 @@ std::vector<Check> CheckOptions::parse(std::string_view mode,
             throw UsageError(fmt::format("invalid --check={}: the file has no condition", spec));
     }
     return parseChecks(conditions, mode, figures);
+}
+
+nlohmann::json CheckOptions::baseline(std::string_view mode,
+                                      const std::vector<Check>& checks) const {
+    const auto relative =
+        std::find_if(checks.begin(), checks.end(), [](const Check& c) { return c.relative; });
+    if (relative == checks.end()) {
+        if (!baselineDir.empty())
+            throw UsageError(
+                fmt::format("--check-baseline={} is only read by conditions like "
+                            "lateness_p99<=1.1*baseline",
+                            baselineDir));
+        return nullptr;
+    }
+    if (baselineDir.empty())
+        throw UsageError(
+            fmt::format("invalid --check '{}': needs --check-baseline=DIR, a "
+                        "folder with a stored result of --mode={}",
+                        relative->text, mode));
+    for (const FolderEntry& e : HtmlPage::folderResults(baselineDir)) {
+        if (e.mode != mode) continue;
+        std::ifstream in(std::filesystem::path(baselineDir) / (e.name + ".json"));
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (j.is_object() && j.contains("result")) return j.at("result");
+    }
+    throw UsageError(fmt::format("invalid --check-baseline={}: no result of --mode={} in it",
+                                 baselineDir, mode));
 }
 
 BusyPolicy CheckOptions::busyPolicy() const {

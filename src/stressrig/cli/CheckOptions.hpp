@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/OptionTable.hpp"
 #include "report/ResultCheck.hpp"
 
@@ -15,12 +17,17 @@ namespace pullsched::rig {
 struct CheckOptions {
     std::string spec;           ///< `EXPR[,EXPR...]` or `@FILE`
     std::string busy = "warn";  ///< --check-busy
+    std::string baselineDir;    ///< --check-baseline
 
     void declare(OptionTable& table);
     /// The conditions of `spec` (a file's when it is `@FILE`), validated against the
     /// figures `mode` produces. Throws UsageError with one line.
     std::vector<Check> parse(std::string_view mode, const std::vector<FigureSource>& figures) const;
     BusyPolicy busyPolicy() const;
+    /// The stored result `F*baseline` conditions compare with: the newest result of `mode`
+    /// in --check-baseline (null when no condition is relative). Throws UsageError when a
+    /// relative condition has no baseline, or a baseline no relative condition.
+    nlohmann::json baseline(std::string_view mode, const std::vector<Check>& checks) const;
 };
 
 /// `EXPR[,EXPR...]`: each `KEY[SEL] OP VALUE[UNIT]` (OP < <= > >= == !=), checked against

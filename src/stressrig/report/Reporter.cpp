@@ -321,9 +321,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
     envelope["verdict_class"] = std::string(verdictClassName(verdictClassOf(facts)));
     std::optional<CheckReport> checks;
     if (!inv.checks.empty()) {
-        checks =
-            evaluateChecks(inv.checks, r.result,
-                           inv.measures && env.busy() ? env.busyWarning() : "", inv.busyPolicy);
+        checks = evaluateChecks(inv.checks, r.result,
+                                inv.measures && env.busy() ? env.busyWarning() : "", inv.busyPolicy,
+                                inv.checkBaseline);
         envelope["checks"] = checks->json();
         if (checks->failed() && status == kExitMeasured) status = kExitCheckFailed;
         envelope["exit_status"] = status;

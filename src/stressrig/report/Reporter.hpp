@@ -35,6 +35,7 @@ struct Invocation {
     bool measures = true;          ///< Mode::measures(): warn about a busy machine
     std::vector<Check> checks;     ///< --check conditions, held against the result
     BusyPolicy busyPolicy = BusyPolicy::Warn;
+    nlohmann::json checkBaseline;  ///< the stored result `F*baseline` conditions read
 };
 
 class Reporter {

@@ -136,27 +136,46 @@ std::string joined(const std::vector<std::string>& parts, std::string_view sep) 
     return s;
 }
 
-void addRows(const Check& check, const nlohmann::json& result, std::vector<CheckRow>& rows) {
+/// The threshold of `check` at `where` in base units: its own, or F × the baseline's.
+std::optional<double> thresholdAt(const Check& check, const std::vector<std::string>& where,
+                                  const nlohmann::json& baseline, CheckRow& row) {
+    if (!check.relative) return check.threshold;
+    for (const Instance& b : instancesOf(baseline, check.path))
+        if (b.where == where && b.value.is_number()) {
+            row.baseline = b.value.get<double>();
+            return check.threshold * *row.baseline * check.metric->toBase;
+        }
+    return std::nullopt;
+}
+
+void addRows(const Check& check, const nlohmann::json& result, const nlohmann::json& baseline,
+             std::vector<CheckRow>& rows) {
     bool any = false;
     for (const Instance& i : instancesOf(result, check.path)) {
         if (!selected(check.selector, i.where)) continue;
         any = true;
-        CheckRow row{check.text, joined(i.where, "/"), std::nullopt, "n/a",
-                     CheckRow::Outcome::Missing};
+        CheckRow row{check.text, joined(i.where, "/"),      std::nullopt, std::nullopt,
+                     "n/a",      CheckRow::Outcome::Missing};
+        const std::optional<double> threshold = thresholdAt(check, i.where, baseline, row);
         if (i.value.is_number()) {
             const double v = i.value.get<double>();
             row.value = v;
             row.valueText = MetricCatalogue::format(*check.metric, v);
-            row.outcome = holds(check.op, v * check.metric->toBase, check.threshold)
-                              ? CheckRow::Outcome::Pass
-                              : CheckRow::Outcome::Fail;
+            if (threshold)
+                row.outcome = holds(check.op, v * check.metric->toBase, *threshold)
+                                  ? CheckRow::Outcome::Pass
+                                  : CheckRow::Outcome::Fail;
         }
+        if (check.relative)
+            row.valueText += fmt::format(
+                " (baseline {})",
+                row.baseline ? MetricCatalogue::format(*check.metric, *row.baseline) : "n/a");
         rows.push_back(std::move(row));
     }
     if (!any)
-        rows.push_back({check.text,
-                        check.selector.empty() ? "" : "[" + joined(check.selector, "/") + "]",
-                        std::nullopt, "not in the result", CheckRow::Outcome::Missing});
+        rows.push_back(
+            {check.text, check.selector.empty() ? "" : "[" + joined(check.selector, "/") + "]",
+             std::nullopt, std::nullopt, "not in the result", CheckRow::Outcome::Missing});
 }
 
 }  // namespace
@@ -186,12 +205,13 @@ std::string_view outcomeName(CheckRow::Outcome o) {
 }
 
 CheckReport evaluateChecks(const std::vector<Check>& checks, const nlohmann::json& result,
-                           std::string busyNote, BusyPolicy policy) {
+                           std::string busyNote, BusyPolicy policy,
+                           const nlohmann::json& baseline) {
     CheckReport report;
     report.busyNote = std::move(busyNote);
     report.policy = policy;
     for (const Check& c : checks)
-        addRows(c, result, report.rows);
+        addRows(c, result, baseline, report.rows);
     return report;
 }
 
@@ -209,13 +229,15 @@ bool CheckReport::failed() const {
 nlohmann::json CheckReport::json() const {
     nlohmann::json conditions = nlohmann::json::array();
     for (const CheckRow& r : rows)
-        conditions.push_back({{"condition", r.condition},
-                              {"where", r.where},
-                              {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json()},
-                              {"value_text", r.valueText},
-                              {"outcome", r.outcome == CheckRow::Outcome::Pass   ? "pass"
-                                          : r.outcome == CheckRow::Outcome::Fail ? "fail"
-                                                                                 : "missing"}});
+        conditions.push_back(
+            {{"condition", r.condition},
+             {"where", r.where},
+             {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json()},
+             {"value_text", r.valueText},
+             {"baseline", r.baseline ? nlohmann::json(*r.baseline) : nlohmann::json()},
+             {"outcome", r.outcome == CheckRow::Outcome::Pass   ? "pass"
+                         : r.outcome == CheckRow::Outcome::Fail ? "fail"
+                                                                : "missing"}});
     return {{"passed", !failed()},       {"failures", failures()},
             {"busy", !busyNote.empty()}, {"busy_policy", busyPolicyName(policy)},
             {"busy_note", busyNote},     {"conditions", conditions}};

@@ -41,7 +41,10 @@ struct Check {
     std::string path;                   ///< the mode's path to the figure
     std::vector<std::string> selector;  ///< `metg[pullsched]` → {"pullsched"}
     CheckOp op = CheckOp::LessEqual;
-    double threshold = 0;  ///< in the dimension's base unit
+    double threshold = 0;  ///< in the dimension's base unit; the factor when relative
+    /// `FIGURE OP F*baseline`: the threshold is F times the same figure (same backend,
+    /// graph or level) of a stored result of the same mode (--baseline=DIR).
+    bool relative = false;
 };
 
 /// One value a check was held against.
@@ -49,8 +52,9 @@ struct CheckRow {
     enum class Outcome { Pass, Fail, Missing };
     std::string condition;
     std::string where;  ///< the instance, e.g. "pullsched" or "isolated-32/tbb"; may be ""
-    std::optional<double> value;  ///< in the JSON's unit; nullopt when not measured
-    std::string valueText;        ///< with its unit, "n/a" when not measured
+    std::optional<double> value;     ///< in the JSON's unit; nullopt when not measured
+    std::optional<double> baseline;  ///< a relative check's baseline value (JSON unit)
+    std::string valueText;           ///< with its unit, "n/a" when not measured
     Outcome outcome = Outcome::Missing;
 };
 
@@ -70,9 +74,11 @@ struct CheckReport {
     std::vector<std::string> lines() const;
 };
 
-/// Holds every check against `result`; `busyNote` non-empty when the machine was busy.
+/// Holds every check against `result`; `busyNote` non-empty when the machine was busy;
+/// `baseline` is the stored result relative checks compare with (null when none).
 CheckReport evaluateChecks(const std::vector<Check>& checks, const nlohmann::json& result,
-                           std::string busyNote, BusyPolicy policy);
+                           std::string busyNote, BusyPolicy policy,
+                           const nlohmann::json& baseline = nullptr);
 
 /// "fail", "warn", "pass".
 std::string_view busyPolicyName(BusyPolicy p);
