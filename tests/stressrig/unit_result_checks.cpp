@@ -369,6 +369,17 @@ TEST(FigureTable, FiguresAreLabelledWithUnitsAndMeaning) {
     EXPECT_NE(html.find("<code>backends.pullsched.lateness.p99_us</code>"), std::string::npos);
     EXPECT_EQ(html.find("nodes_seen"), std::string::npos);
     EXPECT_EQ(FigureTable::figures(json{{"nodes_seen", 3}}), "");
+    // catalogue order, and one backend's rows that repeat the top level are left out
+    const json run = json::parse(R"({"nodes": 16, "efficiency": 0.5, "lateness_max_us": 3,
+        "backends": {"pullsched": {"efficiency": 0.5, "lateness_max_us": 4}}})");
+    const std::string ordered = FigureTable::figures(run);
+    const auto at = [&](const std::string& label) {
+        return ordered.find("<th>" + label + "</th>");
+    };
+    EXPECT_LT(at("largest lateness"), at("largest lateness (pullsched)"));
+    EXPECT_LT(at("largest lateness (pullsched)"), at("efficiency"));
+    EXPECT_LT(at("efficiency"), at("nodes"));
+    EXPECT_EQ(at("efficiency (pullsched)"), std::string::npos) << ordered;
     const auto checks = parseChecks("efficiency>=0.9", "test", kFigures);
     const std::string table = FigureTable::checks(
         evaluateChecks(checks, json{{"efficiency", 0.5}}, "load 9", BusyPolicy::Warn).json());

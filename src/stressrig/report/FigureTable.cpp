@@ -1,5 +1,7 @@
 #include "report/FigureTable.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/HtmlPage.hpp"
@@ -48,11 +50,33 @@ std::string_view betterText(Better b) {
     return "";
 }
 
+/// Catalogue order (headline figures first), the top level before its qualified rows.
+/// With a single backend its rows repeat the top level's and are left out.
+std::vector<FigureRow> orderedRows(const nlohmann::json& result) {
+    std::vector<FigureRow> rows;
+    collect(result, "", rows);
+    const bool oneBackend = result.contains("backends") && result.at("backends").is_object() &&
+                            result.at("backends").size() == 1;
+    auto repeated = [&](const FigureRow& r) {
+        return oneBackend && r.qualifier.rfind("backends.", 0) == 0 &&
+               r.qualifier.find('.', 9) == std::string::npos &&
+               std::any_of(rows.begin(), rows.end(), [&](const FigureRow& top) {
+                   return top.metric == r.metric && top.qualifier.empty() && top.value == r.value;
+               });
+    };
+    rows.erase(std::remove_if(rows.begin(), rows.end(), repeated), rows.end());
+    const auto all = MetricCatalogue::all();
+    std::stable_sort(rows.begin(), rows.end(), [&](const FigureRow& a, const FigureRow& b) {
+        return a.metric != b.metric ? a.metric - all.data() < b.metric - all.data()
+                                    : a.qualifier < b.qualifier;
+    });
+    return rows;
+}
+
 }  // namespace
 
 std::string FigureTable::figures(const nlohmann::json& result) {
-    std::vector<FigureRow> rows;
-    collect(result, "", rows);
+    const std::vector<FigureRow> rows = orderedRows(result);
     if (rows.empty()) return {};
     std::string s =
         "<table class=\"figures\">\n<tr><th>figure</th><th>value</th><th>better</th>"
