@@ -11,6 +11,7 @@
 #include "RigTestSupport.hpp"
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 using rigtest::rig;
 
 namespace {
@@ -101,6 +102,28 @@ TEST(Checks, ParamRange) {
                        "--mode=param-range --pattern=isolated --from=4 --to=12 --points=3 "
                        "--load=100us --workers=2",
                        "gradient<1h", "gradient>1h");
+}
+
+TEST(Checks, Pipeclean) {
+    expectPassThenFail("pipeclean", "--mode=pipeclean", "failures==0", "failures>0");
+}
+
+/// With several backends each one is held to the same condition, or the one selected.
+TEST(Checks, EveryBackendIsChecked) {
+    const fs::path dir = rigtest::scratch("checks", "backends");
+    const rigtest::JsonRun run =
+        rigtest::rigJson(kRun +
+                             " --backends=pullsched,pool --out=out "
+                             "--check='lateness_max<=1h,lateness_mean[pool]<=1h'",
+                         dir, 0);
+    ASSERT_TRUE(run.j.contains("checks")) << run.r.err;
+    const json& rows = run.j["checks"]["conditions"];
+    ASSERT_EQ(rows.size(), 3u) << rows.dump();
+    EXPECT_EQ(rows[0]["where"], "pool");  // backends in the result's (sorted) order
+    EXPECT_EQ(rows[1]["where"], "pullsched");
+    EXPECT_EQ(rows[2]["condition"], "lateness_mean[pool]<=1h");
+    EXPECT_EQ(rows[2]["where"], "pool");
+    fs::remove_all(dir);
 }
 
 TEST(Checks, Compare) {
