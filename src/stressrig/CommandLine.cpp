@@ -59,19 +59,23 @@ std::string whoAccepts(std::string_view option, std::string_view current) {
     return fmt::format("--mode={} does not use it (it is an option of: {})", current, who);
 }
 
-/// The figures --check may name for `mode`, with their units and meaning.
+/// The figures --check may name for `mode`: name, kind (which decides the units), label.
 std::string figureHelp(const Mode& mode) {
     const std::vector<FigureSource> figures = mode.figures();
     if (figures.empty()) return {};
     std::string s = fmt::format(
-        "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or "
-        "level, e.g. metg[pullsched]):\n",
+        "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
+        "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
+        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB):\n",
         mode.name());
     for (const FigureSource& f : figures) {
         const Metric* m = MetricCatalogue::find(f.metric);
         if (!m) continue;
-        s += fmt::format("  {:<24}{} ({}): {}\n", m->name, m->label,
-                         MetricCatalogue::unitsOf(m->dimension), m->meaning);
+        const std::string_view kind = MetricCatalogue::nameOf(m->dimension);
+        s += fmt::format("  {:<24}{:<10}{}{}\n", m->name, kind.substr(kind.find(' ') + 1), m->label,
+                         m->better == Better::Lower    ? ", lower is better"
+                         : m->better == Better::Higher ? ", higher is better"
+                                                       : "");
     }
     return s;
 }

@@ -210,7 +210,7 @@ std::string_view MetricCatalogue::nameOf(Dimension d) {
         case Count:
             return "a count";
         case Memory:
-            return "an amount of memory";
+            return "a memory size";
     }
     return "";
 }
