@@ -88,7 +88,8 @@ std::string FigureTable::figures(const nlohmann::json& result) {
         const std::string value =
             r.value.is_number() ? MetricCatalogue::format(*r.metric, r.value.get<double>()) : "n/a";
         s += fmt::format(
-            "<tr><th>{}</th><td class=\"num\">{}</td><td>{}</td><td>{}</td><td><code>{}</code>"
+            "<tr><th>{}</th><td class=\"num\">{}</td><td style=\"white-space: "
+            "nowrap\">{}</td><td>{}</td><td><code>{}</code>"
             "</td></tr>\n",
             HtmlPage::escape(label), HtmlPage::escape(value), betterText(r.metric->better),
             HtmlPage::escape(r.metric->meaning), HtmlPage::escape(r.path));
