@@ -18,16 +18,10 @@ namespace pullsched::rig {
 
 namespace {
 
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    const auto e = s.find_last_not_of(" \t\r");
-    return b == std::string_view::npos ? std::string{} : std::string(s.substr(b, e - b + 1));
-}
-
 std::string withoutBlanks(std::string_view s) {
     std::string r;
     for (char c : s)
-        if (c != ' ' && c != '\t') r += c;
+        if (c != ' ' && c != '\t' && c != '\r') r += c;
     return r;
 }
 
@@ -86,7 +80,7 @@ double thresholdOf(const Metric& m, const std::string& value, const std::string&
     const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc{} || p == value.data() || !std::isfinite(number))
         throw UsageError(fmt::format("{}: '{}' is not a number", bad, value));
-    const std::string unit = trim(std::string_view(value).substr(p - value.data()));
+    const std::string unit = value.substr(static_cast<std::size_t>(p - value.data()));
     auto wrongUnit = [&](std::string_view hint) {
         return UsageError(
             fmt::format("{}: {} is {}; {} ({})", bad, m.name, MetricCatalogue::nameOf(m.dimension),
@@ -214,9 +208,10 @@ std::string checkFileConditions(std::string_view text) {
     std::string joined;
     std::stringstream ss{std::string(text)};
     for (std::string line; std::getline(ss, line);) {
-        line = trim(line.substr(0, line.find('#')));
+        // blanks mean nothing in a condition: `- lateness_p99 <= 50us` is one item
+        line = withoutBlanks(line.substr(0, line.find('#')));
         if (line.empty() || line == "checks:") continue;
-        if (line.rfind("- ", 0) == 0 || line == "-") line = trim(line.substr(1));
+        if (line.front() == '-') line = line.substr(1);
         if (line.size() >= 2 && (line.front() == '\'' || line.front() == '"') &&
             line.back() == line.front())
             line = line.substr(1, line.size() - 2);
