@@ -63,6 +63,27 @@ std::string whoAccepts(std::string_view option, std::string_view current) {
     return fmt::format("--mode={} does not use it (it is an option of: {})", current, who);
 }
 
+/// The figures --check may name for `mode`: name, kind (which decides the units), label.
+std::string figureHelp(const Mode& mode) {
+    const std::vector<FigureSource> figures = mode.figures();
+    if (figures.empty()) return {};
+    std::string s = fmt::format(
+        "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
+        "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
+        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB):\n",
+        mode.name());
+    for (const FigureSource& f : figures) {
+        const Metric* m = MetricCatalogue::find(f.metric);
+        if (!m) continue;
+        const std::string_view kind = MetricCatalogue::nameOf(m->dimension);
+        s += fmt::format("  {:<24}{:<10}{}{}\n", m->name, kind.substr(kind.find(' ') + 1), m->label,
+                         m->better == Better::Lower    ? ", lower is better"
+                         : m->better == Better::Higher ? ", higher is better"
+                                                       : "");
+    }
+    return s;
+}
+
 }  // namespace
 
 std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& argsIn) {
@@ -80,9 +101,12 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
             fmt::format("unknown --mode='{}'; valid: {}", modeName, modeList(makeModes())));
     cl->mode->declare(cl->table);
     cl->output.declare(cl->table);
+    cl->checkOptions.declare(cl->table);
     if (cl->action != CommandLine::Action::Run) return cl;
     cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
     cl->mode->validate(cl->table);
+    cl->checks = cl->checkOptions.parse(modeName, cl->mode->figures());
+    cl->checkBaseline = cl->checkOptions.baseline(modeName, cl->checks);
     return cl;
 }
 
@@ -155,11 +179,12 @@ std::string helpText(const CommandLine& cl) {
          "mismatch);\n"
          "  2 bad input (nothing run, nothing written); 3 results could not be written (an\n"
          "  --out that cannot be written is found before the run: then nothing is run);\n"
+         "  4 a --check condition failed (the result is written, with the check table);\n"
          "  130 / 143 interrupted by SIGINT / SIGTERM (what was measured is written, marked "
          "partial).\n";
     s += fmt::format("\nOptions of --mode={}:", cl.mode->name());
     s += cl.table.help();
-    return s;
+    return s + figureHelp(*cl.mode);
 }
 
 }  // namespace pullsched::rig

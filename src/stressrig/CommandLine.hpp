@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/CheckOptions.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/OutputOptions.hpp"
 #include "modes/Mode.hpp"
@@ -19,6 +20,9 @@ struct CommandLine {
     bool modeGiven = false;  ///< --mode was on the command line (not the default)
     std::unique_ptr<Mode> mode;
     OutputOptions output;
+    CheckOptions checkOptions;
+    std::vector<Check> checks;     ///< parsed from --check, validated against the mode
+    nlohmann::json checkBaseline;  ///< the stored result `F*baseline` conditions read
     OptionTable table;
 
     CommandLine() = default;

@@ -94,6 +94,8 @@ int main(int argc, char* argv[]) {
                                              cl->output.noColor);
     Reporter reporter(cl->output, std::cout, std::cerr);
     return reporter.report(
-        result, {std::string(cl->mode->name()), cl->table.configuration(), cl->mode->measures()},
+        result,
+        {std::string(cl->mode->name()), cl->table.configuration(), cl->mode->measures(), cl->checks,
+         cl->checkOptions.busyPolicy(), cl->checkBaseline},
         env, stop);
 }

@@ -110,8 +110,9 @@ TEST(ResultComparison, TallyCountsOnlyRowsThatDiffer) {
 }
 
 TEST(ResultComparison, ConfigurationDifferencesLeaveOutWhereTheResultWent) {
-    const json a = {{"workers", 2}, {"pattern", "burst"}, {"out", "a"},
-                    {"name", "x"},  {"seed", nullptr},    {"quiet", true}};
+    const json a = {{"workers", 2},       {"pattern", "burst"},   {"out", "a"},
+                    {"name", "x"},        {"seed", nullptr},      {"quiet", true},
+                    {"check", "nodes>1"}, {"check_busy", "fail"}, {"check_baseline", "d"}};
     const json b = {
         {"workers", 4}, {"pattern", "burst"}, {"out", "b"}, {"name", "y"}, {"quiet", false}};
     EXPECT_EQ(pullsched::rig::configurationDifferences(a, b),

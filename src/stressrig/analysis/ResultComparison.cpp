@@ -130,7 +130,11 @@ std::vector<std::string> configurationDifferences(const nlohmann::json& a,
                                                   const nlohmann::json& b) {
     std::vector<std::string> diffs;
     for (const auto& [k, v] : a.items()) {
-        if (k == "out" || k == "name" || k == "json" || k == "quiet" || k == "no_render") continue;
+        // where and how the result was written, and the checks held against it, do not
+        // change what was measured
+        if (k == "out" || k == "name" || k == "json" || k == "quiet" || k == "no_render" ||
+            k.rfind("check", 0) == 0)
+            continue;
         const nlohmann::json w = b.contains(k) ? b.at(k) : nlohmann::json(nullptr);
         if (v != w) diffs.push_back(fmt::format("{} {} -> {}", k, valueText(v), valueText(w)));
     }

@@ -58,7 +58,7 @@ struct ComparisonTally {
 ComparisonTally tallyRows(const std::vector<MetricRow>& rows);
 
 /// "key A -> B" for every option of configuration A that B sets differently, leaving out
-/// where the result went (out, name, json, quiet, no_render).
+/// where the result went (out, name, json, quiet, no_render) and the --check options.
 std::vector<std::string> configurationDifferences(const nlohmann::json& a, const nlohmann::json& b);
 
 /// A configuration or result value as text: "unset" for null, strings without quotes.

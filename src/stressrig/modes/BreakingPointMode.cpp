@@ -210,6 +210,9 @@ class BreakingPointMode final : public Mode {
     BreakingPointMode() { sched_.reps = 20; }
 
     std::string_view name() const override { return "breaking-point"; }
+    std::vector<FigureSource> figures() const override {
+        return {{"breaking_stress"}, {"breaking_to_ideal"}, {"breaking_to_limit"}};
+    }
     std::string_view summary() const override {
         return "the highest stress whose adapted schedule still holds, with a confidence "
                "interval";

@@ -14,6 +14,7 @@
 #include "load/LoadRuns.hpp"
 #include "load/Progress.hpp"
 #include "modes/Mode.hpp"
+#include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
@@ -64,6 +65,11 @@ std::string openComparisonBlocker(const LoadRunResult& closed, Duration duration
 class ClosedMode final : public Mode {
   public:
     std::string_view name() const override { return "closed"; }
+    std::vector<FigureSource> figures() const override {
+        return withLateness(LatenessAt::NestedPerLoop, {{"throughput", "*.achieved_rate_per_s"},
+                                                        {"drop_rate", "*.deadline_drops/*.posted"},
+                                                        {"deadline_drops", "*.deadline_drops"}});
+    }
     std::string_view summary() const override {
         return "closed load: N users, next job when the previous is done; compared with open "
                "load at the same rate";

@@ -202,6 +202,9 @@ class CompareMode final : public Mode {
   public:
     std::string_view name() const override { return "compare"; }
     bool measures() const override { return false; }  // it reads two stored results
+    std::vector<FigureSource> figures() const override {
+        return {{"beyond_noise"}, {"within_noise"}};
+    }
     std::string_view summary() const override {
         return "compares two results of one mode (stressrig compare DIR_A DIR_B): table, "
                "picture, noise judgement";

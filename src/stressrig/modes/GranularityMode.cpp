@@ -192,6 +192,9 @@ std::string metgText(const Metg& m) {
 class GranularityMode final : public Mode {
   public:
     std::string_view name() const override { return "granularity"; }
+    std::vector<FigureSource> figures() const override {
+        return {{"metg", "metg_us.*"}, {"runs_verified"}};
+    }
     std::string_view summary() const override {
         return "minimum effective task granularity (METG): efficiency over job size per "
                "backend and graph";

@@ -135,6 +135,9 @@ Sustained sustainedLoad(const std::vector<LoadStep>& steps) {
 class HeadroomMode final : public Mode {
   public:
     std::string_view name() const override { return "headroom"; }
+    std::vector<FigureSource> figures() const override {
+        return {{"max_sustained_rate"}, {"max_sustained_capacity"}, {"capacity"}};
+    }
     std::string_view summary() const override {
         return "parallel copies' efficiency, and lateness vs load up to the scheduler's capacity";
     }

@@ -7,6 +7,7 @@
 
 #include "cli/OptionTable.hpp"
 #include "report/ModeResult.hpp"
+#include "report/ResultCheck.hpp"
 
 namespace pullsched::rig {
 
@@ -46,6 +47,8 @@ class Mode {
     /// Whether run() measures times on this machine. Modes that run nothing (topology)
     /// or read stored results (compare) get no busy-machine warning.
     virtual bool measures() const { return true; }
+    /// The figures of the result a `--check` may name, and where the result holds them.
+    virtual std::vector<FigureSource> figures() const { return {}; }
 };
 
 /// Every mode, in --help order. Each mode file defines its factory.

@@ -17,6 +17,7 @@
 #include "load/Progress.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
+#include "modes/ModeFigures.hpp"
 #include "modes/StreamComparisonReport.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
@@ -38,6 +39,15 @@ std::string shareText(std::uint64_t part, std::uint64_t whole) {
 class OpenMode final : public Mode {
   public:
     std::string_view name() const override { return "open"; }
+    std::vector<FigureSource> figures() const override {
+        return withLateness(LatenessAt::Nested, {{"throughput"},
+                                                 {"offered_rate"},
+                                                 {"drop_rate", "deadline_drops/posted"},
+                                                 {"deadline_drops"},
+                                                 {"late_starts"},
+                                                 {"max_backlog"},
+                                                 {"rss_max"}});
+    }
     std::string_view summary() const override {
         return "open load: jobs at a fixed rate, lateness from the intended start";
     }

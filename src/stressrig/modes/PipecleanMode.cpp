@@ -80,6 +80,7 @@ class PipecleanMode final : public Mode {
         sched_.lifeWindow = Duration{0};  // no deadlines: slowness must not look like a fault
     }
     std::string_view name() const override { return "pipeclean"; }
+    std::vector<FigureSource> figures() const override { return {{"failures"}, {"late"}}; }
     std::string_view summary() const override {
         return "every preset pattern once, quickly: a correctness check (hashes, lost jobs)";
     }

@@ -37,6 +37,7 @@
 #include "measure/RunInstrument.hpp"
 #include "modes/BackendComparisonReport.hpp"
 #include "modes/Mode.hpp"
+#include "modes/ModeFigures.hpp"
 #include "modes/RunRepAnalysis.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/DotWriter.hpp"
@@ -124,6 +125,9 @@ void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& 
 class RunMode final : public Mode {
   public:
     std::string_view name() const override { return "run"; }
+    std::vector<FigureSource> figures() const override {
+        return withLateness(LatenessAt::Flat, {{"efficiency"}, {"runtime"}, {"deadline_misses"}});
+    }
     std::string_view summary() const override {
         return "runs one graph on its schedule (--reps times); every job with its state";
     }

@@ -14,6 +14,7 @@
 #include "load/Progress.hpp"
 #include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
+#include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/MissingValues.hpp"
@@ -43,6 +44,13 @@ nlohmann::json slopeJson(const SlopeFit& f) {
 class SoakMode final : public Mode {
   public:
     std::string_view name() const override { return "soak"; }
+    std::vector<FigureSource> figures() const override {
+        return withLateness(LatenessAt::Nested, {{"throughput", "trend.mean_throughput_per_s"},
+                                                 {"drop_rate", "verdict.drop_fraction"},
+                                                 {"late_rate", "verdict.late_fraction"},
+                                                 {"deadline_drops"},
+                                                 {"late_starts"}});
+    }
     std::string_view summary() const override {
         return "moderate open load for a long time, per-interval table, trends and a verdict";
     }

@@ -62,6 +62,11 @@ std::string rateOrNone(const std::optional<double>& r) {
 class SweepMode final : public Mode {
   public:
     std::string_view name() const override { return "sweep"; }
+    std::vector<FigureSource> figures() const override {
+        return {{"highest_stable_rate", "levels[workers].highest_stable_per_s"},
+                {"first_failure_rate", "levels[workers].first_failure_per_s"},
+                {"steps_run", "levels[workers].steps_run"}};
+    }
     std::string_view summary() const override {
         return "offered-rate steps per worker count: stable / burst / failure levels";
     }

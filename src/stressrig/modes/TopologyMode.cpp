@@ -32,6 +32,9 @@ class TopologyMode final : public Mode {
   public:
     std::string_view name() const override { return "topology"; }
     bool measures() const override { return false; }  // it runs nothing
+    std::vector<FigureSource> figures() const override {
+        return {{"nodes"}, {"levels"}, {"edges"}, {"max_width"}, {"critical_path"}, {"work"}};
+    }
     std::string_view summary() const override {
         return "a graph's statistics, DOT picture, work and lower bound; runs nothing";
     }

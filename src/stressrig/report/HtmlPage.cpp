@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "report/DataUri.hpp"
+#include "report/FigureTable.hpp"
 
 namespace fs = std::filesystem;
 
@@ -374,10 +375,13 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
     p << kPicturesMarker;  // filled in last: they get what the budget leaves
 
     const nlohmann::json& result = field("result");
+    p << FigureTable::checks(field("checks"));
     if (result.is_object() && !result.empty())
-        p << "<h2>Result figures</h2>\n<p class=\"sub\">The envelope's <code>result</code>; "
-             "n/a = not measured.</p>\n"
-          << keyValueTable(result);
+        p << "<h2>Result figures</h2>\n<p class=\"sub\">The headline figures of the envelope's "
+             "<code>result</code> with their units; n/a = not measured.</p>\n"
+          << FigureTable::figures(result)
+          << "<details><summary>Every field of <code>result</code></summary>\n"
+          << keyValueTable(result) << "</details>\n";
     pageFiles(p, files, name);
 
     if (field("configuration").is_object())

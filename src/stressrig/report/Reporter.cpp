@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -331,11 +332,20 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
                              inv.measures && env.busy(), interrupted};
     const VerdictClass verdictClass = verdictClassOf(facts);
     envelope["verdict_class"] = std::string(verdictClassName(verdictClass));
+    std::optional<CheckReport> checks;
+    if (!inv.checks.empty()) {
+        checks = evaluateChecks(inv.checks, r.result,
+                                inv.measures && env.busy() ? env.busyWarning() : "", inv.busyPolicy,
+                                inv.checkBaseline);
+        envelope["checks"] = checks->json();
+        if (checks->failed() && status == kExitMeasured) status = kExitCheckFailed;
+        envelope["exit_status"] = status;
+    }
     const WrittenResult w =
         writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
     if (!w.writeError.empty()) {
         envelope["files"] = nlohmann::json::array();
-        if (status == kExitMeasured) status = kExitWriteFailure;
+        if (status == kExitMeasured || status == kExitCheckFailed) status = kExitWriteFailure;
         envelope["exit_status"] = status;
     }
 
@@ -350,6 +360,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
             fmt::print(out_, "{}\n", output_.colour ? terminalColoured(line, verdictClass) : line);
         }
     }
+    if (checks)
+        for (const std::string& line : checks->lines())
+            fmt::print(info, "{}\n", oneLine(line));
     for (const std::string& warning : r.warnings)
         fmt::print(info, "warning: {}\n", oneLine(warning));
     for (const std::string& f : r.failures)

@@ -10,6 +10,7 @@
 
 #include "report/ModeResult.hpp"
 #include "report/OutputSettings.hpp"
+#include "report/ResultCheck.hpp"
 #include "report/ResultFiles.hpp"
 
 namespace pullsched::rig {
@@ -23,6 +24,7 @@ enum ExitStatus : int {
     kExitSystemFailure = 1,  ///< the scheduler lost, doubled or failed a job, or a hash differs
     kExitUsage = 2,          ///< bad input; nothing was run or written
     kExitWriteFailure = 3,   ///< measured, but the result files could not be written
+    kExitCheckFailed = 4,    ///< measured and written, but a --check condition failed
     kExitInterrupted = 130,  ///< SIGINT (143 for SIGTERM): partial result written
 };
 
@@ -31,6 +33,9 @@ struct Invocation {
     std::string mode;
     nlohmann::json configuration;  ///< OptionTable::configuration() of the mode
     bool measures = true;          ///< Mode::measures(): warn about a busy machine
+    std::vector<Check> checks;     ///< --check conditions, held against the result
+    BusyPolicy busyPolicy = BusyPolicy::Warn;
+    nlohmann::json checkBaseline;  ///< the stored result `F*baseline` conditions read
 };
 
 class Reporter {
@@ -40,7 +45,8 @@ class Reporter {
 
     /// Writes the files, prints the report and returns the exit status. The envelope:
     /// { mode, version, configuration, environment, calibration, files, partial,
-    ///   verdict, warnings, failures, exit_status, result }.
+    ///   verdict, warnings, failures, exit_status, result }, and `checks` when the
+    /// invocation has --check conditions (exit 4 when one fails).
     int report(const ModeResult& result, const Invocation& invocation, Environment& environment,
                const StopRequest& stop);
 

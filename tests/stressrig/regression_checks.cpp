@@ -1,0 +1,234 @@
+// --check on the built binary, mode by mode: a condition the run satisfies exits 0, one it
+// cannot satisfy exits 4 with the result written and the check table in the report, the
+// envelope and the page; a bad condition exits 2 with one line before anything runs.
+// Satisfiable conditions are loose enough for a busy machine (the default --check-busy=warn
+// lets the outcomes stand), unsatisfiable ones impossible.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "RigTestSupport.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using rigtest::rig;
+
+namespace {
+
+const std::string kQuiet = " --quiet --no-render --out=out";
+
+/// Runs `args --check='pass'` and `args --check='fail'` in fresh directories: exit 0, then
+/// exit 4 with every file written and the table naming the failed condition.
+void expectPassThenFail(const std::string& name, const std::string& args, const std::string& pass,
+                        const std::string& fail) {
+    const fs::path a = rigtest::scratch("checks", name + "-pass");
+    const rigtest::Result ok = rig(args + kQuiet + " --check='" + pass + "'", a);
+    EXPECT_EQ(ok.code, 0) << args << " --check=" << pass << "\n" << ok.out << ok.err;
+    EXPECT_NE(ok.out.find("Checks: 0 of"), std::string::npos) << ok.out;
+    const fs::path b = rigtest::scratch("checks", name + "-fail");
+    const rigtest::Result bad = rig(args + kQuiet + " --check='" + fail + "'", b);
+    EXPECT_EQ(bad.code, 4) << args << " --check=" << fail << "\n" << bad.out << bad.err;
+    EXPECT_NE(bad.out.find("(exit 4)"), std::string::npos) << bad.out;
+    EXPECT_NE(bad.out.find(fail.substr(0, fail.find(','))), std::string::npos) << bad.out;
+    EXPECT_NE(bad.out.find("Results in"), std::string::npos) << bad.out;  // written
+    fs::remove_all(a);
+    fs::remove_all(b);
+}
+
+const std::string kRun = "--mode=run --pattern=burst --nodes=16 --load=20us --workers=2 --reps=2";
+
+}  // namespace
+
+TEST(Checks, Run) {
+    expectPassThenFail("run", kRun, "lateness_max<=1h,deadline_misses>=0", "lateness_max>1h");
+}
+
+TEST(Checks, Topology) {
+    expectPassThenFail("topology", "--mode=topology --pattern=burst --nodes=16",
+                       "nodes==16,critical_path<=1s", "nodes!=16");
+}
+
+TEST(Checks, BreakingPoint) {
+    expectPassThenFail("breaking-point",
+                       "--mode=breaking-point --nodes=8 --reps=2 --load=100us --workers=2",
+                       "breaking_stress>0", "breaking_stress>1000000x");
+}
+
+TEST(Checks, Open) {
+    expectPassThenFail("open",
+                       "--mode=open --rate=500 --duration=200ms --warmup=50ms --load=50us "
+                       "--workers=2",
+                       "throughput>0/s,drop_rate<=100%,lateness_max[pullsched]<=1h",
+                       "throughput>=10M/s");
+}
+
+TEST(Checks, Closed) {
+    expectPassThenFail("closed",
+                       "--mode=closed --users=2 --duration=300ms --warmup=100ms --load=100us",
+                       "throughput[closed]>0", "throughput[closed]>=10M/s");
+}
+
+TEST(Checks, Sweep) {
+    expectPassThenFail("sweep",
+                       "--mode=sweep --workers=1,2 --from=200/s --to=400/s --step=200/s "
+                       "--hold=150ms --warmup=20ms --load=100us",
+                       "steps_run[workers=2]>=1", "steps_run>=100");
+}
+
+TEST(Checks, Granularity) {
+    expectPassThenFail("granularity",
+                       "--mode=granularity --graphs=isolated:32 --min-size=1us --max-size=4us "
+                       "--step=2 --reps=2 --workers=2",
+                       "runs_verified>=1", "metg[pullsched]<1ns");
+}
+
+TEST(Checks, Soak) {
+    expectPassThenFail("soak",
+                       "--mode=soak --rate=500 --duration=800ms --interval=100ms --load=100us "
+                       "--warmup=0s",
+                       "throughput>0", "throughput>=10M/s");
+}
+
+TEST(Checks, Headroom) {
+    expectPassThenFail("headroom",
+                       "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us "
+                       "--hold=100ms --warmup=10ms",
+                       "capacity>0", "capacity>=100M/s");
+}
+
+TEST(Checks, ParamRange) {
+    expectPassThenFail("param-range",
+                       "--mode=param-range --pattern=isolated --from=4 --to=12 --points=3 "
+                       "--load=100us --workers=2",
+                       "gradient<1h", "gradient>1h");
+}
+
+TEST(Checks, Pipeclean) {
+    expectPassThenFail("pipeclean", "--mode=pipeclean", "failures==0", "failures>0");
+}
+
+/// With several backends each one is held to the same condition, or the one selected.
+TEST(Checks, EveryBackendIsChecked) {
+    const fs::path dir = rigtest::scratch("checks", "backends");
+    const rigtest::JsonRun run =
+        rigtest::rigJson(kRun +
+                             " --backends=pullsched,pool --out=out "
+                             "--check='lateness_max<=1h,lateness_mean[pool]<=1h'",
+                         dir, 0);
+    ASSERT_TRUE(run.j.contains("checks")) << run.r.err;
+    const json& rows = run.j["checks"]["conditions"];
+    ASSERT_EQ(rows.size(), 3u) << rows.dump();
+    EXPECT_EQ(rows[0]["where"], "pool");  // backends in the result's (sorted) order
+    EXPECT_EQ(rows[1]["where"], "pullsched");
+    EXPECT_EQ(rows[2]["condition"], "lateness_mean[pool]<=1h");
+    EXPECT_EQ(rows[2]["where"], "pool");
+    fs::remove_all(dir);
+}
+
+TEST(Checks, Compare) {
+    const fs::path dir = rigtest::scratch("checks", "compare-input");
+    ASSERT_EQ(rig(kRun + " --quiet --no-render --out=a", dir).code, 0);
+    expectPassThenFail("compare", "compare " + (dir / "a").string() + " " + (dir / "a").string(),
+                       "beyond_noise>=0", "within_noise>1000");
+    fs::remove_all(dir);
+}
+
+/// The envelope carries the table, the page shows it, and --json keeps stdout to the envelope.
+TEST(Checks, EnvelopeAndPageHoldTheTable) {
+    const fs::path dir = rigtest::scratch("checks", "envelope");
+    const rigtest::JsonRun run = rigtest::rigJson(
+        "--mode=topology --pattern=burst --nodes=16 --out=out "
+        "--check='nodes==16,edges>1000'",
+        dir, 4);
+    ASSERT_TRUE(run.j.contains("checks")) << run.r.out;
+    EXPECT_EQ(run.j["exit_status"], 4);
+    EXPECT_EQ(run.j["checks"]["passed"], false);
+    EXPECT_EQ(run.j["checks"]["busy"], false);  // topology measures nothing
+    ASSERT_EQ(run.j["checks"]["conditions"].size(), 2u);
+    EXPECT_EQ(run.j["checks"]["conditions"][0]["outcome"], "pass");
+    EXPECT_EQ(run.j["checks"]["conditions"][1]["outcome"], "fail");
+    EXPECT_EQ(run.j["checks"]["conditions"][1]["value"], 16);
+    EXPECT_NE(run.r.err.find("Checks: 1 of 2 fails (exit 4)"), std::string::npos) << run.r.err;
+    const std::string page = rigtest::slurp(dir / "out" / "topology-burst-16.html");
+    EXPECT_NE(page.find("<h2>Checks</h2>"), std::string::npos);
+    EXPECT_NE(page.find("<code>edges&gt;1000</code>"), std::string::npos);
+    EXPECT_NE(page.find("<th>nodes</th><td class=\"num\">16</td>"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Checks, AFileOfChecksIsRead) {
+    const fs::path dir = rigtest::scratch("checks", "file");
+    std::ofstream(dir / "gate.yaml") << "checks:\n  - nodes == 16   # the preset\n"
+                                        "  - 'levels>=1'\n";
+    const rigtest::Result r =
+        rig("--mode=topology --pattern=burst --nodes=16 --check=@gate.yaml" + kQuiet, dir);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("levels>=1"), std::string::npos) << r.out;
+    fs::remove_all(dir);
+}
+
+/// `F*baseline` compares with the newest stored result of the same mode.
+TEST(Checks, ABaselineConditionReadsTheStoredResult) {
+    const fs::path dir = rigtest::scratch("checks", "baseline");
+    const std::string topo = "--mode=topology --pattern=burst --nodes=16";
+    ASSERT_EQ(rig(topo + " --quiet --no-render --out=base", dir).code, 0);
+    const rigtest::Result same =
+        rig(topo + " --check='nodes<=1*baseline' --check-baseline=base" + kQuiet, dir);
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_NE(same.out.find("16 (baseline 16)"), std::string::npos) << same.out;
+    const rigtest::Result half =
+        rig(topo + " --check='nodes<0.5*baseline' --check-baseline=base" + kQuiet, dir);
+    EXPECT_EQ(half.code, 4) << half.err;
+    const rigtest::Result other =
+        rig("--mode=run --check='efficiency>=baseline' --check-baseline=base --out=x", dir);
+    EXPECT_EQ(other.code, 2);
+    EXPECT_EQ(other.err,
+              "stressrig: invalid --check-baseline=base: no result of --mode=run in "
+              "it\n");
+    EXPECT_FALSE(fs::exists(dir / "x"));
+    fs::remove_all(dir);
+}
+
+/// Each mode refuses what it does not produce, a wrong unit and an unknown figure with one
+/// line and exit 2, before anything runs or is written.
+TEST(Checks, BadConditionsExit2WithNothingWritten) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--mode=run", "metg<=1us"},
+        {"--mode=topology", "lateness_p99<=50us"},
+        {"--mode=breaking-point", "efficiency>=0.9"},
+        {"--mode=open", "breaking_to_ideal>=0.95"},
+        {"--mode=closed", "nodes==1"},
+        {"--mode=sweep", "lateness_p99<=1ms"},
+        {"--mode=granularity", "throughput>1k/s"},
+        {"--mode=soak", "metg<1us"},
+        {"--mode=headroom", "lateness_p99<1ms"},
+        {"--mode=param-range", "nodes==3"},
+        {"--mode=pipeclean", "efficiency>0"},
+        {"--mode=run", "lateness_p99<=50"},
+        {"--mode=run", "efficiency>=5us"},
+        {"--mode=run", "latency<1ms"},
+    };
+    for (const auto& [mode, check] : cases) {
+        const fs::path dir = rigtest::scratch("checks", "bad");
+        const rigtest::Result r = rig(mode + " --check='" + check + "' --out=out", dir);
+        EXPECT_EQ(r.code, 2) << mode << " " << check << "\n" << r.err;
+        EXPECT_EQ(r.err.rfind("stressrig: invalid --check '" + check + "': ", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_FALSE(fs::exists(dir / "out")) << mode << " " << check;
+        fs::remove_all(dir);
+    }
+}
+
+TEST(Checks, HelpNamesExitCode4AndTheModesFigures) {
+    const fs::path dir = rigtest::scratch("checks", "help");
+    const rigtest::Result r = rig("--mode=granularity --help", dir);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("4 a --check condition failed"), std::string::npos);
+    EXPECT_NE(r.out.find("--check=EXPR[,EXPR...]"), std::string::npos);
+    EXPECT_NE(r.out.find("--check-busy=KIND"), std::string::npos);
+    EXPECT_NE(r.out.find("Figures --check may name for --mode=granularity"), std::string::npos);
+    EXPECT_NE(r.out.find("  metg "), std::string::npos) << r.out;
+    fs::remove_all(dir);
+}

@@ -1,0 +1,390 @@
+// --check: conditions parsed with their units (or refused with one exact line), held
+// against a result per backend, graph or level, the busy-machine policy, check files, the
+// metric catalogue and the page's figure and check tables.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/CheckOptions.hpp"
+#include "cli/UsageError.hpp"
+#include "modes/Mode.hpp"
+#include "report/FigureTable.hpp"
+#include "report/MetricCatalogue.hpp"
+#include "report/ResultCheck.hpp"
+
+using namespace pullsched::rig;
+using nlohmann::json;
+
+namespace {
+
+const std::vector<FigureSource> kFigures = {{"lateness_p99"},
+                                            {"efficiency"},
+                                            {"throughput"},
+                                            {"drop_rate", "deadline_drops/posted"},
+                                            {"max_sustained_capacity"},
+                                            {"deadline_misses"},
+                                            {"rss_max"},
+                                            {"metg", "metg_us.*"},
+                                            {"steps_run", "levels[workers].steps_run"}};
+
+Check one(const std::string& text) {
+    const std::vector<Check> c = parseChecks(text, "test", kFigures);
+    EXPECT_EQ(c.size(), 1u) << text;
+    return c.empty() ? Check{} : c.front();
+}
+
+/// The one-line message parseChecks() refuses `text` with.
+std::string refusal(const std::string& text) {
+    try {
+        parseChecks(text, "test", kFigures);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "<accepted>";
+}
+
+std::vector<CheckRow> rowsOf(const std::string& spec, const json& result) {
+    return evaluateChecks(parseChecks(spec, "test", kFigures), result, "", BusyPolicy::Warn).rows;
+}
+
+}  // namespace
+
+TEST(ResultChecks, ThresholdsAreReadInTheFiguresBaseUnit) {
+    EXPECT_DOUBLE_EQ(one("lateness_p99<=50us").threshold, 50);
+    EXPECT_DOUBLE_EQ(one("lateness_p99<=1ms").threshold, 1000);
+    EXPECT_DOUBLE_EQ(one("lateness_p99 <= 2 s").threshold, 2e6);
+    EXPECT_DOUBLE_EQ(one("lateness_p99<500ns").threshold, 0.5);
+    EXPECT_DOUBLE_EQ(one("lateness_p99_us<=50µs").threshold, 50);  // the JSON key works too
+    EXPECT_DOUBLE_EQ(one("throughput>=2k/s").threshold, 2000);
+    EXPECT_DOUBLE_EQ(one("throughput>=50/ms").threshold, 50000);
+    EXPECT_DOUBLE_EQ(one("throughput>=300").threshold, 300);
+    EXPECT_DOUBLE_EQ(one("throughput>0/s").threshold, 0);
+    EXPECT_DOUBLE_EQ(one("lateness_p99>=0us").threshold, 0);
+    EXPECT_DOUBLE_EQ(one("lateness_p99<=1.5min").threshold, 90e6);
+    EXPECT_DOUBLE_EQ(one("efficiency>=0.9").threshold, 0.9);
+    EXPECT_DOUBLE_EQ(one("efficiency>=0.95x").threshold, 0.95);
+    EXPECT_DOUBLE_EQ(one("efficiency>=95%").threshold, 0.95);
+    EXPECT_DOUBLE_EQ(one("drop_rate<0.1%").threshold, 0.001);
+    EXPECT_DOUBLE_EQ(one("max_sustained_capacity>=80%").threshold, 80);
+    EXPECT_DOUBLE_EQ(one("rss_max<=512KiB").threshold, 0.5);
+    EXPECT_DOUBLE_EQ(one("rss_max<=2GiB").threshold, 2048);
+    EXPECT_DOUBLE_EQ(one("deadline_misses==3").threshold, 3);
+}
+
+TEST(ResultChecks, EveryOperatorAndSelectorIsRead) {
+    EXPECT_EQ(one("efficiency<1").op, CheckOp::Less);
+    EXPECT_EQ(one("efficiency<=1").op, CheckOp::LessEqual);
+    EXPECT_EQ(one("efficiency>1").op, CheckOp::Greater);
+    EXPECT_EQ(one("efficiency>=1").op, CheckOp::GreaterEqual);
+    EXPECT_EQ(one("efficiency==1").op, CheckOp::Equal);
+    EXPECT_EQ(one("efficiency!=1").op, CheckOp::NotEqual);
+    const Check c = one("metg[pullsched]<=1us");
+    EXPECT_EQ(c.metric->name, "metg");
+    EXPECT_EQ(c.path, "metg_us.*");
+    EXPECT_EQ(c.selector, std::vector<std::string>{"pullsched"});
+    EXPECT_EQ(one("steps_run[workers=2]>=1").selector, std::vector<std::string>{"workers=2"});
+    EXPECT_EQ(one("metg[stencil/tbb]<1ms").selector, (std::vector<std::string>{"stencil", "tbb"}));
+    EXPECT_EQ(
+        parseChecks("efficiency>=0.9,metg[a/b]<=1us,lateness_p99<50us", "test", kFigures).size(),
+        3u);
+}
+
+TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
+    EXPECT_EQ(refusal("foo<1"),
+              "invalid --check 'foo<1': unknown figure 'foo'; --mode=test has: lateness_p99, "
+              "efficiency, throughput, drop_rate, max_sustained_capacity, deadline_misses, "
+              "rss_max, metg, steps_run");
+    EXPECT_EQ(refusal("nodes==16"),
+              "invalid --check 'nodes==16': --mode=test does not produce nodes; it has: "
+              "lateness_p99, efficiency, throughput, drop_rate, max_sustained_capacity, "
+              "deadline_misses, rss_max, metg, steps_run");
+    EXPECT_EQ(refusal("lateness_p99<=50"),
+              "invalid --check 'lateness_p99<=50': lateness_p99 is a duration; give a unit "
+              "(ns, us, ms, s, min, h)");
+    EXPECT_EQ(refusal("lateness_p99<=5m"),
+              "invalid --check 'lateness_p99<=5m': lateness_p99 is a duration; 'm' is not its "
+              "unit (ns, us, ms, s, min, h)");
+    EXPECT_EQ(refusal("efficiency>=5us"),
+              "invalid --check 'efficiency>=5us': efficiency is a ratio; 'us' is not its unit (a "
+              "plain number, x or %)");
+    EXPECT_EQ(refusal("max_sustained_capacity>=80"),
+              "invalid --check 'max_sustained_capacity>=80': max_sustained_capacity is a "
+              "percentage; give a unit (write it in %, e.g. 80%)");
+    EXPECT_EQ(refusal("deadline_misses<1ms"),
+              "invalid --check 'deadline_misses<1ms': deadline_misses is a count; 'ms' is not "
+              "its unit (a plain number)");
+    EXPECT_EQ(refusal("throughput>2x/s"),
+              "invalid --check 'throughput>2x/s': throughput is a rate; 'x/s' is not its unit "
+              "(/s, k/s, /ms, /min, Hz, kHz or a plain number per second)");
+    EXPECT_EQ(refusal("efficiency=0.9"),
+              "invalid --check 'efficiency=0.9': expected FIGURE OP VALUE with OP one of < <= > "
+              ">= == != (e.g. lateness_p99<=50us)");
+    EXPECT_EQ(refusal("efficiency>="),
+              "invalid --check 'efficiency>=': expected FIGURE OP VALUE with OP one of < <= > >= "
+              "== != (e.g. lateness_p99<=50us)");
+    EXPECT_EQ(refusal("efficiency>=abc"),
+              "invalid --check 'efficiency>=abc': 'abc' is not a number");
+    EXPECT_EQ(refusal("efficiency>=0.9,"),
+              "invalid --check 'efficiency>=0.9,': an empty condition (a comma too many?)");
+    EXPECT_EQ(refusal("metg[]<1us"),
+              "invalid --check 'metg[]<1us': a selector is [NAME] after the figure, e.g. "
+              "metg[pullsched]");
+}
+
+TEST(ResultChecks, EachBackendIsHeldToTheCondition) {
+    const json result = {{"lateness_p99_us", 40},
+                         {"backends",
+                          {{"pullsched", {{"lateness_p99_us", 40}, {"efficiency", 0.9}}},
+                           {"tbb", {{"lateness_p99_us", 80}, {"efficiency", nullptr}}}}}};
+    const std::vector<CheckRow> all = rowsOf("lateness_p99<=50us", result);
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].where, "pullsched");
+    EXPECT_EQ(all[0].outcome, CheckRow::Outcome::Pass);
+    EXPECT_EQ(all[0].valueText, "40.0µs");
+    EXPECT_EQ(all[1].where, "tbb");
+    EXPECT_EQ(all[1].outcome, CheckRow::Outcome::Fail);
+    const std::vector<CheckRow> picked = rowsOf("lateness_p99[pullsched]<=50us", result);
+    ASSERT_EQ(picked.size(), 1u);
+    EXPECT_EQ(picked[0].where, "pullsched");
+    // a figure not measured fails its check
+    const std::vector<CheckRow> eff = rowsOf("efficiency>=0.5", result);
+    ASSERT_EQ(eff.size(), 2u);
+    EXPECT_EQ(eff[1].outcome, CheckRow::Outcome::Missing);
+    EXPECT_EQ(eff[1].valueText, "n/a");
+    // a selector that matches nothing is one failing row, not a silent pass
+    const std::vector<CheckRow> none = rowsOf("lateness_p99[asio]<=50us", result);
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_EQ(none[0].where, "[asio]");
+    EXPECT_EQ(none[0].valueText, "not in the result");
+    EXPECT_EQ(none[0].outcome, CheckRow::Outcome::Missing);
+}
+
+TEST(ResultChecks, TopLevelWhenNoBackendHoldsTheFigure) {
+    const json result = {{"deadline_misses", 2}, {"backends", {{"pullsched", {{"runs", 2}}}}}};
+    const std::vector<CheckRow> rows = rowsOf("deadline_misses<=2", result);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].where, "");
+    EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Pass);
+    EXPECT_EQ(rowsOf("deadline_misses<2", result)[0].outcome, CheckRow::Outcome::Fail);
+}
+
+TEST(ResultChecks, RatiosGraphsAndLevelsAreFound) {
+    const json open = {{"deadline_drops", 1}, {"posted", 1000}};
+    EXPECT_EQ(rowsOf("drop_rate<0.1%", open)[0].outcome, CheckRow::Outcome::Fail);
+    EXPECT_EQ(rowsOf("drop_rate<=0.1%", open)[0].outcome, CheckRow::Outcome::Pass);
+    EXPECT_EQ(rowsOf("drop_rate<=0.1%", json{{"deadline_drops", 0}, {"posted", 0}})[0].outcome,
+              CheckRow::Outcome::Missing);
+    const json gran = json::parse(R"({"backends": {
+        "pullsched": {"metg_us": {"stencil": 2.0, "fft": 9.0}},
+        "tbb": {"metg_us": {"stencil": 5.0, "fft": null}}}})");
+    const std::vector<CheckRow> rows = rowsOf("metg[pullsched]<=3us", gran);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].where, "pullsched/fft");
+    EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Fail);
+    EXPECT_EQ(rows[1].where, "pullsched/stencil");
+    EXPECT_EQ(rows[1].outcome, CheckRow::Outcome::Pass);
+    EXPECT_EQ(rowsOf("metg[stencil]<=6us", gran).size(), 2u);
+    EXPECT_EQ(rowsOf("metg[stencil/tbb]<=6us", gran).size(), 1u);
+    const json sweep = {{"levels", json::array({{{"workers", 1}, {"steps_run", 3}},
+                                                {{"workers", 2}, {"steps_run", 1}}})}};
+    const std::vector<CheckRow> levels = rowsOf("steps_run>=2", sweep);
+    ASSERT_EQ(levels.size(), 2u);
+    EXPECT_EQ(levels[0].where, "workers=1");
+    EXPECT_EQ(levels[1].outcome, CheckRow::Outcome::Fail);
+    EXPECT_EQ(rowsOf("steps_run[2]>=1", sweep).size(), 1u);
+    EXPECT_EQ(rowsOf("steps_run[workers=1]>=1", sweep)[0].where, "workers=1");
+}
+
+TEST(ResultChecks, ABaselineThresholdIsAFactorOfTheSameFigureStoredBefore) {
+    const Check c = one("lateness_p99<=1.1*baseline");
+    EXPECT_TRUE(c.relative);
+    EXPECT_DOUBLE_EQ(c.threshold, 1.1);
+    EXPECT_DOUBLE_EQ(one("efficiency>=baseline").threshold, 1);
+    EXPECT_EQ(refusal("efficiency>=1.1baseline"),
+              "invalid --check 'efficiency>=1.1baseline': a baseline threshold is F*baseline, "
+              "e.g. lateness_p99<=1.1*baseline");
+    const json base = json::parse(R"({"backends": {
+        "pullsched": {"lateness_p99_us": 100}, "tbb": {"lateness_p99_us": null}}})");
+    const json now = json::parse(R"({"backends": {
+        "pullsched": {"lateness_p99_us": 105}, "tbb": {"lateness_p99_us": 50},
+        "asio": {"lateness_p99_us": 50}}})");
+    const std::vector<CheckRow> rows = evaluateChecks({c}, now, "", BusyPolicy::Warn, base).rows;
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].where, "asio");  // not in the baseline: no threshold
+    EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Missing);
+    EXPECT_EQ(rows[0].valueText, "50.0µs (baseline n/a)");
+    EXPECT_EQ(rows[1].where, "pullsched");
+    EXPECT_EQ(rows[1].outcome, CheckRow::Outcome::Pass);  // 105 <= 1.1 x 100
+    EXPECT_EQ(rows[1].baseline, 100);
+    EXPECT_EQ(rows[1].valueText, "105µs (baseline 100µs)");
+    EXPECT_EQ(rows[2].outcome, CheckRow::Outcome::Missing);  // baseline not measured
+    const Check strict = one("lateness_p99[pullsched]<=1.04*baseline");
+    EXPECT_EQ(evaluateChecks({strict}, now, "", BusyPolicy::Warn, base).rows[0].outcome,
+              CheckRow::Outcome::Fail);
+}
+
+TEST(ResultChecks, ABaselineConditionNeedsABaselineAndABaselineACondition) {
+    CheckOptions o;
+    o.spec = "efficiency>=0.9*baseline";
+    const std::vector<Check> relative = o.parse("test", kFigures);
+    try {
+        o.baseline("test", relative);
+        ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid --check 'efficiency>=0.9*baseline': needs "
+                     "--check-baseline=DIR, a folder with a stored result of "
+                     "--mode=test");
+    }
+    o.baselineDir = ::testing::TempDir();
+    EXPECT_THROW(o.baseline("no-such-mode", relative), UsageError);
+    o.spec = "efficiency>=0.9";
+    EXPECT_THROW(o.baseline("test", o.parse("test", kFigures)), UsageError);
+    o.baselineDir.clear();
+    EXPECT_TRUE(o.baseline("test", o.parse("test", kFigures)).is_null());
+}
+
+TEST(ResultChecks, ABusyMachineIsDecidedByThePolicy) {
+    const json result = {{"efficiency", 0.5}};
+    const auto checks = parseChecks("efficiency>=0.9", "test", kFigures);
+    const auto passing = parseChecks("efficiency>=0.1", "test", kFigures);
+    EXPECT_TRUE(evaluateChecks(checks, result, "", BusyPolicy::Pass).failed());
+    EXPECT_FALSE(evaluateChecks(passing, result, "", BusyPolicy::Fail).failed());
+    EXPECT_TRUE(evaluateChecks(checks, result, "load 9", BusyPolicy::Warn).failed());
+    EXPECT_FALSE(evaluateChecks(passing, result, "load 9", BusyPolicy::Warn).failed());
+    EXPECT_TRUE(evaluateChecks(passing, result, "load 9", BusyPolicy::Fail).failed());
+    EXPECT_FALSE(evaluateChecks(checks, result, "load 9", BusyPolicy::Pass).failed());
+    const CheckReport r = evaluateChecks(checks, result, "load 9", BusyPolicy::Pass);
+    EXPECT_EQ(r.failures(), 1u);  // still shown as failed
+    const std::vector<std::string> lines = r.lines();
+    ASSERT_EQ(lines.size(), 5u);
+    EXPECT_EQ(lines[3],
+              "  the machine was busy (load 9); --check-busy=pass: failed checks do "
+              "not fail the run");
+    EXPECT_EQ(lines[4], "Checks: 1 of 1 fails (passed)");
+    const json j = r.json();
+    EXPECT_EQ(j["busy"], true);
+    EXPECT_EQ(j["busy_policy"], "pass");
+    EXPECT_EQ(j["passed"], true);
+    EXPECT_EQ(j["conditions"][0]["outcome"], "fail");
+    EXPECT_EQ(j["conditions"][0]["value"], 0.5);
+}
+
+TEST(ResultChecks, TheTableNamesConditionPlaceValueAndOutcome) {
+    const auto checks = parseChecks("efficiency>=0.9,efficiency<=1", "test", kFigures);
+    const std::vector<std::string> lines =
+        evaluateChecks(checks, json{{"efficiency", 0.5}}, "", BusyPolicy::Warn).lines();
+    ASSERT_EQ(lines.size(), 5u);
+    EXPECT_EQ(lines[0], "Checks:");
+    EXPECT_EQ(lines[1], "  condition        where  value  result");
+    EXPECT_EQ(lines[2], "  efficiency>=0.9         0.500  FAIL");
+    EXPECT_EQ(lines[3], "  efficiency<=1           0.500  pass");
+    EXPECT_EQ(lines[4], "Checks: 1 of 2 fails (exit 4)");
+}
+
+TEST(ResultChecks, CheckFilesHoldOneConditionPerLineOrAChecksBlock) {
+    EXPECT_EQ(checkFileConditions("lateness_p99<=50us\n# why\n\nefficiency>=0.9  # floor\n"),
+              "lateness_p99<=50us,efficiency>=0.9");
+    EXPECT_EQ(checkFileConditions("checks:\n  - 'metg[pullsched]<=1us'\n  - drop_rate<0.1%\n"),
+              "metg[pullsched]<=1us,drop_rate<0.1%");
+    const std::string file = ::testing::TempDir() + "pullsched-checks.txt";
+    std::ofstream(file) << "checks:\n  - efficiency>=0.9\n  - lateness_p99<=50us\n";
+    CheckOptions o;
+    o.spec = "@" + file;
+    EXPECT_EQ(o.parse("test", kFigures).size(), 2u);
+    o.spec = "@" + file + ".missing";
+    EXPECT_THROW(o.parse("test", kFigures), UsageError);
+    o.busy = "fail";
+    EXPECT_EQ(o.busyPolicy(), BusyPolicy::Fail);
+    EXPECT_EQ(CheckOptions{}.busyPolicy(), BusyPolicy::Warn);  // the default
+}
+
+TEST(MetricCatalogue, NamesAreUniqueAndFoundByNameOrKey) {
+    std::set<std::string_view> names;
+    for (const Metric& m : MetricCatalogue::all()) {
+        EXPECT_TRUE(names.insert(m.name).second) << m.name;
+        EXPECT_FALSE(m.label.empty()) << m.name;
+        EXPECT_FALSE(m.meaning.empty()) << m.name;
+        EXPECT_EQ(MetricCatalogue::find(m.key), &m);
+    }
+    std::string q;
+    const Metric* m = MetricCatalogue::forPath("backends.pullsched.lateness.p99_us", q);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->name, "lateness_p99");
+    EXPECT_EQ(q, "backends.pullsched");
+    EXPECT_EQ(MetricCatalogue::forPath("xlateness_p99_us", q), nullptr);
+    EXPECT_EQ(MetricCatalogue::format(*MetricCatalogue::find("runtime"), 1.5), "1.50ms");
+    EXPECT_EQ(MetricCatalogue::format(*MetricCatalogue::find("throughput"), 2500), "2.50k/s");
+    EXPECT_EQ(MetricCatalogue::jsonUnit(*MetricCatalogue::find("runtime_ms")), "ms");
+}
+
+/// Every figure a mode declares names the catalogue and lies where the mode's recorded
+/// JSON keys (tests/stressrig/mode_json_keys) put it, at the top or per backend.
+TEST(MetricCatalogue, EveryModesFiguresAreInItsRecordedKeys) {
+    for (const auto& mode : makeModes()) {
+        std::ifstream in(std::string(PULLSCHED_SOURCE_DIR) + "/tests/stressrig/mode_json_keys/" +
+                         std::string(mode->name()) + ".txt");
+        ASSERT_TRUE(in) << mode->name();
+        std::vector<std::string> keys;
+        for (std::string line; std::getline(in, line);)
+            keys.push_back(line);
+        EXPECT_FALSE(mode->figures().empty()) << mode->name();
+        for (const FigureSource& f : mode->figures()) {
+            const Metric* m = MetricCatalogue::find(f.metric);
+            ASSERT_NE(m, nullptr) << mode->name() << ": " << f.metric;
+            const std::string path(f.path.empty() ? m->key : f.path);
+            for (std::size_t at = 0, next = 0; at <= path.size(); at = next + 1) {
+                next = path.find('/', at);
+                if (next == std::string::npos) next = path.size();
+                std::string re;
+                for (char c : path.substr(at, next - at))
+                    re += c == '*'   ? std::string("[^.]+")
+                          : c == '.' ? std::string("\\.")
+                                     : std::string(1, c);
+                re = std::regex_replace(re, std::regex("\\[[a-z_]+\\]"), "\\[\\]");
+                const std::regex full("result\\.(backends\\.[^.]+\\.)?" + re);
+                EXPECT_TRUE(
+                    std::any_of(keys.begin(), keys.end(),
+                                [&](const std::string& k) { return std::regex_match(k, full); }))
+                    << mode->name() << ": " << f.metric << " at " << path;
+            }
+        }
+    }
+}
+
+TEST(FigureTable, FiguresAreLabelledWithUnitsAndMeaning) {
+    const json result = {{"nodes_seen", 3},
+                         {"backends", {{"pullsched", {{"lateness", {{"p99_us", 12.5}}}}}}}};
+    const std::string html = FigureTable::figures(result);
+    EXPECT_NE(html.find("<th>p99 lateness (pullsched)</th><td class=\"num\">12.5µs</td>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("99% of the jobs started"), std::string::npos);
+    EXPECT_NE(html.find("<code>backends.pullsched.lateness.p99_us</code>"), std::string::npos);
+    EXPECT_EQ(html.find("nodes_seen"), std::string::npos);
+    EXPECT_EQ(FigureTable::figures(json{{"nodes_seen", 3}}), "");
+    // catalogue order, and one backend's rows that repeat the top level are left out
+    const json run = json::parse(R"({"nodes": 16, "efficiency": 0.5, "lateness_max_us": 3,
+        "backends": {"pullsched": {"efficiency": 0.5, "lateness_max_us": 4}}})");
+    const std::string ordered = FigureTable::figures(run);
+    const auto at = [&](const std::string& label) {
+        return ordered.find("<th>" + label + "</th>");
+    };
+    EXPECT_LT(at("largest lateness"), at("largest lateness (pullsched)"));
+    EXPECT_LT(at("largest lateness (pullsched)"), at("efficiency"));
+    EXPECT_LT(at("efficiency"), at("nodes"));
+    EXPECT_EQ(at("efficiency (pullsched)"), std::string::npos) << ordered;
+    const auto checks = parseChecks("efficiency>=0.9", "test", kFigures);
+    const std::string table = FigureTable::checks(
+        evaluateChecks(checks, json{{"efficiency", 0.5}}, "load 9", BusyPolicy::Warn).json());
+    EXPECT_NE(table.find("Failed (exit 4): 1 of 1"), std::string::npos) << table;
+    EXPECT_NE(table.find("<code>efficiency&gt;=0.9</code>"), std::string::npos);
+    EXPECT_NE(table.find("The machine was busy (load 9); --check-busy=warn"), std::string::npos);
+    EXPECT_EQ(FigureTable::checks(nullptr), "");
+}
