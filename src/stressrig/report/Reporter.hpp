@@ -33,9 +33,9 @@ struct Invocation {
     std::string mode;
     nlohmann::json configuration;  ///< OptionTable::configuration() of the mode
     bool measures = true;          ///< Mode::measures(): warn about a busy machine
-    std::vector<Check> checks;     ///< --check conditions, held against the result
+    std::vector<Check> checks{};   ///< --check conditions, held against the result
     BusyPolicy busyPolicy = BusyPolicy::Warn;
-    nlohmann::json checkBaseline;  ///< the stored result `F*baseline` conditions read
+    nlohmann::json checkBaseline{};  ///< the stored result `F*baseline` conditions read
 };
 
 class Reporter {
