@@ -112,7 +112,7 @@ StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& o
     out.arrivalTimes = backend.arrivalTimes();
     LoadRunResult& r = out.load;
     r.method = "open";
-    r.offeredRate = cfg.arrivals.rate;
+    r.offeredRate = cfg.arrivals.meanRate(Duration{0}, cfg.duration);
     StreamLedger ledger(offsets.size());
 
     backend.start(cfg.workers, cfg.placement);

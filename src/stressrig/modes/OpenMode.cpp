@@ -21,6 +21,7 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -59,7 +60,7 @@ class OpenMode final : public Mode {
         backends_.declareList(t, std::move(help));
     }
     void validate(const OptionTable& t) override {
-        open_.resolve(t);
+        open_.resolve(t, span_.duration);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
                                          durationText(span_.warmup), durationText(span_.duration)));
@@ -104,6 +105,7 @@ class OpenMode final : public Mode {
     // present: one backend in detail
     void presentDetail(ModeResult& m, const StreamRunResult& run) const;
     void detailFiles(ModeResult& m, const LoadRunResult& r) const;
+    void presentStages(ModeResult& m, const LoadRunResult& r) const;
     std::string verdict(const LoadRunResult& r, std::uint64_t late) const;
     // present: several backends side by side
     void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
@@ -140,7 +142,7 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
             break;
         }
         ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
-                                      Units::formatRate(open_.rate), durationText(span_.duration),
+                                      open_.rateText(), durationText(span_.duration),
                                       exec_.workers, durationText(exec_.load)));
         const auto backend = BackendRegistry::streamRunner(n);
         out.runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
@@ -152,10 +154,12 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
 StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& body) const {
     const BackendInfo& info = BackendRegistry::find(backends_.names().front());
     ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
-                                  Units::formatRate(open_.rate), durationText(span_.duration),
+                                  open_.rateText(), durationText(span_.duration),
                                   exec_.workers, durationText(exec_.load)));
     OpenRunConfig cfg = loadConfig<OpenRunConfig>();
     cfg.deadlineWindow = open_.deadlineWindow;
+    cfg.lateLimit = open_.limit;
+    if (open_.stages) cfg.interval = stageInterval(span_.duration);
     StreamRunResult out;
     out.backend = std::string(info.name);
     out.arrivalTimes = info.startTimes;
@@ -169,7 +173,7 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
     const LoadRunResult& r = run.load;
     const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
     m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
-                                 Units::formatRate(open_.rate), open_.arrival,
+                                 open_.rateText(), open_.arrival,
                                  durationText(span_.duration), span_.warmupText(), exec_.workers,
                                  durationText(exec_.load)));
     m.text.push_back(fmt::format(
@@ -216,13 +220,39 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
     j["backends"][run.backend]["late_starts"] = late;
     j["interrupted"] = r.interrupted;
     detailFiles(m, r);
+    if (open_.stages) presentStages(m, r);
+}
+
+void OpenMode::presentStages(ModeResult& m, const LoadRunResult& r) const {
+    const RateProfile& p = *open_.stages;
+    const Recovery rec = stageRecovery(p, r.intervals, open_.limit, exec_.workers);
+    m.text.push_back(fmt::format("Per interval of {} (offered = the stages' mean rate over it):",
+                                 durationText(stageInterval(span_.duration))));
+    for (std::string& l : intervalText(r.intervals))
+        m.text.push_back("  " + std::move(l));
+    const std::string recovery = recoveryText(rec, p, open_.limit);
+    m.text.push_back("Recovery: " + recovery);
+    m.verdict += "; " + recovery;
+    nlohmann::json& j = m.result;
+    j["stages"] = stagesJson(p);
+    j["intervals"] = intervalsJson(r.intervals);
+    j["recovery"] = recoveryJson(rec, p);
+    CsvTable t = intervalTable(r.intervals);
+    PlotOptions po;
+    po.title = "open load with stages: offered and achieved rate per interval, backlog";
+    po.yLabel = "jobs per s";
+    po.y2Label = "backlog (due jobs not started)";
+    m.plots.push_back({"-intervals", GnuplotScript::tablePlot(t, "time s",
+                                                              {"offered per s", "achieved per s"},
+                                                              {"backlog"}, po)});
+    m.tables.push_back({"-intervals", std::move(t)});
 }
 
 void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
     CsvTable ts = loadTimeSeries(r);
     PlotOptions po;
     po.title =
-        fmt::format("open load {}: backlog and CPU over time", Units::formatRate(open_.rate));
+        fmt::format("open load {}: backlog and CPU over time", open_.rateText());
     m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
     m.tables.push_back({"", std::move(ts)});
     CsvTable pt = latencyPercentileTable({&r});
@@ -235,7 +265,7 @@ void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
 }
 
 std::string OpenMode::verdict(const LoadRunResult& r, std::uint64_t late) const {
-    const std::string rate = Units::formatRate(open_.rate);
+    const std::string rate = open_.rateText();
     std::string p99 = "n/a (too few samples)";
     if (percentileSupported(99, r.lateness.count()))
         p99 = durationText(Duration{r.lateness.percentile(99)});
@@ -269,7 +299,7 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
         nameList += (nameList.empty() ? "" : ", ") + n;
     m.text.push_back(
         fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
-                    Units::formatRate(open_.rate), open_.arrival, durationText(span_.duration),
+                    open_.rateText(), open_.arrival, durationText(span_.duration),
                     span_.warmupText(), exec_.workers, durationText(exec_.load), nameList));
     m.text.push_back(
         "Every backend plays the same timetable, one after the other; no deadlines (only "
@@ -318,14 +348,14 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
                               "before the stop, no job ran twice{}",
                               runs.size(), names.size(), best99)
                         : fmt::format("{} backends ran every job exactly once at {}{}", runs.size(),
-                                      Units::formatRate(open_.rate), best99);
+                                      open_.rateText(), best99);
         if (ctx.environment.busy())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
 
     nlohmann::json& j = m.result;
     j["method"] = "open";
-    j["offered_rate_per_s"] = open_.rate;
+    j["offered_rate_per_s"] = runs.empty() ? open_.rate : runs.front().load.offeredRate;
     j["workers"] = exec_.workers;
     j["arrival"] = open_.arrival;
     j["deadline_window_us"] = nullptr;  // no deadlines when comparing backends
@@ -342,7 +372,7 @@ void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>
         series.push_back(s.backend + " lateness us");
     PlotOptions pl;
     pl.title = fmt::format("open load {}: start lateness by percentile, per backend",
-                           Units::formatRate(open_.rate));
+                           open_.rateText());
     m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
     m.tables.push_back({"-latency", std::move(pt)});
     m.tables.push_back({"-backends", streamBackendsTable(runs)});
