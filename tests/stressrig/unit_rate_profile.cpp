@@ -78,8 +78,8 @@ TEST(RateProfile, IntegralAndItsInverse) {
     EXPECT_DOUBLE_EQ(p.rateAt(3500ms), 3000.0);
     EXPECT_DOUBLE_EQ(p.meanRate(3s, 4s), 3000.0);
     for (long double n : {0.5L, 250.0L, 999.0L, 1500.0L, 4321.0L, 5999.0L})
-        EXPECT_NEAR(static_cast<double>(p.arrivalsBefore(
-                        Duration{std::llround(p.timeOfArrival(n) * 1e9L)})),
+        EXPECT_NEAR(static_cast<double>(
+                        p.arrivalsBefore(Duration{std::llround(p.timeOfArrival(n) * 1e9L)})),
                     static_cast<double>(n), 0.01)
             << static_cast<double>(n);
     EXPECT_EQ(p.endOfLastStageAbove(1000), 4s);

@@ -33,8 +33,8 @@ RecoveryCriteria spikeEndingAt(double t) {
 
 TEST(RecoveryAnalysis, DrainsThenComesBackUnderTheLimit) {
     // spike during 3..5 s; backlog gone at 7 s, starts on time from 8 s
-    const auto p = series({0, 0, 50, 400, 900, 300, 1, 0, 0, 0},
-                          {0, 0, 0.2, 0.9, 1, 1, 0.5, 0.005, 0, NAN});
+    const auto p =
+        series({0, 0, 50, 400, 900, 300, 1, 0, 0, 0}, {0, 0, 0.2, 0.9, 1, 1, 0.5, 0.005, 0, NAN});
     const auto r = assessRecovery(p, spikeEndingAt(5));
     EXPECT_TRUE(r.assessed);
     EXPECT_TRUE(r.recovered());

@@ -30,8 +30,7 @@ std::string readArgumentFile(const std::filesystem::path& file, std::string_view
     if (S_ISDIR(st.st_mode))
         throw UsageError(fmt::format("{}: is a directory, not {}", what, kind));
     if (!S_ISREG(st.st_mode))
-        throw UsageError(fmt::format("{}: is not a regular file ({}); {} must be one",
-                                     what,
+        throw UsageError(fmt::format("{}: is not a regular file ({}); {} must be one", what,
                                      S_ISFIFO(st.st_mode)   ? "a FIFO"
                                      : S_ISCHR(st.st_mode)  ? "a character device"
                                      : S_ISBLK(st.st_mode)  ? "a block device"
@@ -39,8 +38,8 @@ std::string readArgumentFile(const std::filesystem::path& file, std::string_view
                                                             : "not a plain file",
                                      kind));
     const auto tooLarge = [&] {
-        return UsageError(fmt::format("{}: larger than the {} KiB {} may hold", what,
-                                      maxBytes / 1024, kind));
+        return UsageError(
+            fmt::format("{}: larger than the {} KiB {} may hold", what, maxBytes / 1024, kind));
     };
     if (static_cast<std::uintmax_t>(st.st_size) > maxBytes) throw tooLarge();
     // Read at most one byte past the limit: the size a file reports (0 for many /proc

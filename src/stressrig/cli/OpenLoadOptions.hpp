@@ -114,9 +114,10 @@ struct OpenLoadOptions {
             n = span >= stages->duration() ? static_cast<double>(stages->arrivalsBefore(span))
                                            : stages->peakRate() * seconds;
         if (stages && n > maxArrivals)
-            throw UsageError(fmt::format("--stages offer {:.3g} arrivals (at most {:.3g}): lower "
-                                         "their rates or shorten them",
-                                         n, maxArrivals));
+            throw UsageError(
+                fmt::format("--stages offer {:.3g} arrivals (at most {:.3g}): lower "
+                            "their rates or shorten them",
+                            n, maxArrivals));
         if (n > maxArrivals)
             throw UsageError(fmt::format(
                 "--rate={} over --{}={} means {:.3g} arrivals (at most {:.3g}): lower one of them",

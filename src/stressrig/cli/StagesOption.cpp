@@ -29,7 +29,8 @@ std::string_view trim(std::string_view s) {
 /// k6's `1m` is a minute; everything else as the rig's durations.
 Duration stageDuration(std::string_view text) {
     std::string t(trim(text));
-    if (t.size() > 1 && t.back() == 'm' && std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
+    if (t.size() > 1 && t.back() == 'm' &&
+        std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
         t += "in";
     return parseDuration(t);
 }
@@ -54,7 +55,8 @@ RateStage parseStage(std::string_view text) {
         throw UnitError(fmt::format("'{}' has no ':'; {}", text, kForm));
     RateStage s;
     s.length = stageDuration(text.substr(0, colon));
-    if (s.length <= Duration{0}) throw UnitError(fmt::format("'{}': a stage lasts longer than 0", text));
+    if (s.length <= Duration{0})
+        throw UnitError(fmt::format("'{}': a stage lasts longer than 0", text));
     std::string_view rates = text.substr(colon + 1);
     std::size_t arrow = rates.find("->"), arrowLength = 2;
     if (arrow == std::string_view::npos) {
@@ -77,7 +79,8 @@ RateProfile parseStages(std::string_view spec) {
         const std::string_view item = trim(spec.substr(index, comma - index));
         const std::size_t n = stages.size() + 1;
         if (item.empty())
-            throw UsageError(fmt::format("invalid --stages='{}': stage {} is empty; {}", spec, n, kForm));
+            throw UsageError(
+                fmt::format("invalid --stages='{}': stage {} is empty; {}", spec, n, kForm));
         try {
             stages.push_back(parseStage(item));
         } catch (const UnitError& e) {

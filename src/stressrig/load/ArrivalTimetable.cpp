@@ -28,9 +28,9 @@ void check(double rate, std::chrono::nanoseconds duration) {
 /// Throws unless [from, to) lies inside the profile and holds at most 2^31 arrivals.
 void checkWindow(const RateProfile& p, std::chrono::nanoseconds from, std::chrono::nanoseconds to) {
     if (from.count() < 0 || to < from || to > p.duration())
-        throw std::invalid_argument(fmt::format(
-            "ArrivalTimetable: window [{}ns, {}ns) outside the profile's {}ns", from.count(),
-            to.count(), p.duration().count()));
+        throw std::invalid_argument(
+            fmt::format("ArrivalTimetable: window [{}ns, {}ns) outside the profile's {}ns",
+                        from.count(), to.count(), p.duration().count()));
     const long double expected = p.arrivalsBefore(to) - p.arrivalsBefore(from);
     if (expected > kMaxArrivals)
         throw std::length_error(fmt::format("ArrivalTimetable: {} arrivals are too many",
@@ -49,8 +49,7 @@ long double unitGap(std::mt19937_64& rng) {
 
 }  // namespace
 
-ArrivalTimetable ArrivalTimetable::staged(const RateProfile& profile,
-                                          std::chrono::nanoseconds from,
+ArrivalTimetable ArrivalTimetable::staged(const RateProfile& profile, std::chrono::nanoseconds from,
                                           std::chrono::nanoseconds to) {
     checkWindow(profile, from, to);
     ArrivalTimetable t(profile.meanRate(from, to), to - from);

@@ -41,10 +41,10 @@ class IntervalHarvester {
     using OnInterval = std::function<void(const IntervalRow&, std::size_t, std::size_t)>;
 
     /// Rows go to `rows`, every harvested lateness into `lateness`.
-    IntervalHarvester(const IntervalPlan& plan, pullsched::Scheduler& sched,
-                      OpenLoadDriver& driver, LatencyRecorder& recorder,
-                      pullsched::TimePoint origin, std::vector<IntervalRow>& rows,
-                      LatencyHistogram& lateness, OnInterval onInterval = {});
+    IntervalHarvester(const IntervalPlan& plan, pullsched::Scheduler& sched, OpenLoadDriver& driver,
+                      LatencyRecorder& recorder, pullsched::TimePoint origin,
+                      std::vector<IntervalRow>& rows, LatencyHistogram& lateness,
+                      OnInterval onInterval = {});
 
     bool done() const noexcept { return harvested_ >= plan_.intervals(); }
     /// The end of the next interval to close. The sum saturates like every time sum of the

@@ -105,8 +105,8 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
         if (!completedAtWarmup && now >= warmEnd) completedAtWarmup = sched.stats().completed;
         if (harvest) (*harvest)(now);
     });
-    r.interrupted = driver.stopped() || (harvest && harvest->closeRemaining(stop)) ||
-                    sleepUntil(end, stop);
+    r.interrupted =
+        driver.stopped() || (harvest && harvest->closeRemaining(stop)) || sleepUntil(end, stop);
     const TimePoint measuredEnd = std::min(sched.now(), end);
     const auto atEnd = sched.stats();
     r.drained =

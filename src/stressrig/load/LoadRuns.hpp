@@ -53,14 +53,14 @@ struct OpenLoadConfig {
     Duration jobLoad{500'000};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};
+    /// > 0: measure interval by interval (LoadRunResult::intervals), as --stages does
+    Duration interval{0};
+    Duration lateLimit{std::chrono::milliseconds{1}};  ///< per interval: later starts are misses
 };
 
 /// An open load on pullsched's instrumented driver.
 struct OpenRunConfig : OpenLoadConfig {
     Duration deadlineWindow{std::chrono::milliseconds{100}};  ///< 0 = no deadlines
-    /// > 0: measure interval by interval (LoadRunResult::intervals), as --stages does
-    Duration interval{0};
-    Duration lateLimit{std::chrono::milliseconds{1}};  ///< per interval: later starts are misses
 };
 
 struct ClosedRunConfig {
@@ -95,8 +95,7 @@ struct LoadRunResult {
     std::uint64_t rssMaxBytes = 0;
     std::uint64_t maxBacklog = 0;
     std::vector<ProcessSample> samples;  ///< queueDepth = backlog
-    /// Interval by interval (open with OpenRunConfig::interval, or a stream backend's run
-    /// cut into intervals); empty otherwise.
+    /// Interval by interval when OpenLoadConfig::interval > 0; empty otherwise.
     std::vector<IntervalRow> intervals;
 };
 

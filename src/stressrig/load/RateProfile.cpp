@@ -49,11 +49,12 @@ RateProfile::RateProfile(std::vector<RateStage> stages) : stages_(std::move(stag
     for (std::size_t i = 0; i < stages_.size(); ++i) {
         const RateStage& s = stages_[i];
         if (s.length <= Duration{0})
-            throw std::invalid_argument(fmt::format("stage {}: its duration must be positive", i + 1));
+            throw std::invalid_argument(
+                fmt::format("stage {}: its duration must be positive", i + 1));
         for (double r : {s.fromRate, s.toRate})
             if (!std::isfinite(r) || r < 0)
-                throw std::invalid_argument(
-                    fmt::format("stage {}: a rate must be finite and not negative, got {}", i + 1, r));
+                throw std::invalid_argument(fmt::format(
+                    "stage {}: a rate must be finite and not negative, got {}", i + 1, r));
         total += stageArrivals(s, seconds(s.length));
         duration_ = saturatingAdd(duration_, s.length);
         starts_.push_back(duration_);

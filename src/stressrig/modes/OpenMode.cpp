@@ -98,6 +98,8 @@ class OpenMode final : public Mode {
         cfg.jobLoad = exec_.load;
         cfg.duration = span_.duration;
         cfg.warmup = span_.warmup;
+        cfg.lateLimit = open_.limit;
+        if (open_.stages) cfg.interval = stageInterval(span_.duration);
         return cfg;
     }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
@@ -110,6 +112,7 @@ class OpenMode final : public Mode {
     // present: several backends side by side
     void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
     void comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
+    void compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
 
     ExecutionOptions exec_;
 
@@ -142,8 +145,8 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
             break;
         }
         ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
-                                      open_.rateText(), durationText(span_.duration),
-                                      exec_.workers, durationText(exec_.load)));
+                                      open_.rateText(), durationText(span_.duration), exec_.workers,
+                                      durationText(exec_.load)));
         const auto backend = BackendRegistry::streamRunner(n);
         out.runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
         if (out.runs.back().load.interrupted) out.interrupted = true;
@@ -153,13 +156,11 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
 
 StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& body) const {
     const BackendInfo& info = BackendRegistry::find(backends_.names().front());
-    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
-                                  open_.rateText(), durationText(span_.duration),
-                                  exec_.workers, durationText(exec_.load)));
+    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}", open_.rateText(),
+                                  durationText(span_.duration), exec_.workers,
+                                  durationText(exec_.load)));
     OpenRunConfig cfg = loadConfig<OpenRunConfig>();
     cfg.deadlineWindow = open_.deadlineWindow;
-    cfg.lateLimit = open_.limit;
-    if (open_.stages) cfg.interval = stageInterval(span_.duration);
     StreamRunResult out;
     out.backend = std::string(info.name);
     out.arrivalTimes = info.startTimes;
@@ -173,9 +174,8 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
     const LoadRunResult& r = run.load;
     const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
     m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
-                                 open_.rateText(), open_.arrival,
-                                 durationText(span_.duration), span_.warmupText(), exec_.workers,
-                                 durationText(exec_.load)));
+                                 open_.rateText(), open_.arrival, durationText(span_.duration),
+                                 span_.warmupText(), exec_.workers, durationText(exec_.load)));
     m.text.push_back(fmt::format(
         "Deadline window {}: a job not started by its intended start + the window is dropped "
         "and has no lateness",
@@ -242,17 +242,16 @@ void OpenMode::presentStages(ModeResult& m, const LoadRunResult& r) const {
     po.title = "open load with stages: offered and achieved rate per interval, backlog";
     po.yLabel = "jobs per s";
     po.y2Label = "backlog (due jobs not started)";
-    m.plots.push_back({"-intervals", GnuplotScript::tablePlot(t, "time s",
-                                                              {"offered per s", "achieved per s"},
-                                                              {"backlog"}, po)});
+    m.plots.push_back(
+        {"-intervals", GnuplotScript::tablePlot(t, "time s", {"offered per s", "achieved per s"},
+                                                {"backlog"}, po)});
     m.tables.push_back({"-intervals", std::move(t)});
 }
 
 void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
     CsvTable ts = loadTimeSeries(r);
     PlotOptions po;
-    po.title =
-        fmt::format("open load {}: backlog and CPU over time", open_.rateText());
+    po.title = fmt::format("open load {}: backlog and CPU over time", open_.rateText());
     m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
     m.tables.push_back({"", std::move(ts)});
     CsvTable pt = latencyPercentileTable({&r});
@@ -363,6 +362,46 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
     j["interrupted"] = measured.interrupted;
     j["backends"] = std::move(backendsJson);
     comparisonFiles(m, runs);
+    if (open_.stages) compareStages(m, runs);
+}
+
+void OpenMode::compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
+    const RateProfile& p = *open_.stages;
+    m.result["stages"] = stagesJson(p);
+    CsvTable t;
+    t.addColumn("time s");
+    t.addColumn("offered per s");
+    std::vector<std::string> rates{"offered per s"}, backlogs;
+    for (const StreamRunResult& s : runs) {
+        rates.push_back(s.backend + " achieved per s");
+        backlogs.push_back(s.backend + " backlog");
+        t.addColumn(rates.back());
+        t.addColumn(backlogs.back());
+        const Recovery rec = stageRecovery(p, s.load.intervals, open_.limit, exec_.workers);
+        const std::string text = recoveryText(rec, p, open_.limit);
+        m.text.push_back(fmt::format("  {}: {}", s.backend, text));
+        m.verdict +=
+            fmt::format("; {}: {}", s.backend, rec.recovered() ? "recovered" : "did not recover");
+        m.result["backends"][s.backend]["intervals"] = intervalsJson(s.load.intervals);
+        m.result["backends"][s.backend]["recovery"] = recoveryJson(rec, p);
+    }
+    const std::size_t rows = runs.empty() ? 0 : runs.front().load.intervals.size();
+    for (std::size_t k = 0; k < rows; ++k) {
+        std::vector<CsvTable::Cell> row{runs.front().load.intervals[k].i.tSeconds,
+                                        runs.front().load.intervals[k].offeredRate};
+        for (const StreamRunResult& s : runs) {
+            const bool has = k < s.load.intervals.size();
+            row.emplace_back(has ? s.load.intervals[k].i.throughput : kMissing);
+            row.emplace_back(has ? s.load.intervals[k].i.backlog : kMissing);
+        }
+        t.addRow(std::move(row));
+    }
+    PlotOptions po;
+    po.title = "open load with stages: offered and achieved rate per interval, per backend";
+    po.yLabel = "jobs per s";
+    po.y2Label = "backlog (due jobs not started)";
+    m.plots.push_back({"-intervals", GnuplotScript::tablePlot(t, "time s", rates, backlogs, po)});
+    m.tables.push_back({"-intervals", std::move(t)});
 }
 
 void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
@@ -371,8 +410,8 @@ void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>
     for (const StreamRunResult& s : runs)
         series.push_back(s.backend + " lateness us");
     PlotOptions pl;
-    pl.title = fmt::format("open load {}: start lateness by percentile, per backend",
-                           open_.rateText());
+    pl.title =
+        fmt::format("open load {}: start lateness by percentile, per backend", open_.rateText());
     m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
     m.tables.push_back({"-latency", std::move(pt)});
     m.tables.push_back({"-backends", streamBackendsTable(runs)});

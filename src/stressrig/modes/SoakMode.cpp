@@ -14,10 +14,10 @@
 #include "load/Progress.hpp"
 #include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
-#include "report/StageReport.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/MissingValues.hpp"
+#include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -165,9 +165,9 @@ class SoakMode final : public Mode {
             p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
                                    open_.rateText(), v.verdict);
             m.plots.push_back(
-                {"-throughput", GnuplotScript::tablePlot(t, "time s",
-                                                         {"offered per s", "throughput per s"},
-                                                         {"p99 lateness us"}, p1)});
+                {"-throughput",
+                 GnuplotScript::tablePlot(t, "time s", {"offered per s", "throughput per s"},
+                                          {"p99 lateness us"}, p1)});
             PlotOptions p2;
             p2.title = "soak: RSS and backlog per interval";
             m.plots.push_back(
@@ -234,9 +234,9 @@ class SoakMode final : public Mode {
     /// The interval table of the text: at most kTextRows rows (every k-th, and the last).
     static std::vector<std::string> intervalLines(const SoakRunResult& s) {
         std::vector<std::string> text;
-        text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}",
-                                   "t", "offered", "done/s", "p99 late", "RSS MiB", "CPU %", "steal %", "backlog",
-                                   "drops", "late"));
+        text.push_back(fmt::format(
+            "{:>10} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}", "t", "offered",
+            "done/s", "p99 late", "RSS MiB", "CPU %", "steal %", "backlog", "drops", "late"));
         const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
         for (std::size_t k = 0; k < s.rows.size(); ++k) {
             if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
@@ -244,8 +244,8 @@ class SoakMode final : public Mode {
             text.push_back(fmt::format(
                 "{:>10} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
                 durationText(Duration{std::llround(r.i.tSeconds * 1e9)}),
-                textOr(r.offeredRate, Units::formatRate),
-                textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
+                textOr(r.offeredRate, Units::formatRate), textOr(r.i.throughput, Units::formatRate),
+                usText(r.i.latenessP99Us),
                 textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
                 textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
                 textOr(r.i.stealPercent, [](double x) { return fmt::format("{:.1f}", x); }),
@@ -332,9 +332,9 @@ class SoakMode final : public Mode {
     }
 
     static CsvTable intervalTable(const SoakRunResult& s) {
-        CsvTable t({"time s", "offered per s", "throughput per s", "jobs", "measured", "p50 lateness us",
-                    "p99 lateness us", "max lateness us", "late starts", "rss MiB", "cpu %",
-                    "backlog", "drops", "steal %"});
+        CsvTable t({"time s", "offered per s", "throughput per s", "jobs", "measured",
+                    "p50 lateness us", "p99 lateness us", "max lateness us", "late starts",
+                    "rss MiB", "cpu %", "backlog", "drops", "steal %"});
         for (const IntervalRow& r : s.rows)
             t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, static_cast<double>(r.jobs),
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,

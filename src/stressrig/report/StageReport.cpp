@@ -26,8 +26,8 @@ double lateShare(const IntervalRow& r) {
 std::string optionalSeconds(const std::optional<double>& s) {
     if (!s) return "n/a";
     if (*s <= 0) return "at once";
-    return "within " + Units::formatDuration(std::chrono::duration_cast<Duration>(
-                           std::chrono::duration<double>(*s)));
+    return "within " + Units::formatDuration(
+                           std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*s)));
 }
 
 }  // namespace
@@ -40,8 +40,8 @@ Duration stageInterval(Duration total) {
     return 1min;
 }
 
-Recovery stageRecovery(const RateProfile& p, const std::vector<IntervalRow>& rows,
-                       Duration limit, unsigned workers) {
+Recovery stageRecovery(const RateProfile& p, const std::vector<IntervalRow>& rows, Duration limit,
+                       unsigned workers) {
     std::vector<RecoveryPoint> points;
     points.reserve(rows.size());
     for (const IntervalRow& r : rows)
@@ -102,8 +102,8 @@ CsvTable intervalTable(const std::vector<IntervalRow>& rows) {
 
 std::vector<std::string> intervalText(const std::vector<IntervalRow>& rows) {
     std::vector<std::string> out{fmt::format("{:>8} {:>10} {:>10} {:>8} {:>10} {:>6} {:>6}",
-                                             "until", "offered", "achieved", "backlog",
-                                             "p99 late", "late", "drops")};
+                                             "until", "offered", "achieved", "backlog", "p99 late",
+                                             "late", "drops")};
     const auto rate = [](double v) { return textOr(v, Units::formatRate); };
     for (const IntervalRow& r : rows)
         out.push_back(fmt::format(
@@ -124,8 +124,9 @@ std::string recoveryText(const Recovery& r, const RateProfile& p, Duration limit
     const std::string sustained = Units::formatRate(p.finalRate());
     if (spikeEnd == Duration{0})
         return fmt::format("no stage above the sustained {}: recovery not assessed", sustained);
-    const std::string after = fmt::format("after the last stage above the sustained {} (ending at {})",
-                                          sustained, Units::formatDuration(spikeEnd));
+    const std::string after =
+        fmt::format("after the last stage above the sustained {} (ending at {})", sustained,
+                    Units::formatDuration(spikeEnd));
     if (!r.assessed) return "no interval " + after + " was measured: recovery not assessed";
     if (r.recovered())
         return fmt::format(

@@ -22,8 +22,8 @@ Duration stageInterval(Duration total);
 /// The recovery of a measured staged load: the spike is the last stage above the final
 /// rate; a backlog the workers start within `limit` at the final rate (at least one job
 /// per worker) counts as drained.
-Recovery stageRecovery(const RateProfile& p, const std::vector<IntervalRow>& rows,
-                       Duration limit, unsigned workers);
+Recovery stageRecovery(const RateProfile& p, const std::vector<IntervalRow>& rows, Duration limit,
+                       unsigned workers);
 
 /// `[{"duration_s", "from_per_s", "to_per_s"}, …]`.
 nlohmann::json stagesJson(const RateProfile& p);
