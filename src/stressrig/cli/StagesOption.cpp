@@ -45,7 +45,9 @@ double stageRate(std::string_view text) {
     const bool zero = number.find_first_of("0123456789") != std::string::npos &&
                       number.find_first_not_of("0.+") == std::string::npos;
     if (!zero) return parseRate(t);
-    parseRate("1" + t.substr(number.size()));  // the unit must be one the rig knows
+    std::string one(1, '1');  // the unit must be one the rig knows
+    one.append(t, number.size());
+    parseRate(one);
     return 0;
 }
 
