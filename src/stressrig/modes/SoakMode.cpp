@@ -135,8 +135,16 @@ class SoakMode final : public Mode {
         SoakLimits limits;
         limits.dropThreshold = dropThreshold_;
         std::vector<SoakInterval> iv;
-        for (const IntervalRow& r : s.rows)
+        const double meanOffered =
+            open_.stages ? open_.stages->meanRate(Duration{0}, span_.duration) : open_.rate;
+        for (const IntervalRow& r : s.rows) {
             iv.push_back(r.i);
+            // With --stages the throughput follows the offered rate by design: the trend is
+            // of the share of it achieved, scaled to the mean offered rate.
+            if (open_.stages)
+                iv.back().throughput =
+                    r.offeredRate > 0 ? r.i.throughput / r.offeredRate * meanOffered : kMissing;
+        }
         return judgeSoak(iv, totals, limits);
     }
 
@@ -222,6 +230,10 @@ class SoakMode final : public Mode {
                                    percentileLine(s.lateness)));
         text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
                                                          : "Trend: " + v.trendText);
+        if (open_.stages)
+            text.push_back(
+                "  (with --stages the throughput trend is of the share of the offered rate "
+                "achieved; CPU follows the stages)");
         if (std::isfinite(v.rssPeakMiB))
             text.push_back(fmt::format(
                 "RSS: {:.1f} MiB at the first interval used, peak {:.1f} MiB, {:.1f} MiB at the "
