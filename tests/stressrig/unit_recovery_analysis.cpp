@@ -62,12 +62,25 @@ TEST(RecoveryAnalysis, NeverDrainedIsNotRecovered) {
     EXPECT_DOUBLE_EQ(r.peakBacklog, 400.0);
 }
 
-TEST(RecoveryAnalysis, CountsRelapsesAfterRecovering) {
+TEST(RecoveryAnalysis, ManyRelapsesAreNoRecovery) {
     const auto p = series({0, 90, 0, 0, 5, 0}, {0, 1, 0, 0.05, 0, 0});
     const auto r = assessRecovery(p, spikeEndingAt(2));
-    EXPECT_TRUE(r.recovered());
+    EXPECT_TRUE(r.cameBack());
     EXPECT_DOUBLE_EQ(*r.drainSeconds, 1.0);
     EXPECT_EQ(r.relapses, 2u);  // late at 4 s, backlogged at 5 s
+    EXPECT_EQ(r.intervalsAfterRecovery, 3u);
+    EXPECT_FALSE(r.recovered());
+}
+
+TEST(RecoveryAnalysis, OneStrayLateIntervalInTenStillRecovers) {
+    std::vector<double> backlog(14, 0.0), late(14, 0.0);
+    backlog[1] = 500;
+    late[1] = 1;
+    late[9] = 0.5;  // one stray late interval among the 11 after recovering at 3 s
+    const auto r = assessRecovery(series(backlog, late), spikeEndingAt(2));
+    EXPECT_EQ(r.relapses, 1u);
+    EXPECT_EQ(r.intervalsAfterRecovery, 11u);
+    EXPECT_TRUE(r.recovered());
 }
 
 TEST(RecoveryAnalysis, NothingAfterTheSpikeIsNotAssessed) {

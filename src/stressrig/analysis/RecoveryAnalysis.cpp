@@ -39,9 +39,11 @@ Recovery assessRecovery(std::span<const RecoveryPoint> points, const RecoveryCri
     r.underLimitSeconds = firstAfter(points, first, c.spikeEndSeconds, onTime);
     if (r.drainSeconds && r.underLimitSeconds) {
         const double back = std::max(*r.drainSeconds, *r.underLimitSeconds) + c.spikeEndSeconds;
-        for (std::size_t k = after; k < points.size(); ++k)
-            if (points[k].endSeconds > back && !(drained(points[k]) && onTime(points[k])))
-                ++r.relapses;
+        for (std::size_t k = after; k < points.size(); ++k) {
+            if (points[k].endSeconds <= back) continue;
+            ++r.intervalsAfterRecovery;
+            if (!(drained(points[k]) && onTime(points[k]))) ++r.relapses;
+        }
     }
     return r;
 }

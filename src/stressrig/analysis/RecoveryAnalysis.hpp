@@ -41,7 +41,15 @@ struct Recovery {
     /// Intervals after both recoveries that again had a backlog or late starts: a noisy
     /// machine, or a system that only just keeps up with the sustained rate.
     std::size_t relapses = 0;
-    bool recovered() const noexcept { return assessed && drainSeconds && underLimitSeconds; }
+    /// The intervals after both recoveries, which the relapses are counted among.
+    std::size_t intervalsAfterRecovery = 0;
+    /// Came back (drained and on time) and stayed so: at most one in ten intervals after
+    /// it relapsed — a stray late interval on a busy machine is not an unrecovered system,
+    /// a return for one interval among many late ones is no recovery.
+    bool cameBack() const noexcept { return assessed && drainSeconds && underLimitSeconds; }
+    bool recovered() const noexcept {
+        return cameBack() && relapses * 10 <= intervalsAfterRecovery;
+    }
 };
 
 /// `points` in time order. Intervals ending at or before the spike's end are not judged,

@@ -88,7 +88,8 @@ nlohmann::json recoveryJson(const Recovery& r, const RateProfile& p) {
             {"drain_s", opt(r.drainSeconds)},
             {"under_limit_s", opt(r.underLimitSeconds)},
             {"peak_backlog_after_spike", r.peakBacklog},
-            {"relapses", r.relapses}};
+            {"relapses", r.relapses},
+            {"intervals_after_recovery", r.intervalsAfterRecovery}};
 }
 
 CsvTable intervalTable(const std::vector<IntervalRow>& rows) {
@@ -128,14 +129,22 @@ std::string recoveryText(const Recovery& r, const RateProfile& p, Duration limit
         fmt::format("after the last stage above the sustained {} (ending at {})", sustained,
                     Units::formatDuration(spikeEnd));
     if (!r.assessed) return "no interval " + after + " was measured: recovery not assessed";
+    const std::string back = fmt::format(
+        "backlog drained {}, starts back within --limit={} {} (peak backlog after the spike "
+        "{:.0f}",
+        optionalSeconds(r.drainSeconds), Units::formatDuration(limit),
+        optionalSeconds(r.underLimitSeconds), r.peakBacklog);
     if (r.recovered())
+        return fmt::format("recovered {}: {}{})", after, back,
+                           r.relapses ? fmt::format("; {} of the {} intervals after it late or "
+                                                    "backlogged again",
+                                                    r.relapses, r.intervalsAfterRecovery)
+                                      : std::string{});
+    if (r.cameBack())
         return fmt::format(
-            "recovered {}: backlog drained {}, starts back within --limit={} {} (peak backlog "
-            "after it {:.0f}{})",
-            after, optionalSeconds(r.drainSeconds), Units::formatDuration(limit),
-            optionalSeconds(r.underLimitSeconds), r.peakBacklog,
-            r.relapses ? fmt::format("; {} later intervals late or backlogged again", r.relapses)
-                       : std::string{});
+            "did NOT stay recovered {}: {}), but {} of the {} intervals after that were late or "
+            "backlogged again",
+            after, back, r.relapses, r.intervalsAfterRecovery);
     return fmt::format(
         "did NOT recover {} by the end of the load: backlog {}, starts within --limit={} {} "
         "(peak backlog after it {:.0f})",
