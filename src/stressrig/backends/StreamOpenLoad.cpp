@@ -9,6 +9,7 @@
 
 #include "analysis/SampleStatistics.hpp"
 #include "load/OpenLoadDriver.hpp"
+#include "load/StreamIntervals.hpp"
 #include "measure/ProcessSampler.hpp"
 
 namespace pullsched::rig {
@@ -112,7 +113,7 @@ StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& o
     out.arrivalTimes = backend.arrivalTimes();
     LoadRunResult& r = out.load;
     r.method = "open";
-    r.offeredRate = cfg.arrivals.rate;
+    r.offeredRate = cfg.arrivals.meanRate(Duration{0}, cfg.duration);
     StreamLedger ledger(offsets.size());
 
     backend.start(cfg.workers, cfg.placement);
@@ -143,6 +144,13 @@ StreamRunResult playStream(StreamRunner& backend, const std::vector<Duration>& o
                             std::max(1e-9, std::chrono::duration<double>(r.wall).count());
     r.cancelled = r.posted - std::min<std::uint64_t>(r.posted, endedBeforeStop);
     tally(offsets, std::min(cfg.warmup, cfg.duration), origin, measuredEnd, ledger, out);
+    if (cfg.interval > Duration{0}) {
+        std::vector<StreamJobTimes> jobs(r.posted);
+        for (std::size_t i = 0; i < r.posted; ++i)
+            jobs[i] = {offsets[i].count(), ledger.startNs[i], ledger.endNs[i],
+                       out.executions[i] > 0};
+        r.intervals = streamIntervals(jobs, cfg);
+    }
     return out;
 }
 

@@ -1,16 +1,11 @@
 #include "cli/GraphOptions.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "cli/ArgumentFile.hpp"
 #include "cli/UsageError.hpp"
 #include "pullsched/testchain/Presets.hpp"
 #include "pullsched/testchain/RuleParser.hpp"
@@ -59,47 +54,7 @@ std::string readRulesArgument(const std::string& text) {
     const std::filesystem::path file = spec.substr(1);
     if (file.empty()) throw UsageError("invalid --rules=@: no file name after '@'");
     const std::string what = fmt::format("invalid --rules=@{}", file.string());
-    // Open first and ask the open file what it is: a FIFO must not block the open, and
-    // /dev/zero must not be read at all.
-    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        throw UsageError(fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
-    struct FdCloser {
-        int fd;
-        ~FdCloser() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-        throw UsageError(fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
-    if (S_ISDIR(st.st_mode))
-        throw UsageError(fmt::format("{}: is a directory, not a rules file", what));
-    if (!S_ISREG(st.st_mode))
-        throw UsageError(fmt::format("{}: is not a regular file ({}); a rules file must be one",
-                                     what,
-                                     S_ISFIFO(st.st_mode)   ? "a FIFO"
-                                     : S_ISCHR(st.st_mode)  ? "a character device"
-                                     : S_ISBLK(st.st_mode)  ? "a block device"
-                                     : S_ISSOCK(st.st_mode) ? "a socket"
-                                                            : "not a plain file"));
-    const auto tooLarge = [&] {
-        return UsageError(fmt::format("{}: larger than the {} KiB a rules file may hold", what,
-                                      kMaxRulesFileBytes / 1024));
-    };
-    if (static_cast<std::uintmax_t>(st.st_size) > kMaxRulesFileBytes) throw tooLarge();
-    // Read at most one byte past the limit: the size a file reports (0 for many /proc
-    // files) is not a bound on what it yields.
-    std::string content;
-    char buffer[4096];
-    while (content.size() <= kMaxRulesFileBytes) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0)
-            throw UsageError(
-                fmt::format("{}: cannot read the file: {}", what, std::strerror(errno)));
-        if (n == 0) break;
-        content.append(buffer, static_cast<std::size_t>(n));
-    }
-    if (content.size() > kMaxRulesFileBytes) throw tooLarge();
+    const std::string content = readArgumentFile(file, what, "a rules file", kMaxRulesFileBytes);
     std::string all;
     std::istringstream in(content);
     for (std::string line; std::getline(in, line);) {

@@ -5,11 +5,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "cli/OptionTable.hpp"
+#include "cli/StagesOption.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/LoadRuns.hpp"
@@ -38,10 +40,12 @@ struct LoadSpanOptions {
     }
 };
 
-/// The open (fixed arrival rate) load: --rate, --arrival, --sample-seed, --limit and
-/// --deadline-window.
+/// The open (fixed arrival rate) load: --rate or --stages, --arrival, --sample-seed,
+/// --limit and --deadline-window.
 struct OpenLoadOptions {
     double rate = 1000;
+    std::string stagesText;
+    std::optional<RateProfile> stages;  ///< --stages, parsed by resolve()
     std::string arrival = "constant";
     std::uint64_t sampleSeed = 42;
     Duration limit = 1ms;
@@ -53,6 +57,11 @@ struct OpenLoadOptions {
     void declare(OptionTable& t, std::string rateHelp) {
         t.group("Open load");
         t.rate("rate", rate, 0.1, 10e6, std::move(rateHelp));
+        t.text("stages", stagesText, "STAGES",
+               "a rate that changes over time instead of --rate: DURATION:RATE (hold) or "
+               "DURATION:RATE->RATE (ramp), comma-separated (e.g. 30s:0->2k/s,1m:2k/s,10s:8k/s,"
+               "1m:2k/s), or @FILE with one stage per line; the stages' total is the run's "
+               "duration");
         t.choice("arrival", arrival, {"constant", "poisson"},
                  "constant: evenly spaced; poisson: exponential gaps (seeded by --sample-seed)");
         t.u64("sample-seed", sampleSeed, "seed of the Poisson arrivals");
@@ -64,10 +73,27 @@ struct OpenLoadOptions {
                    "by then is dropped; 0s = no deadlines");
     }
 
-    /// Applies the --deadline-window default; call from validate().
-    void resolve(const OptionTable& t) {
+    /// Applies the --deadline-window default and parses --stages, which then set the
+    /// load's span (`span`, from --duration); call from validate(). UsageError for
+    /// --stages together with --rate or --duration: each would say something the
+    /// stages already say, differently.
+    void resolve(const OptionTable& t, Duration& span) {
         deadlineWindowGiven = t.given("deadline-window");
         if (!deadlineWindowGiven) deadlineWindow = 100 * limit;
+        if (!t.given("stages")) return;
+        for (const char* other : {"rate", "duration"})
+            if (t.given(other))
+                throw UsageError(fmt::format(
+                    "--stages and --{} do not go together: the stages set the rate and the "
+                    "duration; leave --{} out",
+                    other, other));
+        stages = readStagesArgument(stagesText);
+        span = stages->duration();
+    }
+
+    /// "2k/s" or "stages 30s:0→2k/s,…".
+    std::string rateText() const {
+        return stages ? "stages " + stages->text() : Units::formatRate(rate);
     }
 
     /// "7ms", "100ms (100 x --limit)" or "none (--deadline-window=0s)".
@@ -77,11 +103,21 @@ struct OpenLoadOptions {
                            deadlineWindowGiven ? "" : " (100 x --limit)");
     }
 
-    ArrivalConfig arrivals() const { return {rate, arrival, sampleSeed}; }
+    ArrivalConfig arrivals() const { return {rate, arrival, sampleSeed, stages}; }
 
     /// UsageError when `span` at --rate needs more than `maxArrivals` arrivals at once.
     void checkArrivals(Duration span, double maxArrivals, const char* spanOption) const {
-        const double n = rate * std::chrono::duration<double>(span).count();
+        const double seconds = std::chrono::duration<double>(span).count();
+        // stages: the whole profile, or its peak over a shorter span (a soak interval)
+        double n = rate * seconds;
+        if (stages)
+            n = span >= stages->duration() ? static_cast<double>(stages->arrivalsBefore(span))
+                                           : stages->peakRate() * seconds;
+        if (stages && n > maxArrivals)
+            throw UsageError(
+                fmt::format("--stages offer {:.3g} arrivals (at most {:.3g}): lower "
+                            "their rates or shorten them",
+                            n, maxArrivals));
         if (n > maxArrivals)
             throw UsageError(fmt::format(
                 "--rate={} over --{}={} means {:.3g} arrivals (at most {:.3g}): lower one of them",

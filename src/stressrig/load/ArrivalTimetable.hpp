@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "load/RateProfile.hpp"
+
 namespace pullsched::rig {
 
 /// The timetable of an open load: job i is *intended* to start at offset(i) after the
@@ -31,6 +33,21 @@ class ArrivalTimetable {
     /// arrival times are accumulated in double seconds and rounded to ns.
     static ArrivalTimetable poisson(double ratePerSecond, std::chrono::nanoseconds duration,
                                     std::uint64_t seed);
+
+    /// The arrivals of a changing rate (--stages) in the window [from, to) of `profile`,
+    /// offsets relative to `from`. Arrival i of the whole profile is at Λ⁻¹(i) (Λ the
+    /// profile's integral; the first at the start of the first stage that offers load),
+    /// rounded to ns, and belongs to the window its rounded time falls in — so adjacent
+    /// windows share no arrival and miss none, and every interval [a, b) holds
+    /// Λ(b) − Λ(a) arrivals within ±1. rate() is the window's mean offered rate.
+    static ArrivalTimetable staged(const RateProfile& profile, std::chrono::nanoseconds from,
+                                   std::chrono::nanoseconds to);
+
+    /// Poisson arrivals of a changing rate by time rescaling: a unit-rate Poisson process
+    /// (gaps drawn as in poisson()) started at Λ(from) is mapped through Λ⁻¹, so the count
+    /// in [a, b) is Poisson with mean Λ(b) − Λ(a).
+    static ArrivalTimetable stagedPoisson(const RateProfile& profile, std::chrono::nanoseconds from,
+                                          std::chrono::nanoseconds to, std::uint64_t seed);
 
     const std::vector<std::chrono::nanoseconds>& offsets() const noexcept { return offsets_; }
     std::size_t size() const noexcept { return offsets_.size(); }

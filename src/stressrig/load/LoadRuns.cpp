@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "analysis/LoadTestAnalysis.hpp"
+#include "load/IntervalHarvester.hpp"
 #include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "measure/LatencyRecorder.hpp"
@@ -19,7 +20,6 @@ using pullsched::TimePoint;
 
 namespace {
 
-constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 /// Pool large enough for a few seconds of posting ahead without growing mid-measurement.
 constexpr std::size_t kLoadTestPool = 1 << 14;
 
@@ -59,8 +59,16 @@ bool sleepUntil(TimePoint t, const StopRequest* stop) {
 }  // namespace
 
 ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration) {
-    if (a.arrival == "poisson") return ArrivalTimetable::poisson(a.rate, duration, a.seed);
-    return ArrivalTimetable::constant(a.rate, duration);
+    return makeTimetable(a, Duration{0}, duration);
+}
+
+ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration from, Duration to) {
+    const bool poisson = a.arrival == "poisson";
+    if (a.profile)
+        return poisson ? ArrivalTimetable::stagedPoisson(*a.profile, from, to, a.seed)
+                       : ArrivalTimetable::staged(*a.profile, from, to);
+    if (poisson) return ArrivalTimetable::poisson(a.rate, to - from, a.seed);
+    return ArrivalTimetable::constant(a.rate, to - from);
 }
 
 LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::ComputationalLoad& load,
@@ -68,7 +76,7 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     LoadRunResult r;
     r.method = "open";
     const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.duration);
-    r.offeredRate = cfg.arrivals.rate;
+    r.offeredRate = tt.rate();
 
     LatencyRecorder recorder(cfg.workers);
     pullsched::Scheduler sched(
@@ -88,10 +96,17 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     const TimePoint end = saturatingAdd(origin, cfg.duration);
     std::optional<std::uint64_t> completedAtWarmup;
     if (pc.warmup == Duration{0}) completedAtWarmup = 0;
+    IntervalPlan plan{&cfg.arrivals, cfg.duration, cfg.interval, cfg.lateLimit};
+    LatencyHistogram intervalLateness;
+    std::optional<IntervalHarvester> harvest;
+    if (cfg.interval > Duration{0})
+        harvest.emplace(plan, sched, driver, recorder, origin, r.intervals, intervalLateness);
     driver.play(tt, Duration{0}, origin, [&](TimePoint now) {
         if (!completedAtWarmup && now >= warmEnd) completedAtWarmup = sched.stats().completed;
+        if (harvest) (*harvest)(now);
     });
-    r.interrupted = driver.stopped() || sleepUntil(end, stop);
+    r.interrupted =
+        driver.stopped() || (harvest && harvest->closeRemaining(stop)) || sleepUntil(end, stop);
     const TimePoint measuredEnd = std::min(sched.now(), end);
     const auto atEnd = sched.stats();
     r.drained =
@@ -113,7 +128,9 @@ LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::Computation
     r.span = std::max(Duration{0}, saturatingSub(measuredEnd, warmEnd));
     if (completedAtWarmup) r.completedInSpan = atEnd.completed - *completedAtWarmup;
     r.achievedRate = completedAtWarmup ? rateOver(r.completedInSpan, r.span) : kMissing;
+    // the intervals took their share of the recorder's lateness as they closed
     recorder.harvest(r.lateness);
+    r.lateness.merge(intervalLateness);
     r.generatorCpuPercent = 100.0 * std::chrono::duration<double>(driver.generatorCpu()).count() /
                             std::max(1e-9, std::chrono::duration<double>(r.wall).count());
     return r;
@@ -272,7 +289,7 @@ StepResult runRateStep(const RateStepConfig& cfg, const testchain::Computational
     if (!drained) sched.shutdown(pullsched::ShutdownMode::Cancel);
 
     const auto st = sched.stats();
-    r.m.offeredRate = cfg.arrivals.rate;
+    r.m.offeredRate = tt.rate();
     r.m.achievedRate = rateOver(completedAtEnd - *completedAtWarm,
                                 std::chrono::duration_cast<Duration>(s1.wall - s0->wall));
     r.m.jobs = tt.size();

@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/LoadClassifier.hpp"
 #include "load/ArrivalTimetable.hpp"
+#include "load/IntervalRow.hpp"
+#include "load/RateProfile.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/ProcessSampler.hpp"
@@ -25,8 +28,22 @@ struct ArrivalConfig {
     double rate = 1000;                ///< jobs per second
     std::string arrival = "constant";  ///< constant | poisson
     std::uint64_t seed = 42;           ///< Poisson arrivals
+    /// --stages: the rate changes over time (then `rate` is unused)
+    std::optional<RateProfile> profile;
+
+    /// The offered rate at `t`: the profile's, else the constant rate.
+    double rateAt(Duration t) const { return profile ? profile->rateAt(t) : rate; }
+    /// The mean offered rate over [from, to).
+    double meanRate(Duration from, Duration to) const {
+        return profile ? profile->meanRate(from, to) : rate;
+    }
 };
+/// The arrivals of [0, duration).
 ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
+/// The arrivals of the window [from, to) of the load, offsets relative to `from`; a
+/// constant rate starts afresh in every window (as soak intervals do), a profile's
+/// arrivals are the profile's own in that window. Poisson uses `seed` as given.
+ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration from, Duration to);
 
 /// What every open load plays, on pullsched's driver or on any backend's stream runner.
 struct OpenLoadConfig {
@@ -36,6 +53,9 @@ struct OpenLoadConfig {
     Duration jobLoad{500'000};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};
+    /// > 0: measure interval by interval (LoadRunResult::intervals), as --stages does
+    Duration interval{0};
+    Duration lateLimit{std::chrono::milliseconds{1}};  ///< per interval: later starts are misses
 };
 
 /// An open load on pullsched's instrumented driver.
@@ -75,6 +95,8 @@ struct LoadRunResult {
     std::uint64_t rssMaxBytes = 0;
     std::uint64_t maxBacklog = 0;
     std::vector<ProcessSample> samples;  ///< queueDepth = backlog
+    /// Interval by interval when OpenLoadConfig::interval > 0; empty otherwise.
+    std::vector<IntervalRow> intervals;
 };
 
 LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::ComputationalLoad& load,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/SoakAnalysis.hpp"
+#include "load/IntervalRow.hpp"
 #include "load/LoadRuns.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
@@ -29,18 +30,8 @@ struct SoakRunConfig {
     Duration lateLimit{std::chrono::milliseconds{1}};         ///< later starts are misses
 };
 
-/// One interval's row.
-struct SoakRow {
-    SoakInterval i;
-    double p50Us = 0, maxUs = 0;  ///< NaN when missing
-    std::uint64_t jobs = 0;       ///< posted in the interval
-    std::uint64_t measured = 0;   ///< lateness samples in the interval
-    std::uint64_t drops = 0;      ///< expired in the interval
-    std::uint64_t late = 0;       ///< measured starts later than lateLimit
-};
-
 struct SoakRunResult {
-    std::vector<SoakRow> rows;  ///< complete intervals only
+    std::vector<IntervalRow> rows;  ///< complete intervals only
     std::size_t plannedIntervals = 0;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     LatencyHistogram lateness{};  ///< every measured job of the complete intervals
@@ -57,6 +48,6 @@ struct SoakRunResult {
 SoakRunResult runSoak(
     const SoakRunConfig& cfg, const testchain::ComputationalLoad& load,
     const StopRequest* stop = nullptr,
-    const std::function<void(const SoakRow&, std::size_t, std::size_t)>& onInterval = {});
+    const std::function<void(const IntervalRow&, std::size_t, std::size_t)>& onInterval = {});
 
 }  // namespace pullsched::rig

@@ -145,7 +145,7 @@ class ClosedMode final : public Mode {
 
     OpenRunConfig openConfig(double rate) const {
         OpenRunConfig oc;
-        oc.arrivals = {rate, "constant", 42};
+        oc.arrivals = {rate, "constant", 42, std::nullopt};
         oc.workers = exec_.workers;
         oc.placement = placement_.placement();
         oc.jobLoad = exec_.load;

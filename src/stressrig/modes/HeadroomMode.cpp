@@ -24,6 +24,7 @@
 #include "analysis/LoadTestAnalysis.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/RateStepOptions.hpp"
+#include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
 #include "load/LoadRuns.hpp"
@@ -149,6 +150,20 @@ class HeadroomMode final : public Mode {
         t.duration("copy-work", copyWork_, 1ms, 1min,
                    "work of one copy's chain (at least 10 jobs of --load)");
         steps_.declare(t, "100ms");
+        t.text("stages", stages_, "STAGES",
+               "not accepted here: the load steps are the ladder (use --mode=open --stages)");
+    }
+    void validate(const OptionTable& t) override {
+        // Each load step holds one fraction of the capacity on a fresh scheduler and is
+        // judged by its lateness as a whole; a rate changing inside a step would judge a
+        // mixture of loads, and the steps already are the ladder. Recovery after a spike
+        // is what open and soak measure with --stages.
+        if (t.given("stages"))
+            throw UsageError(
+                "--stages does not apply to --mode=headroom: its load steps hold 10 % ... 100 % "
+                "of the nominal capacity each on a fresh scheduler, so a rate changing inside a "
+                "step would judge a mix of loads; use --mode=open --stages (or soak) for ramps, "
+                "spikes and recovery");
     }
 
     ModeResult run(RunContext& ctx) override {
@@ -416,6 +431,7 @@ class HeadroomMode final : public Mode {
     std::optional<unsigned> maxCopies_;
     Duration copyWork_ = std::chrono::milliseconds{200};
     RateStepOptions steps_;
+    std::string stages_;  ///< only to refuse --stages with a reason
 };
 
 }  // namespace

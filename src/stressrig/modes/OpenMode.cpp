@@ -22,6 +22,7 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -69,7 +70,7 @@ class OpenMode final : public Mode {
         backends_.declareList(t, std::move(help));
     }
     void validate(const OptionTable& t) override {
-        open_.resolve(t);
+        open_.resolve(t, span_.duration);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
                                          durationText(span_.warmup), durationText(span_.duration)));
@@ -107,6 +108,8 @@ class OpenMode final : public Mode {
         cfg.jobLoad = exec_.load;
         cfg.duration = span_.duration;
         cfg.warmup = span_.warmup;
+        cfg.lateLimit = open_.limit;
+        if (open_.stages) cfg.interval = stageInterval(span_.duration);
         return cfg;
     }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
@@ -114,10 +117,12 @@ class OpenMode final : public Mode {
     // present: one backend in detail
     void presentDetail(ModeResult& m, const StreamRunResult& run) const;
     void detailFiles(ModeResult& m, const LoadRunResult& r) const;
+    void presentStages(ModeResult& m, const LoadRunResult& r) const;
     std::string verdict(const LoadRunResult& r, std::uint64_t late) const;
     // present: several backends side by side
     void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
     void comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
+    void compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
 
     ExecutionOptions exec_;
 
@@ -150,8 +155,8 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
             break;
         }
         ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
-                                      Units::formatRate(open_.rate), durationText(span_.duration),
-                                      exec_.workers, durationText(exec_.load)));
+                                      open_.rateText(), durationText(span_.duration), exec_.workers,
+                                      durationText(exec_.load)));
         const auto backend = BackendRegistry::streamRunner(n);
         out.runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
         if (out.runs.back().load.interrupted) out.interrupted = true;
@@ -161,9 +166,9 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
 
 StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& body) const {
     const BackendInfo& info = BackendRegistry::find(backends_.names().front());
-    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}",
-                                  Units::formatRate(open_.rate), durationText(span_.duration),
-                                  exec_.workers, durationText(exec_.load)));
+    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}", open_.rateText(),
+                                  durationText(span_.duration), exec_.workers,
+                                  durationText(exec_.load)));
     OpenRunConfig cfg = loadConfig<OpenRunConfig>();
     cfg.deadlineWindow = open_.deadlineWindow;
     StreamRunResult out;
@@ -179,9 +184,8 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
     const LoadRunResult& r = run.load;
     const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
     m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
-                                 Units::formatRate(open_.rate), open_.arrival,
-                                 durationText(span_.duration), span_.warmupText(), exec_.workers,
-                                 durationText(exec_.load)));
+                                 open_.rateText(), open_.arrival, durationText(span_.duration),
+                                 span_.warmupText(), exec_.workers, durationText(exec_.load)));
     m.text.push_back(fmt::format(
         "Deadline window {}: a job not started by its intended start + the window is dropped "
         "and has no lateness",
@@ -227,13 +231,38 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
     j["backends"][run.backend]["late_starts"] = late;
     j["interrupted"] = r.interrupted;
     detailFiles(m, r);
+    if (open_.stages) presentStages(m, r);
+}
+
+void OpenMode::presentStages(ModeResult& m, const LoadRunResult& r) const {
+    const RateProfile& p = *open_.stages;
+    const Recovery rec = stageRecovery(p, r.intervals, open_.limit, exec_.workers);
+    m.text.push_back(fmt::format("Per interval of {} (offered = the stages' mean rate over it):",
+                                 durationText(stageInterval(span_.duration))));
+    for (std::string& l : intervalText(r.intervals))
+        m.text.push_back("  " + std::move(l));
+    const std::string recovery = recoveryText(rec, p, open_.limit);
+    m.text.push_back("Recovery: " + recovery);
+    m.verdict += "; " + recovery;
+    nlohmann::json& j = m.result;
+    j["stages"] = stagesJson(p);
+    j["intervals"] = intervalsJson(r.intervals);
+    j["recovery"] = recoveryJson(rec, p);
+    CsvTable t = intervalTable(r.intervals);
+    PlotOptions po;
+    po.title = "open load with stages: offered and achieved rate per interval, backlog";
+    po.yLabel = "jobs per s";
+    po.y2Label = "backlog (due jobs not started)";
+    m.plots.push_back(
+        {"-intervals", GnuplotScript::tablePlot(t, "time s", {"offered per s", "achieved per s"},
+                                                {"backlog"}, po)});
+    m.tables.push_back({"-intervals", std::move(t)});
 }
 
 void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
     CsvTable ts = loadTimeSeries(r);
     PlotOptions po;
-    po.title =
-        fmt::format("open load {}: backlog and CPU over time", Units::formatRate(open_.rate));
+    po.title = fmt::format("open load {}: backlog and CPU over time", open_.rateText());
     m.plots.push_back({"", GnuplotScript::tablePlot(ts, "time s", {"backlog"}, {"cpu %"}, po)});
     m.tables.push_back({"", std::move(ts)});
     CsvTable pt = latencyPercentileTable({&r});
@@ -246,7 +275,7 @@ void OpenMode::detailFiles(ModeResult& m, const LoadRunResult& r) const {
 }
 
 std::string OpenMode::verdict(const LoadRunResult& r, std::uint64_t late) const {
-    const std::string rate = Units::formatRate(open_.rate);
+    const std::string rate = open_.rateText();
     std::string p99 = "n/a (too few samples)";
     if (percentileSupported(99, r.lateness.count()))
         p99 = durationText(Duration{r.lateness.percentile(99)});
@@ -280,7 +309,7 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
         nameList += (nameList.empty() ? "" : ", ") + n;
     m.text.push_back(
         fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
-                    Units::formatRate(open_.rate), open_.arrival, durationText(span_.duration),
+                    open_.rateText(), open_.arrival, durationText(span_.duration),
                     span_.warmupText(), exec_.workers, durationText(exec_.load), nameList));
     m.text.push_back(
         "Every backend plays the same timetable, one after the other; no deadlines (only "
@@ -329,14 +358,14 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
                               "before the stop, no job ran twice{}",
                               runs.size(), names.size(), best99)
                         : fmt::format("{} backends ran every job exactly once at {}{}", runs.size(),
-                                      Units::formatRate(open_.rate), best99);
+                                      open_.rateText(), best99);
         if (ctx.environment.busy())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
 
     nlohmann::json& j = m.result;
     j["method"] = "open";
-    j["offered_rate_per_s"] = open_.rate;
+    j["offered_rate_per_s"] = runs.empty() ? open_.rate : runs.front().load.offeredRate;
     j["workers"] = exec_.workers;
     j["arrival"] = open_.arrival;
     j["deadline_window_us"] = nullptr;  // no deadlines when comparing backends
@@ -344,6 +373,46 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
     j["interrupted"] = measured.interrupted;
     j["backends"] = std::move(backendsJson);
     comparisonFiles(m, runs);
+    if (open_.stages) compareStages(m, runs);
+}
+
+void OpenMode::compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
+    const RateProfile& p = *open_.stages;
+    m.result["stages"] = stagesJson(p);
+    CsvTable t;
+    t.addColumn("time s");
+    t.addColumn("offered per s");
+    std::vector<std::string> rates{"offered per s"}, backlogs;
+    for (const StreamRunResult& s : runs) {
+        rates.push_back(s.backend + " achieved per s");
+        backlogs.push_back(s.backend + " backlog");
+        t.addColumn(rates.back());
+        t.addColumn(backlogs.back());
+        const Recovery rec = stageRecovery(p, s.load.intervals, open_.limit, exec_.workers);
+        const std::string text = recoveryText(rec, p, open_.limit);
+        m.text.push_back(fmt::format("  {}: {}", s.backend, text));
+        m.verdict +=
+            fmt::format("; {}: {}", s.backend, rec.recovered() ? "recovered" : "did not recover");
+        m.result["backends"][s.backend]["intervals"] = intervalsJson(s.load.intervals);
+        m.result["backends"][s.backend]["recovery"] = recoveryJson(rec, p);
+    }
+    const std::size_t rows = runs.empty() ? 0 : runs.front().load.intervals.size();
+    for (std::size_t k = 0; k < rows; ++k) {
+        std::vector<CsvTable::Cell> row{runs.front().load.intervals[k].i.tSeconds,
+                                        runs.front().load.intervals[k].offeredRate};
+        for (const StreamRunResult& s : runs) {
+            const bool has = k < s.load.intervals.size();
+            row.emplace_back(has ? s.load.intervals[k].i.throughput : kMissing);
+            row.emplace_back(has ? s.load.intervals[k].i.backlog : kMissing);
+        }
+        t.addRow(std::move(row));
+    }
+    PlotOptions po;
+    po.title = "open load with stages: offered and achieved rate per interval, per backend";
+    po.yLabel = "jobs per s";
+    po.y2Label = "backlog (due jobs not started)";
+    m.plots.push_back({"-intervals", GnuplotScript::tablePlot(t, "time s", rates, backlogs, po)});
+    m.tables.push_back({"-intervals", std::move(t)});
 }
 
 void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
@@ -352,8 +421,8 @@ void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>
     for (const StreamRunResult& s : runs)
         series.push_back(s.backend + " lateness us");
     PlotOptions pl;
-    pl.title = fmt::format("open load {}: start lateness by percentile, per backend",
-                           Units::formatRate(open_.rate));
+    pl.title =
+        fmt::format("open load {}: start lateness by percentile, per backend", open_.rateText());
     m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
     m.tables.push_back({"-latency", std::move(pt)});
     m.tables.push_back({"-backends", streamBackendsTable(runs)});

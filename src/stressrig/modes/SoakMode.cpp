@@ -18,6 +18,7 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/MissingValues.hpp"
+#include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -68,7 +69,7 @@ class SoakMode final : public Mode {
                   "is not stable");
     }
     void validate(const OptionTable& t) override {
-        open_.resolve(t);
+        open_.resolve(t, span_.duration);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
                                          durationText(span_.warmup), durationText(span_.duration)));
@@ -88,11 +89,11 @@ class SoakMode final : public Mode {
         const double capacity = exec_.workers / std::chrono::duration<double>(exec_.load).count();
         ctx.progress.note(fmt::format(
             "soak: {} ({:.0f} % of nominal capacity {}) for {}, intervals of {}, {} workers",
-            Units::formatRate(open_.rate), 100 * open_.rate / capacity, Units::formatRate(capacity),
+            open_.rateText(), 100 * peakRate() / capacity, Units::formatRate(capacity),
             durationText(span_.duration), durationText(interval_), exec_.workers));
         const SoakRunResult s = runSoak(
             soakConfig(), body.load(), &ctx.stop,
-            [&ctx](const SoakRow& r, std::size_t done, std::size_t total) {
+            [&ctx](const IntervalRow& r, std::size_t done, std::size_t total) {
                 ctx.progress.progress(
                     done, total,
                     fmt::format("{} done, p99 {}, RSS {}, CPU {:.0f} %, backlog {:.0f}, drops {}",
@@ -133,7 +134,7 @@ class SoakMode final : public Mode {
         totals.jobs = s.posted;
         totals.drops = s.expired;
         totals.measured = s.lateness.count();
-        for (const SoakRow& r : s.rows)
+        for (const IntervalRow& r : s.rows)
             totals.misses += r.late;
         return totals;
     }
@@ -142,8 +143,16 @@ class SoakMode final : public Mode {
         SoakLimits limits;
         limits.dropThreshold = dropThreshold_;
         std::vector<SoakInterval> iv;
-        for (const SoakRow& r : s.rows)
+        const double meanOffered =
+            open_.stages ? open_.stages->meanRate(Duration{0}, span_.duration) : open_.rate;
+        for (const IntervalRow& r : s.rows) {
             iv.push_back(r.i);
+            // With --stages the throughput follows the offered rate by design: the trend is
+            // of the share of it achieved, scaled to the mean offered rate.
+            if (open_.stages)
+                iv.back().throughput =
+                    r.offeredRate > 0 ? r.i.throughput / r.offeredRate * meanOffered : kMissing;
+        }
         return judgeSoak(iv, totals, limits);
     }
 
@@ -170,10 +179,11 @@ class SoakMode final : public Mode {
         if (!s.rows.empty()) {
             PlotOptions p1;
             p1.title = fmt::format("soak at {}: throughput and p99 lateness per interval ({})",
-                                   Units::formatRate(open_.rate), v.verdict);
+                                   open_.rateText(), v.verdict);
             m.plots.push_back(
-                {"-throughput", GnuplotScript::tablePlot(t, "time s", {"throughput per s"},
-                                                         {"p99 lateness us"}, p1)});
+                {"-throughput",
+                 GnuplotScript::tablePlot(t, "time s", {"offered per s", "throughput per s"},
+                                          {"p99 lateness us"}, p1)});
             PlotOptions p2;
             p2.title = "soak: RSS and backlog per interval";
             m.plots.push_back(
@@ -185,7 +195,22 @@ class SoakMode final : public Mode {
         }
         m.tables.push_back({"", std::move(t)});
         m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});
+        if (open_.stages) reportStages(m, s);
     }
+
+    /// With --stages: the stages and whether the soak recovered after its last spike.
+    void reportStages(ModeResult& m, const SoakRunResult& s) const {
+        const RateProfile& p = *open_.stages;
+        const Recovery rec = stageRecovery(p, s.rows, open_.limit, exec_.workers);
+        const std::string recovery = recoveryText(rec, p, open_.limit);
+        m.text.push_back("Recovery: " + recovery);
+        m.verdict += "; " + recovery;
+        m.result["stages"] = stagesJson(p);
+        m.result["recovery"] = recoveryJson(rec, p);
+    }
+
+    /// The highest rate offered: --rate, or the stages' peak.
+    double peakRate() const { return open_.stages ? open_.stages->peakRate() : open_.rate; }
 
     std::vector<std::string> textLines(const SoakRunResult& s, const SoakVerdict& v,
                                        const SoakTotals& totals, double capacity) const {
@@ -193,7 +218,7 @@ class SoakMode final : public Mode {
         text.push_back(fmt::format(
             "Soak: {} {} arrivals ({:.0f} % of nominal capacity {}) for {}, {} intervals of {}, "
             "{} workers, jobs of {}",
-            Units::formatRate(open_.rate), open_.arrival, 100 * open_.rate / capacity,
+            open_.rateText(), open_.arrival, 100 * peakRate() / capacity,
             Units::formatRate(capacity), durationText(span_.duration), s.plannedIntervals,
             durationText(interval_), exec_.workers, durationText(exec_.load)));
         text.push_back(fmt::format(
@@ -213,6 +238,10 @@ class SoakMode final : public Mode {
                                    percentileLine(s.lateness)));
         text.push_back(v.trendText.starts_with("trend:") ? "T" + v.trendText.substr(1)
                                                          : "Trend: " + v.trendText);
+        if (open_.stages)
+            text.push_back(
+                "  (with --stages the throughput trend is of the share of the offered rate "
+                "achieved; CPU follows the stages)");
         if (std::isfinite(v.rssPeakMiB))
             text.push_back(fmt::format(
                 "RSS: {:.1f} MiB at the first interval used, peak {:.1f} MiB, {:.1f} MiB at the "
@@ -225,17 +254,18 @@ class SoakMode final : public Mode {
     /// The interval table of the text: at most kTextRows rows (every k-th, and the last).
     static std::vector<std::string> intervalLines(const SoakRunResult& s) {
         std::vector<std::string> text;
-        text.push_back(fmt::format("{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}", "t",
-                                   "done/s", "p99 late", "RSS MiB", "CPU %", "steal %", "backlog",
-                                   "drops", "late"));
+        text.push_back(fmt::format(
+            "{:>10} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8} {:>7} {:>7}", "t", "offered",
+            "done/s", "p99 late", "RSS MiB", "CPU %", "steal %", "backlog", "drops", "late"));
         const std::size_t step = (s.rows.size() + kTextRows - 1) / kTextRows;
         for (std::size_t k = 0; k < s.rows.size(); ++k) {
             if (step > 1 && k % step != 0 && k + 1 != s.rows.size()) continue;
-            const SoakRow& r = s.rows[k];
+            const IntervalRow& r = s.rows[k];
             text.push_back(fmt::format(
-                "{:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
+                "{:>10} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {:>8.0f} {:>7} {:>7}",
                 durationText(Duration{std::llround(r.i.tSeconds * 1e9)}),
-                textOr(r.i.throughput, Units::formatRate), usText(r.i.latenessP99Us),
+                textOr(r.offeredRate, Units::formatRate), textOr(r.i.throughput, Units::formatRate),
+                usText(r.i.latenessP99Us),
                 textOr(r.i.rssBytes / kMiB, [](double x) { return fmt::format("{:.1f}", x); }),
                 textOr(r.i.cpuPercent, [](double x) { return fmt::format("{:.0f}", x); }),
                 textOr(r.i.stealPercent, [](double x) { return fmt::format("{:.1f}", x); }),
@@ -250,7 +280,7 @@ class SoakMode final : public Mode {
     nlohmann::json resultJson(const SoakRunResult& s, const SoakVerdict& v,
                               const SoakTotals& totals, double capacity) const {
         nlohmann::json j;
-        j["rate_per_s"] = open_.rate;
+        j["rate_per_s"] = open_.stages ? nlohmann::json(nullptr) : nlohmann::json(open_.rate);
         j["nominal_capacity_per_s"] = capacity;
         j["workers"] = exec_.workers;
         j["deadline_window_us"] =
@@ -270,7 +300,7 @@ class SoakMode final : public Mode {
         j["generator_cpu_s"] = std::chrono::duration<double>(s.generatorCpu).count();
         j["lateness"] = histogramJson(s.lateness);
         j["intervals"] = nlohmann::json::array();
-        for (const SoakRow& r : s.rows)
+        for (const IntervalRow& r : s.rows)
             j["intervals"].push_back(intervalJson(r));
         j["verdict"] = {
             {"verdict", v.verdict},
@@ -287,8 +317,9 @@ class SoakMode final : public Mode {
         return j;
     }
 
-    static nlohmann::json intervalJson(const SoakRow& r) {
+    static nlohmann::json intervalJson(const IntervalRow& r) {
         return {{"t_s", r.i.tSeconds},
+                {"offered_per_s", jsonNumber(r.offeredRate)},
                 {"throughput_per_s", jsonNumber(r.i.throughput)},
                 {"p50_lateness_us", jsonNumber(r.p50Us)},
                 {"p99_lateness_us", jsonNumber(r.i.latenessP99Us)},
@@ -321,11 +352,11 @@ class SoakMode final : public Mode {
     }
 
     static CsvTable intervalTable(const SoakRunResult& s) {
-        CsvTable t({"time s", "throughput per s", "jobs", "measured", "p50 lateness us",
-                    "p99 lateness us", "max lateness us", "late starts", "rss MiB", "cpu %",
-                    "backlog", "drops", "steal %"});
-        for (const SoakRow& r : s.rows)
-            t.addRow({r.i.tSeconds, r.i.throughput, static_cast<double>(r.jobs),
+        CsvTable t({"time s", "offered per s", "throughput per s", "jobs", "measured",
+                    "p50 lateness us", "p99 lateness us", "max lateness us", "late starts",
+                    "rss MiB", "cpu %", "backlog", "drops", "steal %"});
+        for (const IntervalRow& r : s.rows)
+            t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, static_cast<double>(r.jobs),
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,
                       static_cast<double>(r.late), r.i.rssBytes / kMiB, r.i.cpuPercent, r.i.backlog,
                       static_cast<double>(r.drops), r.i.stealPercent});
