@@ -36,6 +36,8 @@
 
 namespace pullsched::detail {
 
+struct BatchState;
+
 class SchedulerCore {
   public:
     /// Throws std::system_error when a worker thread cannot be started, after stopping
@@ -54,6 +56,15 @@ class SchedulerCore {
     void abandon(JobRecord* rec) noexcept;
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
+
+    // Batches (BatchPosting.cpp): see PostBatch and BatchState.
+    std::unique_ptr<BatchState> openBatch(std::size_t expectedJobs);
+    /// A record for a batch job, appended to the batch (not counted, not announced).
+    JobRecord* acquireBatched(BatchState& batch, const JobOptions& opts);
+    /// Count, wire and publish the batch's jobs; throws as acquire() does after shutdown.
+    void submitBatch(BatchState& batch);
+    /// The batch's jobs end Cancelled without ever having been submitted or counted.
+    void discardBatch(BatchState& batch) noexcept;
 
     void drain();
     /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
@@ -137,6 +148,13 @@ class SchedulerCore {
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
+    /// Whom a timed job (or the earliest of several) posted into the entrance wakes.
+    void wakeForTimedPost(bool due, std::int64_t start, Worker* w);
+    /// Batch steps (BatchPosting.cpp).
+    void countBatch(BatchState& batch);
+    void wireBatch(BatchState& batch);
+    void openBatchGates(BatchState& batch);
+    void publishBatch(BatchState& batch);
 
     // Untimed queues: the shared FIFO and the workers' own queues (UntimedQueues.cpp).
     JobRecord* takeShared(Worker& w);
