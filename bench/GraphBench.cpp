@@ -36,24 +36,25 @@ std::span<const JobHandle> one(const JobHandle& h) {
 // ---------------------------------------------------------------------------------------
 // pullsched graphs. Every builder posts `job` for each node and returns the node count;
 // the caller drains. `job` is the empty lambda when timed, a checking one in warm-up.
+// `s`: the Scheduler, or a PostBatch of it (the same calls; the caller submits).
 
-template <class Job>
-std::size_t postIndependent(Scheduler& s, const Job& job) {
+template <class Poster, class Job>
+std::size_t postIndependent(Poster& s, const Job& job) {
     for (std::size_t i = 0; i < kIndependentJobs; ++i)
         s.postDetached(job);
     return kIndependentJobs;
 }
 
-template <class JobFor>
-std::size_t postChain(Scheduler& s, JobFor&& jobFor) {
+template <class Poster, class JobFor>
+std::size_t postChain(Poster& s, JobFor&& jobFor) {
     JobHandle prev = s.post(jobFor(0));
     for (std::size_t i = 1; i < kChainJobs; ++i)
         prev = s.post(jobFor(i), {}, one(prev));
     return kChainJobs;
 }
 
-template <class Job>
-std::size_t postFanOutIn(Scheduler& s, const Job& job) {
+template <class Poster, class Job>
+std::size_t postFanOutIn(Poster& s, const Job& job) {
     std::vector<JobHandle> mids;
     mids.reserve(kFanWidth);
     JobHandle sink;
@@ -67,8 +68,8 @@ std::size_t postFanOutIn(Scheduler& s, const Job& job) {
     return kFanJobs;
 }
 
-template <class JobFor>
-std::size_t postLayeredDag(Scheduler& s, const LayeredDag& dag, JobFor&& jobFor) {
+template <class Poster, class JobFor>
+std::size_t postLayeredDag(Poster& s, const LayeredDag& dag, JobFor&& jobFor) {
     std::vector<JobHandle> prev(dag.width), cur(dag.width);
     JobHandle preds[3];
     for (std::size_t layer = 0; layer < dag.layers; ++layer) {
@@ -193,6 +194,41 @@ void BM_Sched_LayeredDag(benchmark::State& state) {
     state.counters["edges"] = static_cast<double>(dag.edges());
 }
 
+/// The same graphs posted as one PostBatch each (post + submit + drain timed), with the
+/// same accounting check; ordering is checked by the single-post twins above.
+template <class Post>
+void runBatched(benchmark::State& state, std::size_t jobs, Post&& post) {
+    const auto batched = [&](Scheduler& s) {
+        PostBatch batch = s.batch(jobs);
+        const std::size_t n = post(batch);
+        batch.submit();
+        return n;
+    };
+    runSched(
+        state, [&](Scheduler& s) { batched(s); },
+        [&](Scheduler& s, std::string&) { return batched(s); });
+}
+
+void BM_Sched_BatchIndependent(benchmark::State& state) {
+    runBatched(state, kIndependentJobs, [](PostBatch& b) { return postIndependent(b, kEmpty); });
+}
+
+void BM_Sched_BatchChain(benchmark::State& state) {
+    runBatched(state, kChainJobs,
+               [](PostBatch& b) { return postChain(b, [](std::size_t) { return kEmpty; }); });
+}
+
+void BM_Sched_BatchFanOutIn(benchmark::State& state) {
+    runBatched(state, kFanJobs, [](PostBatch& b) { return postFanOutIn(b, kEmpty); });
+}
+
+void BM_Sched_BatchLayeredDag(benchmark::State& state) {
+    const LayeredDag& dag = benchDag();
+    runBatched(state, dag.nodes(), [&](PostBatch& b) {
+        return postLayeredDag(b, dag, [](std::size_t) { return kEmpty; });
+    });
+}
+
 // ---------------------------------------------------------------------------------------
 // oneTBB flow graph. Nodes live in a deque (continue_node is not movable); the graph is
 // declared first so it outlives its nodes.
@@ -308,12 +344,16 @@ void BM_Tbb_LayeredDag(benchmark::State& state) {
         ->MinTime(0.5)
 
 PULLSCHED_GRAPH_BENCH(BM_Sched_Independent);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchIndependent);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Independent);
 PULLSCHED_GRAPH_BENCH(BM_Sched_Chain);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchChain);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Chain);
 PULLSCHED_GRAPH_BENCH(BM_Sched_FanOutIn);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchFanOutIn);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_FanOutIn);
 PULLSCHED_GRAPH_BENCH(BM_Sched_LayeredDag);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchLayeredDag);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_LayeredDag);
 
 }  // namespace

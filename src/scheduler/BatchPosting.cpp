@@ -75,7 +75,10 @@ PostBatch& PostBatch::operator=(PostBatch&& other) noexcept {
 }
 
 PostBatch::~PostBatch() {
-    if (state_ && !state_->submitted) state_->core.discardBatch(*state_);
+    if (!state_) return;
+    if (!state_->submitted) state_->core.discardBatch(*state_);
+    detail::SchedulerCore& core = state_->core;
+    core.recycleBatch(std::move(state_));
 }
 
 std::size_t PostBatch::size() const noexcept {
@@ -173,9 +176,48 @@ void PostBatch::submit() {
 namespace pullsched::detail {
 
 std::unique_ptr<BatchState> SchedulerCore::openBatch(std::size_t expectedJobs) {
-    auto batch = std::make_unique<BatchState>(*this, pool_.get());
+    std::unique_ptr<BatchState> batch = batchStock_.take();
+    if (!batch) batch = std::make_unique<BatchState>(*this, pool_.get());
     batch->records.reserve(expectedJobs);
     return batch;
+}
+
+namespace {
+/// Lists longer than this are freed rather than kept for the next batch (8-16 KB each).
+constexpr std::size_t kKeptListLength = 1024;
+
+template <class T>
+void emptyList(std::vector<T>& list) noexcept {
+    if (list.capacity() > kKeptListLength) {
+        list = {};
+    } else {
+        list.clear();
+    }
+}
+}  // namespace
+
+void BatchState::reset() noexcept {
+    emptyList(records);
+    emptyList(ready);
+    emptyList(timed);
+    emptyList(doomed);
+    emptyList(external);
+    emptyList(wiring);
+    submitted = false;
+}
+
+BatchStock::~BatchStock() {
+    delete kept_.exchange(nullptr, std::memory_order_acquire);
+}
+
+std::unique_ptr<BatchState> BatchStock::take() noexcept {
+    if (!kept_.load(std::memory_order_relaxed)) return nullptr;  // skip the exchange
+    return std::unique_ptr<BatchState>(kept_.exchange(nullptr, std::memory_order_acquire));
+}
+
+void BatchStock::give(std::unique_ptr<BatchState> state) noexcept {
+    state->reset();
+    delete kept_.exchange(state.release(), std::memory_order_acq_rel);
 }
 
 /// From the worker's cache on a worker, else from the batch's own (one pool lock per 32).
@@ -273,6 +315,7 @@ void SchedulerCore::openBatchGates(BatchState& batch) {
     batch.ready.clear();
     batch.timed.clear();
     batch.doomed.clear();
+    batch.ready.reserve(batch.records.size());  // one allocation, not one per doubling
     for (std::size_t i = 0; i < batch.records.size(); ++i) {
         JobRecord* rec = batch.records[i];
         const BatchState::Wiring wiring = wired ? batch.wiring[i] : BatchState::Wiring{};

@@ -2,7 +2,9 @@
 // What a PostBatch holds until it is submitted: its records, in the order posted, and the
 // edges to predecessors outside the batch, which are wired only at submit().
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "detail/JobPool.hpp"
@@ -53,6 +55,28 @@ struct BatchState {
     std::vector<Wiring> wiring;
     /// Records whose gate opened at submit(), by where they go.
     std::vector<JobRecord*> ready, timed, doomed;
+
+    /// Empty again, for the next batch (see BatchStock); big lists are given back.
+    void reset() noexcept;
+};
+
+/// One batch's state kept for the next: a planner that posts batch after batch then takes
+/// no allocation per batch (the state and its lists), and the records left in its cache
+/// serve the next batch without the pool's lock. Swapped in and out with one atomic
+/// exchange; a second batch open at the same time gets a state of its own.
+class BatchStock {
+  public:
+    BatchStock() noexcept = default;
+    BatchStock(const BatchStock&) = delete;
+    BatchStock& operator=(const BatchStock&) = delete;
+    ~BatchStock();
+    /// The kept state, or null.
+    std::unique_ptr<BatchState> take() noexcept;
+    /// Keep `state` (reset) for the next batch; one kept already is deleted instead.
+    void give(std::unique_ptr<BatchState> state) noexcept;
+
+  private:
+    std::atomic<BatchState*> kept_{nullptr};
 };
 
 }  // namespace pullsched::detail

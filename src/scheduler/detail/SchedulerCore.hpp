@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "detail/Backoff.hpp"
+#include "detail/BatchState.hpp"
 #include "detail/CpuSpread.hpp"
 #include "detail/DueQueue.hpp"
 #include "detail/EntranceQueue.hpp"
@@ -35,8 +36,6 @@
 #include "pullsched/scheduler/Statistics.hpp"
 
 namespace pullsched::detail {
-
-struct BatchState;
 
 class SchedulerCore {
   public:
@@ -65,6 +64,10 @@ class SchedulerCore {
     void submitBatch(BatchState& batch);
     /// The batch's jobs end Cancelled without ever having been submitted or counted.
     void discardBatch(BatchState& batch) noexcept;
+    /// A closed batch's state, kept for the next one.
+    void recycleBatch(std::unique_ptr<BatchState> batch) noexcept {
+        batchStock_.give(std::move(batch));
+    }
 
     void drain();
     /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
@@ -251,7 +254,8 @@ class SchedulerCore {
     Observer* observer_;
     LoadController loadController_;
 
-    PoolOwner pool_;  ///< retired, not deleted: handles may outlive the scheduler
+    PoolOwner pool_;         ///< retired, not deleted: handles may outlive the scheduler
+    BatchStock batchStock_;  ///< after pool_: its records go back to the pool first
     GroomingToken token_;
     /// Times the token holder had to wait for a queue lock; the design says never.
     std::atomic<std::uint64_t> tokenHolderWaits_{0};
