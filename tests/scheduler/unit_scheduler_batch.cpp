@@ -13,6 +13,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -272,6 +273,61 @@ TEST(PostBatch, SubmittedFromInsideAJob) {
         ASSERT_LT(st.ended[i], st.started[kChildren]);
     const Statistics s = sched.stats();
     EXPECT_EQ(s.submitted, static_cast<std::uint64_t>(kChildren + 2));
+    EXPECT_EQ(s.completed, s.submitted);
+    EXPECT_TRUE(s.balanced());
+}
+
+TEST(PostBatch, ConcurrentBatchesFromThreadsAndJobsRunEveryJobOnceInOrder) {
+    constexpr int kThreads = 3, kBatches = 20, kPerBatch = 40;
+    constexpr int kPerThread = kBatches * kPerBatch * 2;  // each job posts a batch of one more
+    Stamps st(kThreads * kPerThread);
+    Scheduler sched(withWorkers(2));
+    std::vector<std::vector<int>> preds(kThreads * kPerThread);
+    std::vector<std::thread> posters;
+    for (int t = 0; t < kThreads; ++t) {
+        posters.emplace_back([&, t] {
+            std::mt19937_64 rng(100 + t);
+            std::vector<JobHandle> h(kPerThread);
+            int next = t * kPerThread;
+            for (int b = 0; b < kBatches; ++b) {
+                auto batch = sched.batch();
+                const int first = next;
+                for (int k = 0; k < kPerBatch; ++k, next += 2) {
+                    std::vector<JobHandle> ps;
+                    for (std::uint64_t n = rng() % 3; n > 0 && next > t * kPerThread; --n) {
+                        // Earlier in this batch, or any earlier (submitted) job of this thread.
+                        const int lo = rng() % 2 ? first : t * kPerThread;
+                        if (lo == next) continue;
+                        const int p = lo + static_cast<int>(rng() % (next - lo)) / 2 * 2;
+                        if (p >= next) continue;
+                        preds[next].push_back(p);
+                        ps.push_back(h[p - t * kPerThread]);
+                    }
+                    const int child = next + 1;  // posted by the job, as a batch of its own
+                    preds[child].push_back(next);
+                    h[next - t * kPerThread] = batch.post(
+                        [&st, &sched, next, child] {
+                            st.job(next)();
+                            auto inner = sched.batch();
+                            inner.postDetached(st.job(child));
+                            inner.submit();
+                        },
+                        {}, ps);
+                }
+                batch.submit();
+            }
+        });
+    }
+    for (auto& p : posters)
+        p.join();
+    sched.drain();
+    for (int i = 0; i < kThreads * kPerThread; ++i) {
+        ASSERT_EQ(st.runs[i].load(), 1) << "job " << i;
+        for (int p : preds[i])
+            ASSERT_LT(st.ended[p], st.started[i]) << "job " << i << " before " << p;
+    }
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.submitted, static_cast<std::uint64_t>(kThreads * kPerThread));
     EXPECT_EQ(s.completed, s.submitted);
     EXPECT_TRUE(s.balanced());
 }
