@@ -254,8 +254,7 @@ class SchedulerCore {
     Observer* observer_;
     LoadController loadController_;
 
-    PoolOwner pool_;         ///< retired, not deleted: handles may outlive the scheduler
-    BatchStock batchStock_;  ///< after pool_: its records go back to the pool first
+    PoolOwner pool_;  ///< retired, not deleted: handles may outlive the scheduler
     GroomingToken token_;
     /// Times the token holder had to wait for a queue lock; the design says never.
     std::atomic<std::uint64_t> tokenHolderWaits_{0};
@@ -300,6 +299,10 @@ class SchedulerCore {
 
     std::mutex shutdownMutex_;
     std::optional<ShutdownReport> shutdownReport_;
+
+    /// Last, so that the members above keep their places on the cache lines, and so that
+    /// it goes first: its records return to the pool before the pool is retired.
+    BatchStock batchStock_;
 };
 
 }  // namespace pullsched::detail
