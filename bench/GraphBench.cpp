@@ -11,6 +11,7 @@
 #include <deque>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -194,12 +195,43 @@ void BM_Sched_LayeredDag(benchmark::State& state) {
     state.counters["edges"] = static_cast<double>(dag.edges());
 }
 
-/// The same graphs posted as one PostBatch each (post + submit + drain timed), with the
-/// same accounting check; ordering is checked by the single-post twins above.
+/// Posts into PostBatches of `chunk` jobs, submitting each as it fills (0: one batch for
+/// the whole graph). A predecessor in an earlier chunk is an ordinary submitted job.
+class ChunkedBatch {
+  public:
+    ChunkedBatch(Scheduler& s, std::size_t chunk, std::size_t jobs)
+        : sched_(s), chunk_(chunk == 0 ? jobs : chunk), batch_(s.batch(chunk_)) {}
+    template <class F, class... Preds>
+    JobHandle post(F&& work, const JobOptions& opts = {}, Preds&&... preds) {
+        JobHandle h = batch_.post(std::forward<F>(work), opts, std::forward<Preds>(preds)...);
+        if (batch_.size() == chunk_) nextChunk();
+        return h;
+    }
+    template <class F>
+    void postDetached(F&& work) {
+        batch_.postDetached(std::forward<F>(work));
+        if (batch_.size() == chunk_) nextChunk();
+    }
+    void submit() { batch_.submit(); }
+
+  private:
+    void nextChunk() {
+        batch_.submit();
+        batch_ = sched_.batch(chunk_);
+    }
+    Scheduler& sched_;
+    std::size_t chunk_;
+    PostBatch batch_;
+};
+
+/// The same graphs posted through PostBatches (post + submit + drain timed; range(0): jobs
+/// per batch, 0 = the whole graph in one), with the same accounting check; ordering is
+/// checked by the single-post twins above.
 template <class Post>
 void runBatched(benchmark::State& state, std::size_t jobs, Post&& post) {
+    const auto chunk = static_cast<std::size_t>(state.range(0));
     const auto batched = [&](Scheduler& s) {
-        PostBatch batch = s.batch(jobs);
+        ChunkedBatch batch(s, chunk, jobs);
         const std::size_t n = post(batch);
         batch.submit();
         return n;
@@ -210,23 +242,22 @@ void runBatched(benchmark::State& state, std::size_t jobs, Post&& post) {
 }
 
 void BM_Sched_BatchIndependent(benchmark::State& state) {
-    runBatched(state, kIndependentJobs, [](PostBatch& b) { return postIndependent(b, kEmpty); });
+    runBatched(state, kIndependentJobs, [](auto& b) { return postIndependent(b, kEmpty); });
 }
 
 void BM_Sched_BatchChain(benchmark::State& state) {
     runBatched(state, kChainJobs,
-               [](PostBatch& b) { return postChain(b, [](std::size_t) { return kEmpty; }); });
+               [](auto& b) { return postChain(b, [](std::size_t) { return kEmpty; }); });
 }
 
 void BM_Sched_BatchFanOutIn(benchmark::State& state) {
-    runBatched(state, kFanJobs, [](PostBatch& b) { return postFanOutIn(b, kEmpty); });
+    runBatched(state, kFanJobs, [](auto& b) { return postFanOutIn(b, kEmpty); });
 }
 
 void BM_Sched_BatchLayeredDag(benchmark::State& state) {
     const LayeredDag& dag = benchDag();
-    runBatched(state, dag.nodes(), [&](PostBatch& b) {
-        return postLayeredDag(b, dag, [](std::size_t) { return kEmpty; });
-    });
+    runBatched(state, dag.nodes(),
+               [&](auto& b) { return postLayeredDag(b, dag, [](std::size_t) { return kEmpty; }); });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -344,16 +375,16 @@ void BM_Tbb_LayeredDag(benchmark::State& state) {
         ->MinTime(0.5)
 
 PULLSCHED_GRAPH_BENCH(BM_Sched_Independent);
-PULLSCHED_GRAPH_BENCH(BM_Sched_BatchIndependent);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchIndependent)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Independent);
 PULLSCHED_GRAPH_BENCH(BM_Sched_Chain);
-PULLSCHED_GRAPH_BENCH(BM_Sched_BatchChain);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchChain)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Chain);
 PULLSCHED_GRAPH_BENCH(BM_Sched_FanOutIn);
-PULLSCHED_GRAPH_BENCH(BM_Sched_BatchFanOutIn);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchFanOutIn)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_FanOutIn);
 PULLSCHED_GRAPH_BENCH(BM_Sched_LayeredDag);
-PULLSCHED_GRAPH_BENCH(BM_Sched_BatchLayeredDag);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchLayeredDag)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_LayeredDag);
 
 }  // namespace

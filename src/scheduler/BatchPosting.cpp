@@ -307,33 +307,39 @@ void SchedulerCore::wireBatch(BatchState& batch) {
     batch.external.clear();
 }
 
-/// Take the batch's guard (and the ended outside predecessors) off every gate, in the
-/// order posted. A gate only this thread can change (no open outside predecessor; the
-/// batch's own jobs are not published yet) is lowered with a plain store.
+/// Take the batch's guard (and the ended outside predecessors) off every gate, in two
+/// passes. First the gates without an open outside predecessor, with a plain store: only
+/// this thread can change them yet, as every job that could lower one (a job of the batch)
+/// is still held by its guard. Then the gates with one, by read-modify-write: once such a
+/// guard is off, the outside predecessor's end may release the job at once, and it may run
+/// and lower the gates of its successors in the batch while this loop goes on (so a plain
+/// store there could lose that notification).
 void SchedulerCore::openBatchGates(BatchState& batch) {
     const bool wired = !batch.wiring.empty();
     batch.ready.clear();
     batch.timed.clear();
     batch.doomed.clear();
     batch.ready.reserve(batch.records.size());  // one allocation, not one per doubling
-    for (std::size_t i = 0; i < batch.records.size(); ++i) {
-        JobRecord* rec = batch.records[i];
-        const BatchState::Wiring wiring = wired ? batch.wiring[i] : BatchState::Wiring{};
-        const std::int32_t settle = 1 + wiring.ended;
-        bool opened = false;
-        if (wiring.open) {
-            opened = rec->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle;
-        } else {
-            const std::int32_t left = rec->gate.load(std::memory_order_relaxed) - settle;
-            rec->gate.store(left, std::memory_order_relaxed);
-            opened = left == 0;
-        }
-        if (!opened) continue;
+    auto opened = [&batch](JobRecord* rec) {
         if (rec->doomed.load(std::memory_order_relaxed)) {
             batch.doomed.push_back(rec);
         } else {
             (rec->start == kAsap ? batch.ready : batch.timed).push_back(rec);
         }
+    };
+    for (std::size_t i = 0; i < batch.records.size(); ++i) {
+        if (wired && batch.wiring[i].open) continue;
+        JobRecord* rec = batch.records[i];
+        const std::int32_t left =
+            rec->gate.load(std::memory_order_relaxed) - 1 - (wired ? batch.wiring[i].ended : 0);
+        rec->gate.store(left, std::memory_order_relaxed);
+        if (left == 0) opened(rec);
+    }
+    for (std::size_t i = 0; wired && i < batch.records.size(); ++i) {
+        if (!batch.wiring[i].open) continue;
+        JobRecord* rec = batch.records[i];
+        const std::int32_t settle = 1 + batch.wiring[i].ended;
+        if (rec->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle) opened(rec);
     }
 }
 

@@ -331,3 +331,27 @@ TEST(PostBatch, ConcurrentBatchesFromThreadsAndJobsRunEveryJobOnceInOrder) {
     EXPECT_EQ(s.completed, s.submitted);
     EXPECT_TRUE(s.balanced());
 }
+
+TEST(PostBatch, ChainAcrossManyBatchesRunsToItsEnd) {
+    // Every batch's first job waits for the previous batch's last, which may be running,
+    // ended or not yet started when the batch is submitted.
+    constexpr int kJobs = 100000, kChunk = 1024;
+    Scheduler sched(withWorkers(2));
+    for (int round = 0; round < 10; ++round) {
+        std::atomic<int> ran{0};
+        JobHandle prev;
+        auto batch = sched.batch();
+        for (int i = 0; i < kJobs; ++i) {
+            auto job = [&ran] { ran.fetch_add(1, std::memory_order_relaxed); };
+            prev = prev ? batch.post(job, {}, {prev}) : batch.post(job);
+            if (batch.size() == kChunk) {
+                batch.submit();
+                batch = sched.batch();
+            }
+        }
+        batch.submit();
+        ASSERT_TRUE(sched.drainFor(20s)) << "round " << round << ": " << ran.load() << " ran, "
+                                         << sched.stats().pending << " pending";
+        ASSERT_EQ(ran.load(), kJobs);
+    }
+}
