@@ -3,6 +3,8 @@
 //
 //   BM_<lib>_Post_<graph>  posting timed: the whole graph is posted/built, run, waited for
 //                          and torn down inside the timed region (like GraphBench.cpp).
+//   BM_Sched_Batch_<graph> the same with the whole graph posted as one PostBatch; its
+//                          twin is BM_Tbb_Post_<graph> too (build + run).
 //   BM_<lib>_Exec_<graph>  execution only: the graph is posted/built behind a gate node
 //                          that every root depends on; only opening the gate and waiting
 //                          for the graph are timed (manual time).
@@ -217,10 +219,11 @@ struct GateJob {
 
 /// Posts `dag` in index order; roots get `gate` as their one predecessor if given. Handles
 /// are kept only for nodes with successors, and moved (not copied: no reference-count
-/// traffic) into a contiguous scratch list for each post.
-template <class JobFor>
-void postDag(Scheduler& s, const Dag& dag, std::vector<JobHandle>& h,
-             std::vector<JobHandle>& scratch, const JobHandle* gate, JobFor&& jobFor) {
+/// traffic) into a contiguous scratch list for each post. `s`: the Scheduler, or a
+/// PostBatch of it (the same calls).
+template <class Poster, class JobFor>
+void postDag(Poster& s, const Dag& dag, std::vector<JobHandle>& h, std::vector<JobHandle>& scratch,
+             const JobHandle* gate, JobFor&& jobFor) {
     for (std::uint32_t i = 0; i < dag.n; ++i) {
         const auto ps = dag.predsOf(i);
         std::span<const JobHandle> preds;
@@ -306,17 +309,33 @@ void add(Statistics& sum, const Statistics& d) {
     sum.spreadSteers += d.spreadSteers;
 }
 
-void BM_Sched_Post(benchmark::State& state, GraphId id) {
+/// Posts the whole graph one job at a time (Post) or as one batch (Batch).
+enum class Posting { Single, Batch };
+
+template <class JobFor>
+void postGraph(Posting how, Scheduler& sched, const Dag& dag, std::vector<JobHandle>& h,
+               std::vector<JobHandle>& scratch, JobFor&& jobFor) {
+    if (how == Posting::Single) {
+        postDag(sched, dag, h, scratch, nullptr, jobFor);
+    } else {
+        PostBatch batch = sched.batch(dag.n);
+        postDag(batch, dag, h, scratch, nullptr, jobFor);
+        batch.submit();
+    }
+    std::ranges::fill(h, JobHandle{});
+}
+
+/// Post (or batch) + run, timed together: the twin of TBB's build + run (BM_Tbb_Post).
+void runPosted(benchmark::State& state, GraphId id, Posting how) {
     const Dag& dag = dagOf(id);
     Scheduler sched(benchConfig());
     std::vector<JobHandle> h(dag.n), scratch(maxPreds(dag));
     {
         Check check(dag);
         check.gateOpen = true;
-        postDag(sched, dag, h, scratch, nullptr, [&](std::uint32_t i) {
+        postGraph(how, sched, dag, h, scratch, [&](std::uint32_t i) {
             return CheckedNode{&check, i};
         });
-        std::ranges::fill(h, JobHandle{});
         if (!sched.drainFor(kHangLimit)) return state.SkipWithError("warm-up did not drain");
         if (const auto err = check.verdict(); !err.empty()) return state.SkipWithError(err.c_str());
     }
@@ -326,8 +345,7 @@ void BM_Sched_Post(benchmark::State& state, GraphId id) {
     double postNs = 0, wallNs = 0;
     for (auto _ : state) {
         const auto t0 = SteadyClock::now();
-        postDag(sched, dag, h, scratch, nullptr, [](std::uint32_t) { return [] {}; });
-        std::ranges::fill(h, JobHandle{});
+        postGraph(how, sched, dag, h, scratch, [](std::uint32_t) { return [] {}; });
         const auto t1 = SteadyClock::now();
         if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
         postNs += static_cast<double>((t1 - t0).count());
@@ -345,6 +363,15 @@ void BM_Sched_Post(benchmark::State& state, GraphId id) {
     // competes with 2 workers for 2 cores; waiting in drain is a voluntary switch).
     state.counters["post_ns_per_job"] = postNs / (iters * dag.n);
     state.counters["poster_invol_cs"] = (u1.invol - u0.invol) / iters;
+}
+
+void BM_Sched_Post(benchmark::State& state, GraphId id) {
+    runPosted(state, id, Posting::Single);
+}
+
+/// The whole graph as one PostBatch: submit() publishes it.
+void BM_Sched_Batch(benchmark::State& state, GraphId id) {
+    runPosted(state, id, Posting::Batch);
 }
 
 void BM_Sched_Exec(benchmark::State& state, GraphId id) {
@@ -567,28 +594,34 @@ void runLength(benchmark::internal::Benchmark* b) {
     }
 }
 
-#define PULLSCHED_DISPATCH_BENCH(graph)                     \
-    BENCHMARK_CAPTURE(BM_Sched_Post, graph, GraphId::graph) \
-        ->Name("BM_Sched_Post_" #graph)                     \
-        ->UseRealTime()                                     \
-        ->MeasureProcessCPUTime()                           \
-        ->Unit(benchmark::kMicrosecond)                     \
-        ->Apply(runLength);                                 \
-    BENCHMARK_CAPTURE(BM_Tbb_Post, graph, GraphId::graph)   \
-        ->Name("BM_Tbb_Post_" #graph)                       \
-        ->UseRealTime()                                     \
-        ->MeasureProcessCPUTime()                           \
-        ->Unit(benchmark::kMicrosecond)                     \
-        ->Apply(runLength);                                 \
-    BENCHMARK_CAPTURE(BM_Sched_Exec, graph, GraphId::graph) \
-        ->Name("BM_Sched_Exec_" #graph)                     \
-        ->UseManualTime()                                   \
-        ->Unit(benchmark::kMicrosecond)                     \
-        ->Apply(runLength);                                 \
-    BENCHMARK_CAPTURE(BM_Tbb_Exec, graph, GraphId::graph)   \
-        ->Name("BM_Tbb_Exec_" #graph)                       \
-        ->UseManualTime()                                   \
-        ->Unit(benchmark::kMicrosecond)                     \
+#define PULLSCHED_DISPATCH_BENCH(graph)                      \
+    BENCHMARK_CAPTURE(BM_Sched_Post, graph, GraphId::graph)  \
+        ->Name("BM_Sched_Post_" #graph)                      \
+        ->UseRealTime()                                      \
+        ->MeasureProcessCPUTime()                            \
+        ->Unit(benchmark::kMicrosecond)                      \
+        ->Apply(runLength);                                  \
+    BENCHMARK_CAPTURE(BM_Sched_Batch, graph, GraphId::graph) \
+        ->Name("BM_Sched_Batch_" #graph)                     \
+        ->UseRealTime()                                      \
+        ->MeasureProcessCPUTime()                            \
+        ->Unit(benchmark::kMicrosecond)                      \
+        ->Apply(runLength);                                  \
+    BENCHMARK_CAPTURE(BM_Tbb_Post, graph, GraphId::graph)    \
+        ->Name("BM_Tbb_Post_" #graph)                        \
+        ->UseRealTime()                                      \
+        ->MeasureProcessCPUTime()                            \
+        ->Unit(benchmark::kMicrosecond)                      \
+        ->Apply(runLength);                                  \
+    BENCHMARK_CAPTURE(BM_Sched_Exec, graph, GraphId::graph)  \
+        ->Name("BM_Sched_Exec_" #graph)                      \
+        ->UseManualTime()                                    \
+        ->Unit(benchmark::kMicrosecond)                      \
+        ->Apply(runLength);                                  \
+    BENCHMARK_CAPTURE(BM_Tbb_Exec, graph, GraphId::graph)    \
+        ->Name("BM_Tbb_Exec_" #graph)                        \
+        ->UseManualTime()                                    \
+        ->Unit(benchmark::kMicrosecond)                      \
         ->Apply(runLength)
 
 #define PULLSCHED_TIMED_BENCH(graph)                         \

@@ -11,6 +11,7 @@
 #include <deque>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -36,24 +37,25 @@ std::span<const JobHandle> one(const JobHandle& h) {
 // ---------------------------------------------------------------------------------------
 // pullsched graphs. Every builder posts `job` for each node and returns the node count;
 // the caller drains. `job` is the empty lambda when timed, a checking one in warm-up.
+// `s`: the Scheduler, or a PostBatch of it (the same calls; the caller submits).
 
-template <class Job>
-std::size_t postIndependent(Scheduler& s, const Job& job) {
+template <class Poster, class Job>
+std::size_t postIndependent(Poster& s, const Job& job) {
     for (std::size_t i = 0; i < kIndependentJobs; ++i)
         s.postDetached(job);
     return kIndependentJobs;
 }
 
-template <class JobFor>
-std::size_t postChain(Scheduler& s, JobFor&& jobFor) {
+template <class Poster, class JobFor>
+std::size_t postChain(Poster& s, JobFor&& jobFor) {
     JobHandle prev = s.post(jobFor(0));
     for (std::size_t i = 1; i < kChainJobs; ++i)
         prev = s.post(jobFor(i), {}, one(prev));
     return kChainJobs;
 }
 
-template <class Job>
-std::size_t postFanOutIn(Scheduler& s, const Job& job) {
+template <class Poster, class Job>
+std::size_t postFanOutIn(Poster& s, const Job& job) {
     std::vector<JobHandle> mids;
     mids.reserve(kFanWidth);
     JobHandle sink;
@@ -67,8 +69,8 @@ std::size_t postFanOutIn(Scheduler& s, const Job& job) {
     return kFanJobs;
 }
 
-template <class JobFor>
-std::size_t postLayeredDag(Scheduler& s, const LayeredDag& dag, JobFor&& jobFor) {
+template <class Poster, class JobFor>
+std::size_t postLayeredDag(Poster& s, const LayeredDag& dag, JobFor&& jobFor) {
     std::vector<JobHandle> prev(dag.width), cur(dag.width);
     JobHandle preds[3];
     for (std::size_t layer = 0; layer < dag.layers; ++layer) {
@@ -193,6 +195,71 @@ void BM_Sched_LayeredDag(benchmark::State& state) {
     state.counters["edges"] = static_cast<double>(dag.edges());
 }
 
+/// Posts into PostBatches of `chunk` jobs, submitting each as it fills (0: one batch for
+/// the whole graph). A predecessor in an earlier chunk is an ordinary submitted job.
+class ChunkedBatch {
+  public:
+    ChunkedBatch(Scheduler& s, std::size_t chunk, std::size_t jobs)
+        : sched_(s), chunk_(chunk == 0 ? jobs : chunk), batch_(s.batch(chunk_)) {}
+    template <class F, class... Preds>
+    JobHandle post(F&& work, const JobOptions& opts = {}, Preds&&... preds) {
+        JobHandle h = batch_.post(std::forward<F>(work), opts, std::forward<Preds>(preds)...);
+        if (batch_.size() == chunk_) nextChunk();
+        return h;
+    }
+    template <class F>
+    void postDetached(F&& work) {
+        batch_.postDetached(std::forward<F>(work));
+        if (batch_.size() == chunk_) nextChunk();
+    }
+    void submit() { batch_.submit(); }
+
+  private:
+    void nextChunk() {
+        batch_.submit();
+        batch_ = sched_.batch(chunk_);
+    }
+    Scheduler& sched_;
+    std::size_t chunk_;
+    PostBatch batch_;
+};
+
+/// The same graphs posted through PostBatches (post + submit + drain timed; range(0): jobs
+/// per batch, 0 = the whole graph in one), with the same accounting check; ordering is
+/// checked by the single-post twins above.
+template <class Post>
+void runBatched(benchmark::State& state, std::size_t jobs, Post&& post) {
+    const auto chunk = static_cast<std::size_t>(state.range(0));
+    const auto batched = [&](Scheduler& s) {
+        ChunkedBatch batch(s, chunk, jobs);
+        const std::size_t n = post(batch);
+        batch.submit();
+        return n;
+    };
+    runSched(
+        state, [&](Scheduler& s) { batched(s); },
+        [&](Scheduler& s, std::string&) { return batched(s); });
+}
+
+void BM_Sched_BatchIndependent(benchmark::State& state) {
+    runBatched(state, kIndependentJobs, [](auto& b) { return postIndependent(b, kEmpty); });
+}
+
+void BM_Sched_BatchChain(benchmark::State& state) {
+    runBatched(state, kChainJobs,
+               [](auto& b) { return postChain(b, [](std::size_t) { return kEmpty; }); });
+}
+
+void BM_Sched_BatchFanOutIn(benchmark::State& state) {
+    runBatched(state, kFanJobs, [](auto& b) { return postFanOutIn(b, kEmpty); });
+}
+
+void BM_Sched_BatchLayeredDag(benchmark::State& state) {
+    const LayeredDag& dag = benchDag();
+    runBatched(state, dag.nodes(),
+               [&](auto& b) { return postLayeredDag(b, dag, [](std::size_t) { return kEmpty; }); });
+}
+
 // ---------------------------------------------------------------------------------------
 // oneTBB flow graph. Nodes live in a deque (continue_node is not movable); the graph is
 // declared first so it outlives its nodes.
@@ -308,12 +375,16 @@ void BM_Tbb_LayeredDag(benchmark::State& state) {
         ->MinTime(0.5)
 
 PULLSCHED_GRAPH_BENCH(BM_Sched_Independent);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchIndependent)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Independent);
 PULLSCHED_GRAPH_BENCH(BM_Sched_Chain);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchChain)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_Chain);
 PULLSCHED_GRAPH_BENCH(BM_Sched_FanOutIn);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchFanOutIn)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_FanOutIn);
 PULLSCHED_GRAPH_BENCH(BM_Sched_LayeredDag);
+PULLSCHED_GRAPH_BENCH(BM_Sched_BatchLayeredDag)->ArgName("chunk")->Arg(0)->Arg(1024);
 PULLSCHED_GRAPH_BENCH(BM_Tbb_LayeredDag);
 
 }  // namespace

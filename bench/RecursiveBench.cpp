@@ -255,6 +255,21 @@ void BM_Sched_Spawn16(benchmark::State& state) {
     state.counters["wakeups"] = static_cast<double>(s.wakeups) / state.iterations();
 }
 
+/// The same 16 jobs as one PostBatch.
+void BM_Sched_BatchSpawn16(benchmark::State& state) {
+    Scheduler sched(withWorkers(kThreads));
+    std::atomic<int> ran{0};
+    for (auto _ : state) {
+        PostBatch batch = sched.batch(kSmallJobs);
+        for (int i = 0; i < kSmallJobs; ++i)
+            batch.postDetached([&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+        batch.submit();
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+    }
+    if (ran.load() != kSmallJobs * state.iterations())
+        return state.SkipWithError("a job did not run exactly once");
+}
+
 void BM_Tbb_Spawn16(benchmark::State& state) {
     tbb::task_arena arena(static_cast<int>(kThreads));
     arena.initialize();
@@ -272,6 +287,7 @@ void BM_Tbb_Spawn16(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Sched_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_Sched_BatchSpawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_Tbb_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 
 /// Each benchmark at 1 and 2 workers (threads), at least 0.5 s of iterations.

@@ -89,6 +89,10 @@ void SchedulerCore::pushTimed(JobRecord* job, Worker* w) {
     const bool due = job->start <= now();
     queued_.fetch_add(1, std::memory_order_relaxed);
     entrance_.push(job);
+    wakeForTimedPost(due, start, w);
+}
+
+void SchedulerCore::wakeForTimedPost(bool due, std::int64_t start, Worker* w) {
     using Wake = WakeProtocol::TimedPostWake;
     switch (WakeProtocol::onTimedPost(due, start, wake_.tendTargetAfterPublish())) {
         case Wake::DueWork:

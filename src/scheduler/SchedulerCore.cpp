@@ -151,19 +151,27 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     } else {
         rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     }
+    // Every predecessor counted in the gate up front, with a plain store while rec is still
+    // private; those found ended are taken off with the guard: one read-modify-write per
+    // post instead of one more per predecessor.
+    auto settle = static_cast<std::int32_t>(1 + preds.size());
+    rec->gate.store(settle, std::memory_order_relaxed);
+    std::int32_t ended = 0;
     for (const JobHandle& handle : preds) {
         JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);
         if (!p->closed) {
             // No reference for p's list: rec cannot end (nor be recycled) before p notified
             // it, since until then its gate stays above zero and the scheduler holds it.
-            rec->gate.fetch_add(1, std::memory_order_relaxed);
             p->addSuccessor(rec);
-        } else if (p->state.load(std::memory_order_acquire) != JobState::Completed) {
-            rec->doomed.store(true, std::memory_order_relaxed);
+        } else {
+            ++ended;
+            if (p->state.load(std::memory_order_acquire) != JobState::Completed)
+                rec->doomed.store(true, std::memory_order_relaxed);
         }
     }
-    if (rec->gate.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    settle = 1 + ended;
+    if (rec->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle) {
         if (rec->doomed.load(std::memory_order_relaxed)) {
             finalize(rec, JobState::Cancelled, nullptr);
         } else {

@@ -9,7 +9,7 @@
 set -euo pipefail
 out=$1 rounds=$2
 shift 2
-filter=${FILTER:-'^BM_Sched_(Post|Exec)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu'}
+filter=${FILTER:-'^BM_Sched_(Post|Batch|Exec)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu'}
 mkdir -p "$out"
 load() { uptime | sed 's/.*load average: //'; }
 for r in $(seq 1 "$rounds"); do

@@ -27,7 +27,7 @@ def main(out_dir):
     print("| benchmark | figure | " + " | ".join(f"{b} median (min–max)" for b in builds) + " |")
     print("|---|---|" + "---:|" * len(builds))
     for name in names:
-        graph = "_Post_" in name or "_Exec_" in name
+        graph = any(v in name for v in ("_Post_", "_Batch_", "_Exec_"))
         for fig in GRAPH_FIGURES if graph else TIMING_FIGURES:
             cells, seen = [], False
             for b in builds:

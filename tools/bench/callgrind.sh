@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per job of pullsched's dispatch benchmarks, independent of the machine's
-# load: each BM_Sched_{Exec,Post}_<graph> runs under callgrind with a fixed iteration
+# load: each BM_Sched_{Exec,Post,Batch}_<graph> runs under callgrind with a fixed iteration
 # count (about 40 000 jobs each, PULLSCHED_BENCH_ITERATIONS), and the inclusive counts go
 # to OUTDIR/<label>-<variant>-<graph>.inc. Summarise with callgrind_summary.py.
 #
@@ -15,7 +15,7 @@ mkdir -p "$out"
 graphs=${GRAPHS:-"Chain10k:3 Grid100x100:3 Isolated10k:3 Fan1000:39 Burst1024:39 Burst64:624"}
 for nb in "$@"; do
   label=${nb%%=*} bin=${nb#*=}
-  for v in Exec Post; do
+  for v in ${VARIANTS:-Exec Post Batch}; do
     for gi in $graphs; do
       g=${gi%%:*} it=${gi##*:}
       f=$out/$label-$v-$g

@@ -8,7 +8,8 @@ Per job = inclusive count / jobs run, where jobs = (iterations + 1 warm-up) x gr
 running, finalising, releasing, waking, grooming and idling), `idle` = the part of it in
 park/idleSpin/spinUntil/tendNext/backoff (under valgrind threads run one at a time, so
 idle counts depend on its scheduling: compare the hot part, worker - idle),
-`post` = acquire + submit on the posting thread.
+`post` = acquire + submit on the posting thread (Batch: PostBatch's acquire + link + submit,
+submit including the whole batch's count, wiring and publish).
 """
 import re
 import sys
@@ -17,8 +18,8 @@ from pathlib import Path
 NODES = {'Chain10k': 10000, 'Grid100x100': 10000, 'Isolated10k': 10000, 'Fan1000': 1002,
          'Burst1024': 1024, 'Burst64': 64}
 # With -g the function is prefixed by its file, without it by ???.
-FUNC = re.compile(r'\s*([\d,]+) \([^)]*\)\s+(?:\S*(?:SchedulerCore|JobPool)\.cpp|\?\?\?):'
-                  r'pullsched::detail::(?:SchedulerCore::)?(\w+)\(.*\[')
+FUNC = re.compile(r'\s*([\d,]+) \([^)]*\)\s+(?:\S*(?:SchedulerCore|JobPool|BatchPosting)\.cpp|\?\?\?):'
+                  r'pullsched::(?:detail::)?(?:SchedulerCore::|PostBatch::)?(\w+)\(.*\[')
 
 
 def counts(path):
@@ -35,7 +36,7 @@ def main():
     head = '| variant | graph | ' + ' | '.join(f'{l}: hot (worker, post)' for l in labels) + ' |'
     print(head)
     print('|' + '---|' * (2 + len(labels)))
-    for v in ('Exec', 'Post'):
+    for v in ('Exec', 'Post', 'Batch'):
         for g, n in NODES.items():
             cells = []
             for l in labels:
@@ -50,7 +51,7 @@ def main():
                 idle = sum(d.get(k, 0) for k in ('spinUntil', 'tendNext', 'backoff'))
                 idle += d['park'] if 'park' in d else d.get('idleSpin', 0)
                 worker = d.get('workerLoop', 0)
-                post = d.get('acquire', 0) + d.get('submit', 0)
+                post = d.get('acquire', 0) + d.get('submit', 0) + d.get('link', 0)
                 cells.append(f'{(worker - idle) / jobs:.0f} ({worker / jobs:.0f}, {post / jobs:.0f})')
             print(f'| {v} | {g} | ' + ' | '.join(cells) + ' |')
 

@@ -25,14 +25,23 @@ import sys
 import time
 
 LIBS = {
-    "pullsched": r"^BM_Sched_(Post|Exec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu",
-    "tbb": r"^BM_Tbb_(Post|Exec)_|^BM_Tbb_IdleCpu|^BM_Ctl_SleepSpinLateness",
+    "pullsched": r"^BM_Sched_(Post|Batch|Exec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu"
+                 r"|^BM_Sched_(Fib|Skynet|Spawn16|BatchSpawn16)/",
+    "tbb": r"^BM_Tbb_(Post|Exec)_|^BM_Tbb_IdleCpu|^BM_Ctl_SleepSpinLateness"
+           r"|^BM_Tbb_(Fib|Skynet|Spawn16)/",
 }
+# Post + run and batch + run (BM_Sched_Post_*, BM_Sched_Batch_*) both have oneTBB's build +
+# run (BM_Tbb_Post_*) as their twin; Exec has BM_Tbb_Exec_*.
+TWIN = {"Post": "Post", "Batch": "Post", "Exec": "Exec"}
+# RecursiveBench.cpp: pullsched name -> its oneTBB twin, compared by ns_per_call (Fib,
+# Skynet) or by the wall time of one iteration (the Spawn16 cases).
+RECURSIVE = [("Fib", "Fib"), ("Skynet", "Skynet"), ("Spawn16", "Spawn16"),
+             ("BatchSpawn16", "Spawn16")]
 GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
 SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps", "moves"]
 POST_COUNTERS = ["post_ns_per_job", "poster_invol_cs"]
-GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Exec)_([^/]+)")
+GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Batch|Exec)_([^/]+)")
 
 
 def uptime():
@@ -41,7 +50,7 @@ def uptime():
     return m.group(1) if m else out
 
 
-def run_round(binaries, rnd, out_dir, extra, log):
+def run_round(binaries, rnd, out_dir, extra, log, filters=LIBS):
     order = list(binaries) if rnd % 2 == 1 else list(reversed(list(binaries)))
     for lib in order:
         binary = binaries[lib]
@@ -50,7 +59,7 @@ def run_round(binaries, rnd, out_dir, extra, log):
         t0 = time.monotonic()
         with open(stem + ".txt", "w") as console:
             rc = subprocess.run(
-                [binary, f"--benchmark_filter={LIBS['pullsched' if lib == 'before' else lib]}", f"--benchmark_out={stem}.json",
+                [binary, f"--benchmark_filter={filters['pullsched' if lib == 'before' else lib]}", f"--benchmark_out={stem}.json",
                  "--benchmark_out_format=json", *extra],
                 stdout=console, stderr=subprocess.STDOUT).returncode
         secs = time.monotonic() - t0
@@ -113,6 +122,41 @@ def measured(runs, out_dir):
             f"--out DIR` (a new run), `tools/bench/compare.py --summarize {out_dir}` (this table)."]
 
 
+def recursive_section(runs, has_before):
+    """RecursiveBench.cpp: work created inside jobs, and 16 jobs posted and waited for."""
+    def case(name, prefix):  # "BM_Sched_Fib/n:20/workers:1/min_time:0.500/real_time"
+        rest = name[len(prefix):]
+        return "/".join(p for p in rest.split("/") if ":" in p and not p.startswith("min_time"))
+
+    def per_call(b):
+        return float(b["ns_per_call"]) if "ns_per_call" in b else float(b["real_time"]) * 1e3
+
+    def values(lib, prefix, c):
+        return collect(runs, lib, lambda n: n.startswith(prefix) and case(n, prefix) == c, per_call)
+
+    head = "| benchmark | pullsched | spread | oneTBB | spread | ratio |"
+    rule = "|---|---:|---:|---:|---:|---:|"
+    if has_before:
+        head, rule = head + " before | after/before |", rule + "---:|---:|"
+    lines = ["## Work created inside jobs (RecursiveBench): ns per call (Spawn16: ns per "
+             "graph), median of rounds (min–max)", "", head, rule]
+    for mine, twin in RECURSIVE:
+        prefix, tprefix = f"BM_Sched_{mine}/", f"BM_Tbb_{twin}/"
+        cases = sorted({case(b["name"], prefix) for (l, _), bs in runs.items() if l == "pullsched"
+                        for b in bs if b["name"].startswith(prefix)})
+        for c in cases:
+            s, t = values("pullsched", prefix, c), values("tbb", tprefix, c)
+            ratio = f"{statistics.median(s) / statistics.median(t):.2f}" if s and t else "-"
+            row = (f"| {mine}{'/' + c if c else ''} | {' | '.join(spread(s))} | "
+                   f"{' | '.join(spread(t))} | {ratio} |")
+            if has_before:
+                b = values("before", prefix, c)
+                gain = f"{statistics.median(s) / statistics.median(b):.2f}" if s and b else "-"
+                row += f" {spread(b)[0]} | {gain} |"
+            lines.append(row)
+    return lines + [""]
+
+
 def summarize(out_dir):
     runs = load_runs(out_dir)
     rounds = sorted({r for (_, r) in runs})
@@ -124,7 +168,8 @@ def summarize(out_dir):
         lines += ["Errors (excluded from the medians):", ""] + [f"- {e}" for e in errors] + [""]
 
     has_before = any(l == "before" for (l, _) in runs)
-    for variant, title in [("Post", "posting timed (post + drain)"),
+    for variant, title in [("Post", "posting timed (post + drain; TBB: build + run)"),
+                           ("Batch", "one PostBatch timed (batch + submit + drain; TBB: build + run)"),
                            ("Exec", "execution only (graph posted behind a gate)")]:
         lines += [f"## {title}: ns/job, median of rounds (min–max)", ""]
         if has_before:
@@ -137,7 +182,8 @@ def summarize(out_dir):
             name = f"_{variant}_{g}"
             s = collect(runs, "pullsched", lambda n: n.startswith("BM_Sched" + name + "/"),
                         "ns_per_job")
-            t = collect(runs, "tbb", lambda n: n.startswith("BM_Tbb" + name + "/"), "ns_per_job")
+            twin = f"BM_Tbb_{TWIN[variant]}_{g}/"
+            t = collect(runs, "tbb", lambda n: n.startswith(twin), "ns_per_job")
             ratio = (f"{statistics.median(s) / statistics.median(t):.2f}" if s and t else "-")
             if has_before:
                 b = collect(runs, "before", lambda n: n.startswith("BM_Sched" + name + "/"),
@@ -149,9 +195,10 @@ def summarize(out_dir):
                 lines.append(f"| {g} | {' | '.join(spread(s))} | {' | '.join(spread(t))} | "
                              f"{ratio} |")
         lines.append("")
-        counters = SCHED_COUNTERS + (POST_COUNTERS if variant == "Post" else [])
+        posting = variant in ("Post", "Batch")
+        counters = SCHED_COUNTERS + (POST_COUNTERS if posting else [])
         # Post runs measure process CPU: cores kept busy per wall second, both libraries.
-        cpu = ["cpu/wall", "TBB cpu/wall"] if variant == "Post" else []
+        cpu = ["cpu/wall", "TBB cpu/wall"] if posting else []
         lines += [f"pullsched counters per graph run ({variant}), median of rounds:", "",
                   "| graph | jobs | " + " | ".join(counters + cpu) + " |",
                   "|---|---:|" + "---:|" * len(counters + cpu)]
@@ -161,7 +208,7 @@ def summarize(out_dir):
             jobs = collect(runs, "pullsched", pred, "jobs")
             cells = [spread(collect(runs, "pullsched", pred, c), "{:.2f}")[0] for c in counters]
             if cpu:
-                tpred = lambda n, g=g: n.startswith(f"BM_Tbb_{variant}_{g}/")
+                tpred = lambda n, g=g: n.startswith(f"BM_Tbb_{TWIN[variant]}_{g}/")
                 cells += [spread(collect(runs, "pullsched", pred, busy), "{:.2f}")[0],
                           spread(collect(runs, "tbb", tpred, busy), "{:.2f}")[0]]
             lines.append(f"| {g} | {spread(jobs)[0]} | " + " | ".join(cells) + " |")
@@ -179,6 +226,7 @@ def summarize(out_dir):
                      + " | ".join(cells) + " |")
     lines.append("")
 
+    lines += recursive_section(runs, has_before)
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
     # cpu_ms_per_s: the whole process, the benchmark's own thread included;
@@ -228,6 +276,9 @@ def main():
     ap.add_argument("--summarize", metavar="DIR", help="only print the table of a saved run")
     ap.add_argument("--before", metavar="BINARY",
                     help="an older scheduler_bench: its pullsched benchmarks run in every round too")
+    ap.add_argument("--filter", action="append", default=[], metavar="LIB=REGEX",
+                    help="run only these benchmarks of LIB (pullsched, also for --before, or "
+                         "tbb) instead of its default set, e.g. tbb='^BM_Tbb_Post_'")
     ap.add_argument("extra", nargs="*", help="passed to the binary (after --)")
     args = ap.parse_args()
     if args.summarize:
@@ -235,6 +286,12 @@ def main():
         return 0
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"{args.binary}: not found; build the scheduler_bench target first")
+    filters = dict(LIBS)
+    for f in args.filter:
+        lib, _, regex = f.partition("=")
+        if lib not in LIBS or not regex:
+            sys.exit(f"--filter {f}: expected pullsched=REGEX or tbb=REGEX")
+        filters[lib] = regex
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "loads.txt"), "w") as log:
         commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
@@ -245,7 +302,7 @@ def main():
             binaries = {"pullsched": args.binary, "tbb": args.binary}
             if args.before:
                 binaries = {"before": args.before, **binaries}
-            run_round(binaries, rnd, args.out, args.extra, log)
+            run_round(binaries, rnd, args.out, args.extra, log, filters)
     summarize(args.out)
     return 0
 

@@ -20,6 +20,8 @@ class EntranceQueue {
     explicit EntranceQueue(std::size_t reserve) : stack_(reserve) {}
 
     void push(JobRecord* rec) { stack_.push(rec); }
+    /// Several at once: linked privately, published with one compare-and-swap.
+    void pushAll(JobRecord* const* recs, std::size_t n) { stack_.push(recs, recs + n); }
     bool pop(JobRecord*& rec) { return stack_.pop(rec); }
     /// Exact only while nobody pushes; used as a hint before parking (the wake-up
     /// protocol covers the race).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "detail/Backoff.hpp"
+#include "detail/BatchState.hpp"
 #include "detail/CpuSpread.hpp"
 #include "detail/DueQueue.hpp"
 #include "detail/EntranceQueue.hpp"
@@ -54,6 +55,19 @@ class SchedulerCore {
     void abandon(JobRecord* rec) noexcept;
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
+
+    // Batches (BatchPosting.cpp): see PostBatch and BatchState.
+    std::unique_ptr<BatchState> openBatch(std::size_t expectedJobs);
+    /// A record for a batch job, appended to the batch (not counted, not announced).
+    JobRecord* acquireBatched(BatchState& batch, const JobOptions& opts);
+    /// Count, wire and publish the batch's jobs; throws as acquire() does after shutdown.
+    void submitBatch(BatchState& batch);
+    /// The batch's jobs end Cancelled without ever having been submitted or counted.
+    void discardBatch(BatchState& batch) noexcept;
+    /// A closed batch's state, kept for the next one.
+    void recycleBatch(std::unique_ptr<BatchState> batch) noexcept {
+        batchStock_.give(std::move(batch));
+    }
 
     void drain();
     /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
@@ -137,6 +151,13 @@ class SchedulerCore {
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
+    /// Whom a timed job (or the earliest of several) posted into the entrance wakes.
+    void wakeForTimedPost(bool due, std::int64_t start, Worker* w);
+    /// Batch steps (BatchPosting.cpp).
+    void countBatch(BatchState& batch);
+    void wireBatch(BatchState& batch);
+    void openBatchGates(BatchState& batch);
+    void publishBatch(BatchState& batch);
 
     // Untimed queues: the shared FIFO and the workers' own queues (UntimedQueues.cpp).
     JobRecord* takeShared(Worker& w);
@@ -278,6 +299,10 @@ class SchedulerCore {
 
     std::mutex shutdownMutex_;
     std::optional<ShutdownReport> shutdownReport_;
+
+    /// Last, so that the members above keep their places on the cache lines, and so that
+    /// it goes first: its records return to the pool before the pool is retired.
+    BatchStock batchStock_;
 };
 
 }  // namespace pullsched::detail

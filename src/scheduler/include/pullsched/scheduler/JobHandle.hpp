@@ -12,6 +12,7 @@
 namespace pullsched {
 
 class Scheduler;
+class PostBatch;
 namespace detail {
 class SchedulerCore;
 }
@@ -46,6 +47,7 @@ class JobHandle {
 
   private:
     friend class Scheduler;
+    friend class PostBatch;
     friend class detail::SchedulerCore;
     explicit JobHandle(detail::JobRecord* adopted) noexcept : rec_(adopted) {}
     const detail::JobRecord& record() const {

@@ -23,6 +23,7 @@
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
 #include "pullsched/scheduler/Observer.hpp"
+#include "pullsched/scheduler/PostBatch.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
 #include "pullsched/scheduler/Time.hpp"
 #include "pullsched/scheduler/Version.hpp"
@@ -74,6 +75,10 @@ class Scheduler {
         postRecord(std::forward<F>(work), opts, preds, false);
     }
 
+    /// A batch for posting many jobs at once (see PostBatch): they may name each other, and
+    /// submit() counts and publishes them together. `expectedJobs` reserves room.
+    PostBatch batch(std::size_t expectedJobs = 0);
+
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
     /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
     /// helpWhileWaiting). Throws std::logic_error when called from inside a job of this
@@ -112,8 +117,7 @@ class Scheduler {
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (p.rec_->owner != id_)
-                throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
+            if (p.rec_->owner != id_) throwForeignPredecessor(*p.rec_);
         }
         detail::JobRecord* rec = acquireRecord(opts);
         try {
@@ -127,6 +131,8 @@ class Scheduler {
         submitRecord(rec, preds);
         return withHandle ? rec : nullptr;
     }
+    /// Says whose the job is: another scheduler's, or a batch's not submitted yet.
+    [[noreturn]] static void throwForeignPredecessor(const detail::JobRecord& pred);
     // The core's posting steps (see detail/SchedulerCore.hpp in the sources).
     detail::JobRecord* acquireRecord(const JobOptions& opts);
     void abandonRecord(detail::JobRecord* rec) noexcept;
