@@ -70,7 +70,8 @@ std::string figureHelp(const Mode& mode) {
     std::string s = fmt::format(
         "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
         "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
-        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB):\n",
+        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; a condition\n"
+        "that fails exits 4):\n",
         mode.name());
     for (const FigureSource& f : figures) {
         const Metric* m = MetricCatalogue::find(f.metric);
@@ -123,6 +124,7 @@ std::string modeHelpText(const CommandLine& cl) {
     std::string s = fmt::format("stressrig --mode={}: {}\n\nOptions of --mode={}:", cl.mode->name(),
                                 cl.mode->summary(), cl.mode->name());
     s += cl.table.help();
+    s += figureHelp(*cl.mode);
     s += "\nGeneral help (every mode, patterns, rules, units, result files, exit codes):\n"
          "  stressrig --help\n";
     return s;
