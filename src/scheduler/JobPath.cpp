@@ -196,6 +196,7 @@ JobRecord* SchedulerCore::takeUntimed(Worker& w) {
 }
 
 void SchedulerCore::run(JobRecord* job, Worker& w) {
+    if (!claimQueued(job)) return;  // cancelled while queued, and already final
     const bool timed = observer_ || job->deadline != kNoDeadline;
     const TimePoint t = timed ? now() : TimePoint{};
     if (job->deadline != kNoDeadline && t > job->deadline) {
@@ -245,11 +246,14 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         } else {
             WorkerCounters::add(*counter);
         }
+        bool waited = false;
         {
             std::lock_guard lock(job->succLock);
             job->state.store(outcome, std::memory_order_release);
             job->closed = true;
+            waited = job->waited;
         }
+        if (waited) jobEndSignal_.notifyAll();  // wait() for this job (see Waiting.cpp)
         const bool ok = outcome == JobState::Completed;
         job->forEachSuccessor([&](JobRecord* s) {
             if (!ok) s->doomed.store(true, std::memory_order_relaxed);
@@ -257,6 +261,10 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             if (w) PULLSCHED_TRACE_POINT(w->trace, now(), GateNotify, left);
             if (left == 0) {
                 if (s->doomed.load(std::memory_order_relaxed)) {
+                    if (isFinal(s->state.load(std::memory_order_acquire))) {
+                        releaseRef(s);  // cancel()ed while it waited: its record's last hold
+                        return;
+                    }
                     s->link = std::exchange(cascade, s);  // alive: the scheduler's reference
                 } else {
                     release(s, w, ownPushes);

@@ -17,6 +17,19 @@ bool Scheduler::drainFor(Duration limit) {
     return core_->drainUntil(saturatingAdd(SteadyClock::now(), limit));
 }
 
+bool Scheduler::waitFor(const JobHandle& job, Duration limit) {
+    detail::JobRecord* const one[] = {checkedRecord(job)};
+    return waitRecords(one, limit);
+}
+
+bool Scheduler::waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit) {
+    return core_->waitUntil(jobs, saturatingAdd(SteadyClock::now(), limit));
+}
+
+bool Scheduler::cancel(const JobHandle& job) {
+    return core_->cancel(checkedRecord(job));
+}
+
 ShutdownReport Scheduler::shutdown(ShutdownMode mode) {
     return core_->shutdown(mode);
 }

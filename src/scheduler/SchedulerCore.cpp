@@ -194,9 +194,7 @@ void SchedulerCore::drain() {
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     spread_.posterWaits();
-    // With an observer, jobs run on workers only: its callbacks promise a worker's index.
-    // Pinned workers promise the CPUs jobs run on, which the waiting thread's is not.
-    help = help && cfg_.helpWhileWaiting && !observer_ && cfg_.pinWorkers == WorkerPinning::None;
+    help = help && helpingAllowed();
     while (true) {
         // Run what is queued while there is some (see helpUntil); then sleep until the
         // workers finished the rest. A job queued after that look is the workers'.
@@ -238,14 +236,16 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
         timeQueue_.push({rec->start, rec->seq, rec});
+    // A job cancel() won was finalised then; its queue entry only holds a reference.
     while (!timeQueue_.empty()) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
-        finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
+        if (rec = timeQueue_.pop().payload; claimQueued(rec))
+            finalize(rec, JobState::Cancelled, nullptr);
     }
     auto cancelAll = [&](auto& queue, bool counted) {
         while (queue.pop(rec)) {
             if (counted) queued_.fetch_sub(1, std::memory_order_relaxed);
-            finalize(rec, JobState::Cancelled, nullptr);
+            if (claimQueued(rec)) finalize(rec, JobState::Cancelled, nullptr);
         }
     };
     // Cancelling cascades into ready_ only (no worker is left), so the workers' queues

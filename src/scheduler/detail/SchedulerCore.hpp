@@ -55,6 +55,12 @@ class SchedulerCore {
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
+    /// Block until every job in `jobs` (this scheduler's) is final, helping as drain()
+    /// does; false if the steady deadline passed first (see Waiting.cpp).
+    bool waitUntil(std::span<JobRecord* const> jobs, TimePoint steadyDeadline);
+    /// Cancel a job that has not started; true if this call did (see Cancellation.cpp).
+    bool cancel(JobRecord* job);
+
     void drain();
     /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
     bool drainUntil(TimePoint steadyDeadline, bool help = true);
@@ -173,9 +179,28 @@ class SchedulerCore {
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
 
     // A thread in drain() that runs jobs while it waits (HelpingWait.cpp).
-    bool helpUntil(TimePoint steadyDeadline);
+    /// When a helper may stop before the queues are empty: wait() stops once its jobs
+    /// are final. No `done`: drain()'s helper, which runs until nothing is queued.
+    struct HelpStop {
+        bool (*done)(const void* context) = nullptr;
+        const void* context = nullptr;
+    };
+    bool helpUntil(TimePoint steadyDeadline, HelpStop stop = HelpStop{nullptr, nullptr});
+    bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
     void runOnCaller(JobRecord* job);
+
+    /// Take a queued job for running or expiring (see Cancellation.cpp). False: cancel()
+    /// won it and finalised it already; the queue's reference it held is dropped here.
+    /// Without a handle nobody can cancel a job, so then it costs two loads, no RMW.
+    bool claimQueued(JobRecord* job) noexcept {
+        if (job->refs.load(std::memory_order_acquire) == 1 &&
+            !job->claimed.load(std::memory_order_relaxed))
+            return true;
+        if (!job->claimed.exchange(true, std::memory_order_acq_rel)) return true;
+        releaseRef(job);
+        return false;
+    }
 
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
@@ -253,7 +278,8 @@ class SchedulerCore {
 
     /// Who sleeps, who is being woken, and who tends the next head.
     WakeProtocol wake_;
-    WakeSignal drainSignal_;  ///< threads in drain()
+    WakeSignal drainSignal_;   ///< threads in drain()
+    WakeSignal jobEndSignal_;  ///< threads in wait(): a job marked `waited` ended
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).

@@ -9,14 +9,17 @@
 //
 // There is no manager thread: workers pull. See docs/design.md.
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
@@ -39,6 +42,12 @@ namespace pullsched {
 namespace detail {
 class SchedulerCore;
 }
+
+/// What wait() takes as a set of jobs: any input range of handles.
+template <class R>
+concept JobHandleRange =
+    std::ranges::input_range<R> && std::convertible_to < std::ranges::range_reference_t<R>,
+const JobHandle& > ;
 
 class Scheduler {
   public:
@@ -73,6 +82,45 @@ class Scheduler {
                       std::span<const JobHandle> preds = {}) {
         postRecord(std::forward<F>(work), opts, preds, false);
     }
+    template <class F>
+    void postDetached(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
+        postDetached(std::forward<F>(work), opts,
+                     std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+
+    /// Block until `job` (or every job in `jobs`, any range of handles) is final.
+    /// Meanwhile the calling thread runs queued untimed jobs, as drain() does
+    /// (SchedulerConfig::helpWhileWaiting), until its jobs are final. From inside a job
+    /// of this scheduler it returns at once if the jobs are final (a job's predecessors
+    /// are) and otherwise throws std::logic_error (a worker must not block on work that
+    /// may need it). Throws std::invalid_argument for an empty or foreign handle.
+    void wait(const JobHandle& job) { (void)waitFor(job, Duration::max()); }
+    template <class Handles>
+    requires JobHandleRange<Handles>
+    void wait(const Handles& jobs) { (void)waitFor(jobs, Duration::max()); }
+    void wait(std::initializer_list<JobHandle> jobs) { (void)waitFor(jobs, Duration::max()); }
+    /// wait() with a limit on the steady clock; false if a job was not final at the
+    /// limit. Duration::max() waits like wait(); zero or less looks once. A job the
+    /// caller runs meanwhile is not interrupted at the limit.
+    bool waitFor(const JobHandle& job, Duration limit);
+    template <class Handles>
+    requires JobHandleRange<Handles>
+    bool waitFor(const Handles& jobs, Duration limit) {
+        std::vector<detail::JobRecord*> records;
+        if constexpr (std::ranges::sized_range<Handles>) records.reserve(std::ranges::size(jobs));
+        for (const JobHandle& job : jobs)
+            records.push_back(checkedRecord(job));
+        return waitRecords(records, limit);
+    }
+    bool waitFor(std::initializer_list<JobHandle> jobs, Duration limit) {
+        return waitFor(std::span<const JobHandle>(jobs.begin(), jobs.size()), limit);
+    }
+
+    /// Cancel a job that has not started: it ends Cancelled at once (its dependents are
+    /// cancelled, wait() returns), though a timed one keeps its record until its start
+    /// time (the time queue is not reordered). True if this call cancelled it; false if
+    /// it had started or ended, or another cancel came first. Never both run and cancelled.
+    bool cancel(const JobHandle& job);
 
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
     /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
@@ -107,6 +155,14 @@ class Scheduler {
     static constexpr std::string_view version() noexcept { return PULLSCHED_VERSION_STRING; }
 
   private:
+    detail::JobRecord* checkedRecord(const JobHandle& job) const {
+        if (!job) throw std::invalid_argument("pullsched: empty JobHandle given to wait/cancel");
+        if (job.rec_->owner != id_)
+            throw std::invalid_argument("pullsched: JobHandle belongs to another scheduler");
+        return job.rec_;
+    }
+    bool waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit);
+
     template <class F>
     detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
                                   std::span<const JobHandle> preds, bool withHandle) {

@@ -57,7 +57,13 @@ struct JobRecord {
     /// state; later posts naming it as predecessor read its outcome instead of waiting.
     SpinLock succLock;
     bool closed = false;
-    std::uint32_t inlineCount = 0;
+    /// Somebody waits for this job (Scheduler::wait): its end notifies the waiters.
+    /// Guarded by succLock, like `closed`, so a waiter is never missed.
+    bool waited = false;
+    /// Whoever sets it first decides a job that may be cancelled (see Cancellation.cpp): a
+    /// worker about to run it, or cancel(). Exactly one of them wins.
+    std::atomic<bool> claimed{false};
+    std::uint8_t inlineCount = 0;  ///< of inlineSucc's four
     std::array<JobRecord*, 4> inlineSucc{};
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
@@ -95,6 +101,8 @@ struct JobRecord {
         doomed.store(false, std::memory_order_relaxed);
         state.store(JobState::Waiting, std::memory_order_relaxed);
         closed = false;
+        waited = false;
+        claimed.store(false, std::memory_order_relaxed);
         inlineCount = 0;
         moreSucc = moreTail = nullptr;
         link = nullptr;
