@@ -85,7 +85,9 @@ void SchedulerCore::runOnCaller(JobRecord* job) {
             job = std::exchange(tlWorker_.helperLocal, nullptr);
             continue;
         }
-        if (job->deadline != kNoDeadline && now() > job->deadline) {
+        if (groupCancelled(job)) {
+            finalize(job, JobState::Cancelled, nullptr);
+        } else if (job->deadline != kNoDeadline && now() > job->deadline) {
             finalize(job, JobState::Expired, nullptr);
         } else {
             job->state.store(JobState::Running, std::memory_order_relaxed);

@@ -197,6 +197,10 @@ JobRecord* SchedulerCore::takeUntimed(Worker& w) {
 
 void SchedulerCore::run(JobRecord* job, Worker& w) {
     if (!claimQueued(job)) return;  // cancelled while queued, and already final
+    if (groupCancelled(job)) {
+        finalize(job, JobState::Cancelled, &w);
+        return;
+    }
     const bool timed = observer_ || job->deadline != kNoDeadline;
     const TimePoint t = timed ? now() : TimePoint{};
     if (job->deadline != kNoDeadline && t > job->deadline) {
@@ -254,6 +258,7 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             waited = job->waited;
         }
         if (waited) jobEndSignal_.notifyAll();  // wait() for this job (see Waiting.cpp)
+        if (job->group) endInGroup(job, outcome);
         const bool ok = outcome == JobState::Completed;
         job->forEachSuccessor([&](JobRecord* s) {
             if (!ok) s->doomed.store(true, std::memory_order_relaxed);

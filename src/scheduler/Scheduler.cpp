@@ -5,7 +5,7 @@
 namespace pullsched {
 
 Scheduler::Scheduler(const SchedulerConfig& cfg)
-    : core_(std::make_unique<detail::SchedulerCore>(cfg)), id_(core_->id()) {}
+    : core_(std::make_unique<detail::SchedulerCore>(cfg)), pool_(core_->pool()) {}
 
 Scheduler::~Scheduler() = default;  // the core's destructor shuts down in the configured mode
 

@@ -106,6 +106,8 @@ void SchedulerCore::endOutsidePost() noexcept {
 JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
     if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
+    if (opts.group.state && opts.group.state->owner != id_)
+        throw std::invalid_argument("pullsched: JobOptions::group belongs to another scheduler");
     if (!onOwnWorker()) {
         // Announce the post, then check: shutdown() closes, then waits for announced posts,
         // so either it sees this post or this post sees it closed (both seq_cst).
@@ -123,8 +125,8 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         endOutsidePost();
         throw;
     }
-    rec->owner = id_;
     rec->start = opts.start;
+    if ((rec->group = opts.group.state)) addRef(rec->group);
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
     rec->refs.store(1, std::memory_order_relaxed);  // the scheduler's
@@ -133,6 +135,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
 }
 
 void SchedulerCore::abandon(JobRecord* rec) noexcept {
+    if (GroupState* g = std::exchange(rec->group, nullptr)) releaseRef(g);
     releaseRef(rec);
     endOutsidePost();
 }
@@ -151,6 +154,7 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     } else {
         rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     }
+    if (rec->group) rec->group->submitted.fetch_add(1, std::memory_order_seq_cst);
     for (const JobHandle& handle : preds) {
         JobRecord* p = handle.rec_;
         std::lock_guard lock(p->succLock);

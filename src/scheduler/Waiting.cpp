@@ -12,6 +12,13 @@ namespace pullsched::detail {
 
 namespace {
 
+[[noreturn]] void throwWaitInsideJob() {
+    throw std::logic_error(
+        "pullsched: wait() called from inside a job of the same scheduler for a job "
+        "that is not final (the worker would block on work that may need it); wait "
+        "outside the jobs, or name the job as a predecessor");
+}
+
 bool allFinal(std::span<JobRecord* const> jobs) noexcept {
     for (const JobRecord* job : jobs)
         if (!isFinal(job->state.load(std::memory_order_acquire))) return false;
@@ -30,21 +37,21 @@ bool allFinalOf(const void* jobs) noexcept {
 /// are final when it runs, so waiting for them (get() on their values) works there.
 bool SchedulerCore::waitUntil(std::span<JobRecord* const> jobs, TimePoint steadyDeadline) {
     if (allFinal(jobs)) return true;
-    if (onOwnWorker())
-        throw std::logic_error(
-            "pullsched: wait() called from inside a job of the same scheduler for a job "
-            "that is not final (the worker would block on work that may need it); wait "
-            "outside the jobs, or name the job as a predecessor");
+    if (onOwnWorker()) throwWaitInsideJob();
     for (JobRecord* job : jobs) {
         std::lock_guard lock(job->succLock);
         if (!job->closed) job->waited = true;
     }
+    return waitUntilDone({&allFinalOf, &jobs}, steadyDeadline);
+}
+
+bool SchedulerCore::waitUntilDone(HelpStop done, TimePoint steadyDeadline) {
     spread_.posterWaits();
     const bool help = helpingAllowed();
     while (true) {
-        if (help && helpUntil(steadyDeadline, {&allFinalOf, &jobs})) continue;
+        if (help && helpUntil(steadyDeadline, done)) continue;
         const WakeSignal::Key key = jobEndSignal_.prepareWait();
-        if (allFinal(jobs)) {
+        if (done.done(done.context)) {
             jobEndSignal_.cancelWait();
             return true;
         }
@@ -54,6 +61,25 @@ bool SchedulerCore::waitUntil(std::span<JobRecord* const> jobs, TimePoint steady
         }
         jobEndSignal_.wait(key, steadyDeadline);
     }
+}
+
+namespace {
+bool groupDone(const void* group) noexcept {
+    return static_cast<const GroupState*>(group)->pending() == 0;
+}
+}  // namespace
+
+/// A group's waiters announce themselves before they look (both sequentially consistent,
+/// as its jobs' ends are counted), so a job that ends meanwhile sees them (endInGroup).
+bool SchedulerCore::waitGroupUntil(GroupState& group, TimePoint steadyDeadline) {
+    if (group.pending() == 0) return true;
+    if (onOwnWorker()) throwWaitInsideJob();
+    group.waiters.fetch_add(1, std::memory_order_seq_cst);
+    struct Leave {
+        GroupState& g;
+        ~Leave() { g.waiters.fetch_sub(1, std::memory_order_relaxed); }
+    } leave{group};
+    return waitUntilDone({&groupDone, &group}, steadyDeadline);
 }
 
 }  // namespace pullsched::detail

@@ -19,6 +19,7 @@
 #include "detail/DueQueue.hpp"
 #include "detail/EntranceQueue.hpp"
 #include "detail/GroomingToken.hpp"
+#include "detail/GroupState.hpp"
 #include "detail/JobPool.hpp"
 #include "detail/LoadController.hpp"
 #include "detail/ParkSafetyNet.hpp"
@@ -55,9 +56,18 @@ class SchedulerCore {
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
+    /// When a helper may stop before the queues are empty: wait() stops once its jobs
+    /// are final. No `done`: drain()'s helper, which runs until nothing is queued.
+    struct HelpStop {
+        bool (*done)(const void* context) = nullptr;
+        const void* context = nullptr;
+    };
     /// Block until every job in `jobs` (this scheduler's) is final, helping as drain()
     /// does; false if the steady deadline passed first (see Waiting.cpp).
     bool waitUntil(std::span<JobRecord* const> jobs, TimePoint steadyDeadline);
+    /// The waiting loop behind waitUntil and waitGroupUntil: help, then sleep on
+    /// jobEndSignal_ until `done` (whose ends that signal announces) holds.
+    bool waitUntilDone(HelpStop done, TimePoint steadyDeadline);
     /// Cancel a job that has not started; true if this call did (see Cancellation.cpp).
     bool cancel(JobRecord* job);
 
@@ -74,7 +84,12 @@ class SchedulerCore {
     bool writeTraceDump(std::ostream& out) const;
     /// Never the same for two schedulers of one process (see JobRecord::owner).
     std::uint64_t id() const noexcept { return id_; }
-    bool owns(const JobRecord* rec) const noexcept { return rec->owner == id_; }
+    bool owns(const JobRecord* rec) const noexcept { return rec->pool == pool_.get(); }
+    const JobPool* pool() const noexcept { return pool_.get(); }
+
+    // Groups of jobs (JobGroups.cpp).
+    GroupState* makeGroup();
+    bool waitGroupUntil(GroupState& group, TimePoint steadyDeadline);
 
   private:
     /// One worker thread's state. Only the fields that live longer than one step of its
@@ -179,12 +194,6 @@ class SchedulerCore {
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
 
     // A thread in drain() that runs jobs while it waits (HelpingWait.cpp).
-    /// When a helper may stop before the queues are empty: wait() stops once its jobs
-    /// are final. No `done`: drain()'s helper, which runs until nothing is queued.
-    struct HelpStop {
-        bool (*done)(const void* context) = nullptr;
-        const void* context = nullptr;
-    };
     bool helpUntil(TimePoint steadyDeadline, HelpStop stop = HelpStop{nullptr, nullptr});
     bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
@@ -201,6 +210,13 @@ class SchedulerCore {
         releaseRef(job);
         return false;
     }
+
+    /// A job of a cancelled group is cancelled instead of run (JobGroup::cancel).
+    static bool groupCancelled(const JobRecord* job) noexcept {
+        return job->group && job->group->cancelled.load(std::memory_order_relaxed);
+    }
+    /// The group's share of finalize(): count the end, wake its waiters, let go of it.
+    void endInGroup(JobRecord* job, JobState outcome) noexcept;
 
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
+#include "pullsched/scheduler/JobGroup.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
@@ -122,6 +123,9 @@ class Scheduler {
     /// it had started or ended, or another cancel came first. Never both run and cancelled.
     bool cancel(const JobHandle& job);
 
+    /// A new, empty group of jobs (see JobGroup); jobs join it at post (JobOptions::group).
+    JobGroup group();
+
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
     /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
     /// helpWhileWaiting). Throws std::logic_error when called from inside a job of this
@@ -157,7 +161,7 @@ class Scheduler {
   private:
     detail::JobRecord* checkedRecord(const JobHandle& job) const {
         if (!job) throw std::invalid_argument("pullsched: empty JobHandle given to wait/cancel");
-        if (job.rec_->owner != id_)
+        if (job.rec_->pool != pool_)
             throw std::invalid_argument("pullsched: JobHandle belongs to another scheduler");
         return job.rec_;
     }
@@ -168,7 +172,7 @@ class Scheduler {
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (p.rec_->owner != id_)
+            if (p.rec_->pool != pool_)
                 throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
         }
         detail::JobRecord* rec = acquireRecord(opts);
@@ -189,7 +193,8 @@ class Scheduler {
     void submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds);
 
     std::unique_ptr<detail::SchedulerCore> core_;
-    std::uint64_t id_;  ///< the core's identity, here so that post() checks handles inline
+    /// The core's record pool, here so that post() checks handles inline (see JobRecord::pool).
+    const detail::JobPool* pool_;
 };
 
 }  // namespace pullsched

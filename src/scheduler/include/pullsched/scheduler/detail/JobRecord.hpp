@@ -14,6 +14,7 @@
 namespace pullsched::detail {
 
 class JobPool;
+struct GroupState;
 struct JobRecord;
 
 /// Overflow storage for successors beyond the inline ones; pooled by JobPool, so wide
@@ -68,9 +69,10 @@ struct JobRecord {
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
 
-    /// Identity of the scheduler that posted it (validates handles): an id never reused in
-    /// the process, since a new scheduler may take a destroyed one's address. 0: none.
-    std::uint64_t owner = 0;
+    /// The group it joined (JobOptions::group), holding a reference until it is final.
+    GroupState* group = nullptr;
+    /// Its scheduler's pool, for good. Also tells whose a handle is: a live handle keeps
+    /// its record, and so its pool, alive, so no other scheduler's pool has that address.
     JobPool* pool = nullptr;
     JobRecord* link = nullptr;  ///< intrusive list: pool free list, finalisation work list
 
@@ -105,6 +107,7 @@ struct JobRecord {
         claimed.store(false, std::memory_order_relaxed);
         inlineCount = 0;
         moreSucc = moreTail = nullptr;
+        group = nullptr;
         link = nullptr;
     }
 };
