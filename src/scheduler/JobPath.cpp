@@ -237,7 +237,7 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     // its `posted` queue before it (see release()).
     std::uint32_t ownPushes = w ? std::exchange(w->postedPushes, 0) : 0;
     while (job) {
-        job->task.reset();  // release captured resources now, not when the record is reused
+        job->task.releaseCallable();  // captured resources go now, not when the record is reused
         // Counted before the final state is stored: whoever sees the state final (a
         // handle) also sees the job counted in stats().
         WorkerCounters& c = countersOf(w);

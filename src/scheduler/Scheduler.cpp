@@ -4,6 +4,10 @@
 
 namespace pullsched {
 
+void detail::waitForValue(Scheduler& sched, const JobHandle& job) {
+    sched.wait(job);
+}
+
 Scheduler::Scheduler(const SchedulerConfig& cfg)
     : core_(std::make_unique<detail::SchedulerCore>(cfg)), pool_(core_->pool()) {}
 

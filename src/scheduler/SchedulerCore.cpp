@@ -70,10 +70,10 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       helperPosted_(0, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
-      wake_(cfg.workers),
-      spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
-                               ? processCpus()
-                               : std::vector<int>{}),
+      wake_(static_cast<unsigned>(cfg.workers)),  // validated: at most 1024
+      spread_(static_cast<unsigned>(cfg.workers),
+              cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? processCpus()
+                                                                         : std::vector<int>{}),
       workForce_(std::move(starter)) {
     nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
@@ -81,7 +81,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
         workers_.push_back(std::make_unique<Worker>(
             i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_.get()));
     try {
-        workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
+        workForce_.start(static_cast<unsigned>(cfg_.workers), cfg_.lowTimerSlack, cfg_.pinWorkers,
                          [this](unsigned i) { workerLoop(*workers_[i]); });
     } catch (...) {
         // No destructor runs for a constructor that throws, and the work force's own

@@ -82,7 +82,7 @@ class SchedulerCore {
     TimePoint now() const noexcept { return clock_->now(); }
     unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
     bool writeTraceDump(std::ostream& out) const;
-    /// Never the same for two schedulers of one process (see JobRecord::owner).
+    /// Never the same for two schedulers of one process (see GroupState::owner).
     std::uint64_t id() const noexcept { return id_; }
     bool owns(const JobRecord* rec) const noexcept { return rec->pool == pool_.get(); }
     const JobPool* pool() const noexcept { return pool_.get(); }

@@ -18,12 +18,14 @@
 #include <span>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
 #include "pullsched/scheduler/JobGroup.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
+#include "pullsched/scheduler/JobHandleOf.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
 #include "pullsched/scheduler/Observer.hpp"
@@ -68,20 +70,50 @@ class Scheduler {
     /// another scheduler, also of a destroyed one at the same address) or std::logic_error
     /// (from another thread than this scheduler's workers, once shutdown() began). A post
     /// that returns has its job reach a final state, at the latest when shutdown() returns.
+    /// A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
+    /// returns the value); a void job a JobHandle.
     template <class F>
-    JobHandle post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
-        return JobHandle(postRecord(std::forward<F>(work), opts, preds, true));
+    auto post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
+        using R = std::invoke_result_t<std::decay_t<F>&>;
+        if constexpr (std::is_void_v<R>) {
+            return JobHandle(postRecord<F, false>(std::forward<F>(work), opts, preds, true));
+        } else {
+            return JobHandleOf<R>(postRecord<F, true>(std::forward<F>(work), opts, preds, true),
+                                  this);
+        }
     }
     template <class F>
-    JobHandle post(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
+    auto post(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
         return post(std::forward<F>(work), opts,
                     std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+    /// Predecessors from any other range of handles (a list, a range view, a vector of
+    /// JobHandleOf): copied into a vector first, one reference count step per edge more
+    /// than a contiguous span of JobHandle costs.
+    template <class F, class Handles>
+    requires(JobHandleRange<Handles> &&
+             !std::convertible_to<const Handles&,
+                                  std::span<const JobHandle>>) auto post(F&& work,
+                                                                         const JobOptions& opts,
+                                                                         const Handles& preds) {
+        const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
+        return post(std::forward<F>(work), opts, std::span<const JobHandle>(copied));
     }
     /// As post(), without a handle (saves the reference count traffic).
     template <class F>
     void postDetached(F&& work, const JobOptions& opts = {},
                       std::span<const JobHandle> preds = {}) {
-        postRecord(std::forward<F>(work), opts, preds, false);
+        postRecord<F, false>(std::forward<F>(work), opts, preds, false);
+    }
+    template <class F, class Handles>
+    requires(
+        JobHandleRange<Handles> &&
+        !std::convertible_to<const Handles&,
+                             std::span<const JobHandle>>) void postDetached(F&& work,
+                                                                            const JobOptions& opts,
+                                                                            const Handles& preds) {
+        const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
+        postDetached(std::forward<F>(work), opts, std::span<const JobHandle>(copied));
     }
     template <class F>
     void postDetached(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
@@ -167,7 +199,7 @@ class Scheduler {
     }
     bool waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit);
 
-    template <class F>
+    template <class F, bool KeepValue>
     detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
@@ -177,7 +209,7 @@ class Scheduler {
         }
         detail::JobRecord* rec = acquireRecord(opts);
         try {
-            rec->task.emplace(std::forward<F>(work));
+            rec->task.template emplace<F, KeepValue>(std::forward<F>(work));
         } catch (...) {
             abandonRecord(rec);
             throw;
