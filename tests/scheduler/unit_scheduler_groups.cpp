@@ -43,7 +43,9 @@ TEST(SchedulerGroups, WaitIsForTheGroupsJobsOnly) {
     EXPECT_EQ(s.submitted, 50u);
     EXPECT_EQ(s.completed, 50u);
     EXPECT_EQ(s.pending, 0u);
-    EXPECT_EQ(sched.stats().pending, 1u);
+    // The held job is still open (a worker that ran a group job may not have published
+    // its end to the scheduler's ledger yet: the group's ledger is exact, this one at least 1).
+    EXPECT_GE(sched.stats().pending, 1u);
     held.release();
     sched.drain();
 }
