@@ -5,6 +5,9 @@
 //   auto a = sched.post([] { load(); });
 //   auto b = sched.post([] { decode(); }, {.start = sched.now() + 2ms});
 //   sched.post([] { mix(); }, {}, {a, b});   // runs after a and b completed
+//   auto n = sched.post([] { return count(); });  // a JobHandleOf<int>
+//   sched.cancel(b);                          // if b has not started, it will not (nor mix)
+//   int v = n.get();                          // waits for n alone, helping meanwhile
 //   sched.drain();
 //
 // There is no manager thread: workers pull. See docs/design.md.
