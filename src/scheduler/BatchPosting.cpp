@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "detail/BatchState.hpp"
+#include "detail/GroupState.hpp"
 #include "detail/SchedulerCore.hpp"
 #include "pullsched/scheduler/PostBatch.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
@@ -42,8 +43,9 @@ bool reaches(const BatchState& b, JobRecord* from, JobRecord* target) {
         JobRecord* r = todo.back();
         todo.pop_back();
         if (r == target) return true;
-        if (seen[r->seq]) continue;
-        seen[r->seq] = true;
+        const std::size_t i = BatchState::indexOf(r);
+        if (seen[i]) continue;
+        seen[i] = true;
         r->forEachSuccessor([&](JobRecord* s) { todo.push_back(s); });
     }
     return false;
@@ -52,7 +54,7 @@ bool reaches(const BatchState& b, JobRecord* from, JobRecord* target) {
 }  // namespace
 
 [[noreturn]] void Scheduler::throwForeignPredecessor(const detail::JobRecord& pred) {
-    if (BatchState::inOpenBatch(&pred))
+    if (detail::inOpenBatch(pred))
         throw std::invalid_argument(
             "pullsched: predecessor belongs to a batch that was not submitted yet");
     throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
@@ -89,14 +91,16 @@ void PostBatch::validate(const BatchState& b, const JobOptions& opts,
                          std::span<const JobHandle> preds) {
     if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
+    if (opts.group.state && opts.group.state->owner != b.core.id())
+        throw std::invalid_argument("pullsched: JobOptions::group belongs to another scheduler");
     for (const JobHandle& p : preds) {
         if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-        const std::uint64_t owner = p.rec_->owner;
-        if (owner == b.id || owner == b.core.id()) continue;
-        if (BatchState::inOpenBatch(p.rec_))
+        if (b.owns(p.rec_)) continue;
+        if (detail::inOpenBatch(*p.rec_))
             throw std::invalid_argument(
                 "pullsched: predecessor belongs to another batch that was not submitted yet");
-        throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
+        if (p.rec_->pool != b.pool)
+            throw std::invalid_argument("pullsched: predecessor belongs to another scheduler");
     }
 }
 
@@ -113,6 +117,7 @@ void PostBatch::dropLast() noexcept {
     JobRecord* rec = state_->records.back();
     state_->records.pop_back();
     rec->refs.store(1, std::memory_order_relaxed);  // no handle was made
+    if (rec->group) detail::releaseRef(std::exchange(rec->group, nullptr));
     detail::releaseRef(rec);
 }
 
@@ -122,7 +127,7 @@ void PostBatch::link(JobRecord* rec, std::span<const JobHandle> preds) {
     BatchState& b = *state_;
     for (const JobHandle& p : preds) {
         JobRecord* pred = p.rec_;
-        if (pred->owner == b.id) {
+        if (b.owns(pred)) {
             pred->addSuccessor(rec);
         } else {
             b.external.push_back({rec, pred});
@@ -139,12 +144,12 @@ JobHandle PostBatch::placeholder() {
 JobRecord* PostBatch::beginFill(const JobHandle& placeholder, const JobOptions& opts,
                                 std::span<const JobHandle> preds) {
     BatchState& b = openState(state_);
-    if (!placeholder || placeholder.rec_->owner != b.id || placeholder.rec_->task)
+    if (!placeholder || !b.owns(placeholder.rec_) || placeholder.rec_->task)
         throw std::invalid_argument(
             "pullsched: fill() needs an unfilled placeholder of this batch");
     JobRecord* rec = placeholder.rec_;
     for (const JobHandle& p : preds) {
-        if (p && p.rec_->owner == b.id && reaches(b, rec, p.rec_))
+        if (p && b.owns(p.rec_) && reaches(b, rec, p.rec_))
             throw std::invalid_argument(
                 "pullsched: fill() would make a cycle: a predecessor depends on the placeholder");
     }
@@ -152,6 +157,7 @@ JobRecord* PostBatch::beginFill(const JobHandle& placeholder, const JobOptions& 
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
+    if ((rec->group = opts.group.state)) addRef(rec->group);  // counted in it at submit()
     return rec;
 }
 
@@ -225,19 +231,19 @@ void BatchStock::give(std::unique_ptr<BatchState> state) noexcept {
 JobRecord* SchedulerCore::acquireBatched(BatchState& batch, const JobOptions& opts) {
     RecordCache* bound = RecordCache::bound();
     JobRecord* rec = bound && bound->pool() == pool_.get() ? bound->take() : batch.cache.take();
-    rec->owner = batch.id;
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
-    rec->seq = batch.records.size();                // its index until submit()
-    rec->refs.store(1, std::memory_order_relaxed);  // the scheduler's
-    rec->gate.store(1, std::memory_order_relaxed);  // the batch's guard
+    rec->seq = kOpenBatchSeq | batch.records.size();  // marked, its index until submit()
+    rec->refs.store(1, std::memory_order_relaxed);    // the scheduler's
+    rec->gate.store(1, std::memory_order_relaxed);    // the batch's guard
     try {
         batch.records.push_back(rec);
     } catch (...) {
         releaseRef(rec);
         throw;
     }
+    if ((rec->group = opts.group.state)) addRef(rec->group);  // counted in it at submit()
     return rec;
 }
 
@@ -277,7 +283,7 @@ void SchedulerCore::countBatch(BatchState& batch) {
     }
     std::uint64_t seq = counted > 0 ? seq_.fetch_add(counted, std::memory_order_relaxed) : 0;
     for (JobRecord* rec : batch.records) {
-        rec->owner = id_;
+        if (rec->group) rec->group->submitted.fetch_add(1, std::memory_order_seq_cst);
         rec->seq = w && rec->start == kAsap ? 0 : seq++;
     }
 }
@@ -295,9 +301,9 @@ void SchedulerCore::wireBatch(BatchState& batch) {
             std::lock_guard lock(p->succLock);
             if (!p->closed) {
                 p->addSuccessor(e.job);
-                batch.wiring[e.job->seq].open = true;  // seq: the index until countBatch
+                batch.wiring[BatchState::indexOf(e.job)].open = true;  // until countBatch
             } else {
-                ++batch.wiring[e.job->seq].ended;
+                ++batch.wiring[BatchState::indexOf(e.job)].ended;
                 if (p->state.load(std::memory_order_acquire) != JobState::Completed)
                     e.job->doomed.store(true, std::memory_order_relaxed);
             }
@@ -389,7 +395,8 @@ void SchedulerCore::discardBatch(BatchState& batch) noexcept {
     batch.external.clear();
     for (JobRecord* rec : batch.records) {
         rec->task.reset();
-        rec->owner = id_;  // a later post naming it finds it closed, and is cancelled
+        rec->seq = 0;  // unmarked: a later post naming it finds it closed, and is cancelled
+        if (rec->group) releaseRef(std::exchange(rec->group, nullptr));  // never counted in it
         rec->closed = true;
         rec->state.store(JobState::Cancelled, std::memory_order_release);
     }

@@ -126,6 +126,7 @@ void SchedulerCore::handOutDue(JobRecord* dueList, JobRecord* expired, std::int6
     while (expired) {
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
+        if (!claimQueued(e)) continue;  // cancelled while queued, and already final
         PULLSCHED_TRACE_POINT(w.trace, t, Expired, e->tag);
         (void)t;
         finalize(e, JobState::Expired, &w);

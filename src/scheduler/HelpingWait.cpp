@@ -16,8 +16,9 @@ namespace pullsched::detail {
 /// Run queued untimed jobs here until none is left, shutdown() began or the deadline
 /// passed. Announced like a post from outside (outsidePosts_), and refused once shutdown()
 /// began: shutdown() waits for announced posts before it empties the queues, so whatever
-/// a helped job posts is queued by then. Returns whether a job ran.
-bool SchedulerCore::helpUntil(TimePoint steadyDeadline) {
+/// a helped job posts is queued by then. Stops early once `stop` says so (wait()'s jobs
+/// are final). Returns whether a job ran.
+bool SchedulerCore::helpUntil(TimePoint steadyDeadline, HelpStop stop) {
     outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
     struct EndHelp {
         std::atomic<std::int64_t>& posts;
@@ -37,6 +38,7 @@ bool SchedulerCore::helpUntil(TimePoint steadyDeadline) {
     RecordCache::bind(&cache);
     bool ran = false;
     while (!closed_.load(std::memory_order_seq_cst) && SteadyClock::now() < steadyDeadline) {
+        if (stop.done && stop.done(stop.context)) break;
         JobRecord* job = takeForHelper();
         if (!job) break;
         runOnCaller(job);
@@ -79,7 +81,13 @@ void SchedulerCore::runOnCaller(JobRecord* job) {
         }
     } restore{*this, std::exchange(tlWorker_, WorkerOf{this, nullptr, 0, nullptr})};
     while (job) {
-        if (job->deadline != kNoDeadline && now() > job->deadline) {
+        if (!claimQueued(job)) {  // cancelled while queued, and already final
+            job = std::exchange(tlWorker_.helperLocal, nullptr);
+            continue;
+        }
+        if (groupCancelled(job)) {
+            finalize(job, JobState::Cancelled, nullptr);
+        } else if (job->deadline != kNoDeadline && now() > job->deadline) {
             finalize(job, JobState::Expired, nullptr);
         } else {
             job->state.store(JobState::Running, std::memory_order_relaxed);
@@ -97,6 +105,12 @@ void SchedulerCore::runOnCaller(JobRecord* job) {
         if (closed_.load(std::memory_order_relaxed)) break;  // Restore hands it back
         job = std::exchange(tlWorker_.helperLocal, nullptr);
     }
+}
+
+/// With an observer, jobs run on workers only: its callbacks promise a worker's index.
+/// Pinned workers promise the CPUs jobs run on, which the waiting thread's is not.
+bool SchedulerCore::helpingAllowed() const noexcept {
+    return cfg_.helpWhileWaiting && !observer_ && cfg_.pinWorkers == WorkerPinning::None;
 }
 
 }  // namespace pullsched::detail

@@ -200,6 +200,11 @@ JobRecord* SchedulerCore::takeUntimed(Worker& w) {
 }
 
 void SchedulerCore::run(JobRecord* job, Worker& w) {
+    if (!claimQueued(job)) return;  // cancelled while queued, and already final
+    if (groupCancelled(job)) {
+        finalize(job, JobState::Cancelled, &w);
+        return;
+    }
     const bool timed = observer_ || job->deadline != kNoDeadline;
     const TimePoint t = timed ? now() : TimePoint{};
     if (job->deadline != kNoDeadline && t > job->deadline) {
@@ -236,7 +241,7 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
     // its `posted` queue before it (see release()).
     std::uint32_t ownPushes = w ? std::exchange(w->postedPushes, 0) : 0;
     while (job) {
-        job->task.reset();  // release captured resources now, not when the record is reused
+        job->task.releaseCallable();  // captured resources go now, not when the record is reused
         // Counted before the final state is stored: whoever sees the state final (a
         // handle) also sees the job counted in stats().
         WorkerCounters& c = countersOf(w);
@@ -249,11 +254,15 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         } else {
             WorkerCounters::add(*counter);
         }
+        bool waited = false;
         {
             std::lock_guard lock(job->succLock);
             job->state.store(outcome, std::memory_order_release);
             job->closed = true;
+            waited = job->waited;
         }
+        if (waited) jobEndSignal_.notifyAll();  // wait() for this job (see Waiting.cpp)
+        if (job->group) endInGroup(job, outcome);
         const bool ok = outcome == JobState::Completed;
         job->forEachSuccessor([&](JobRecord* s) {
             if (!ok) s->doomed.store(true, std::memory_order_relaxed);
@@ -261,6 +270,10 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             if (w) PULLSCHED_TRACE_POINT(w->trace, now(), GateNotify, left);
             if (left == 0) {
                 if (s->doomed.load(std::memory_order_relaxed)) {
+                    if (isFinal(s->state.load(std::memory_order_acquire))) {
+                        releaseRef(s);  // cancel()ed while it waited: its record's last hold
+                        return;
+                    }
                     s->link = std::exchange(cascade, s);  // alive: the scheduler's reference
                 } else {
                     release(s, w, ownPushes);

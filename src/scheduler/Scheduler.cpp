@@ -4,8 +4,12 @@
 
 namespace pullsched {
 
+void detail::waitForValue(Scheduler& sched, const JobHandle& job) {
+    sched.wait(job);
+}
+
 Scheduler::Scheduler(const SchedulerConfig& cfg)
-    : core_(std::make_unique<detail::SchedulerCore>(cfg)), id_(core_->id()) {}
+    : core_(std::make_unique<detail::SchedulerCore>(cfg)), pool_(core_->pool()) {}
 
 Scheduler::~Scheduler() = default;  // the core's destructor shuts down in the configured mode
 
@@ -15,6 +19,19 @@ void Scheduler::drain() {
 
 bool Scheduler::drainFor(Duration limit) {
     return core_->drainUntil(saturatingAdd(SteadyClock::now(), limit));
+}
+
+bool Scheduler::waitFor(const JobHandle& job, Duration limit) {
+    detail::JobRecord* const one[] = {checkedRecord(job)};
+    return waitRecords(one, limit);
+}
+
+bool Scheduler::waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit) {
+    return core_->waitUntil(jobs, saturatingAdd(SteadyClock::now(), limit));
+}
+
+bool Scheduler::cancel(const JobHandle& job) {
+    return core_->cancel(checkedRecord(job));
 }
 
 ShutdownReport Scheduler::shutdown(ShutdownMode mode) {

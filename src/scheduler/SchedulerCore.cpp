@@ -70,10 +70,10 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       helperPosted_(0, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
-      wake_(cfg.workers),
-      spread_(cfg.workers, cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None
-                               ? processCpus()
-                               : std::vector<int>{}),
+      wake_(static_cast<unsigned>(cfg.workers)),  // validated: at most 1024
+      spread_(static_cast<unsigned>(cfg.workers),
+              cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? processCpus()
+                                                                         : std::vector<int>{}),
       workForce_(std::move(starter)) {
     nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
@@ -81,7 +81,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
         workers_.push_back(std::make_unique<Worker>(
             i, cfg_, TokenAwareLock::Witness{&token_, &tokenHolderWaits_}, pool_.get()));
     try {
-        workForce_.start(cfg_.workers, cfg_.lowTimerSlack, cfg_.pinWorkers,
+        workForce_.start(static_cast<unsigned>(cfg_.workers), cfg_.lowTimerSlack, cfg_.pinWorkers,
                          [this](unsigned i) { workerLoop(*workers_[i]); });
     } catch (...) {
         // No destructor runs for a constructor that throws, and the work force's own
@@ -106,6 +106,8 @@ void SchedulerCore::endOutsidePost() noexcept {
 JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
     if (opts.start != kAsap && opts.deadline != kNoDeadline && opts.deadline < opts.start)
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
+    if (opts.group.state && opts.group.state->owner != id_)
+        throw std::invalid_argument("pullsched: JobOptions::group belongs to another scheduler");
     if (!onOwnWorker()) {
         // Announce the post, then check: shutdown() closes, then waits for announced posts,
         // so either it sees this post or this post sees it closed (both seq_cst).
@@ -123,8 +125,8 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         endOutsidePost();
         throw;
     }
-    rec->owner = id_;
     rec->start = opts.start;
+    if ((rec->group = opts.group.state)) addRef(rec->group);
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
     rec->refs.store(1, std::memory_order_relaxed);  // the scheduler's
@@ -133,6 +135,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
 }
 
 void SchedulerCore::abandon(JobRecord* rec) noexcept {
+    if (GroupState* g = std::exchange(rec->group, nullptr)) releaseRef(g);
     releaseRef(rec);
     endOutsidePost();
 }
@@ -151,6 +154,7 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     } else {
         rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     }
+    if (rec->group) rec->group->submitted.fetch_add(1, std::memory_order_seq_cst);
     // Every predecessor counted in the gate up front, with a plain store while rec is still
     // private; those found ended are taken off with the guard: one read-modify-write per
     // post instead of one more per predecessor.
@@ -202,9 +206,7 @@ void SchedulerCore::drain() {
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     if (onOwnWorker()) throwWaitsForItself("drain()");
     spread_.posterWaits();
-    // With an observer, jobs run on workers only: its callbacks promise a worker's index.
-    // Pinned workers promise the CPUs jobs run on, which the waiting thread's is not.
-    help = help && cfg_.helpWhileWaiting && !observer_ && cfg_.pinWorkers == WorkerPinning::None;
+    help = help && helpingAllowed();
     while (true) {
         // Run what is queued while there is some (see helpUntil); then sleep until the
         // workers finished the rest. A job queued after that look is the workers'.
@@ -246,14 +248,16 @@ ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
     JobRecord* rec = nullptr;
     while (entrance_.pop(rec))
         timeQueue_.push({rec->start, rec->seq, rec});
+    // A job cancel() won was finalised then; its queue entry only holds a reference.
     while (!timeQueue_.empty()) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
-        finalize(timeQueue_.pop().payload, JobState::Cancelled, nullptr);
+        if (rec = timeQueue_.pop().payload; claimQueued(rec))
+            finalize(rec, JobState::Cancelled, nullptr);
     }
     auto cancelAll = [&](auto& queue, bool counted) {
         while (queue.pop(rec)) {
             if (counted) queued_.fetch_sub(1, std::memory_order_relaxed);
-            finalize(rec, JobState::Cancelled, nullptr);
+            if (claimQueued(rec)) finalize(rec, JobState::Cancelled, nullptr);
         }
     };
     // Cancelling cascades into ready_ only (no worker is left), so the workers' queues

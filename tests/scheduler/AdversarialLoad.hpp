@@ -4,7 +4,9 @@
 // inside, and shutdown (either mode) while the posters are still posting. It checks that
 // every job runs at most once and exactly once when it should, that predecessors
 // completed before a job starts, that no timed job starts before its start time, that
-// timed jobs leave in (start, submission) order, and that the accounting balances.
+// timed jobs leave in (start, submission) order, and that the accounting balances. Posters
+// also cancel some of their jobs and wait for others at random: a cancelled job never
+// runs, and a job waited for is final when wait() returns.
 // The stress test runs it for more than a million jobs; a unit test runs a short version.
 
 #include <gtest/gtest.h>
@@ -43,6 +45,7 @@ struct Ledger {
     std::atomic<std::uint64_t> earlyStarts{0}, predecessorNotCompleted{0};
     std::atomic<std::uint64_t> innerPosts{0}, innerRefused{0};
     std::atomic<std::uint64_t> untrackedRuns{0};  ///< jobs posted without an id
+    std::atomic<std::uint64_t> cancelledByCall{0}, waitsEndedEarly{0};
 
     std::size_t newId() {
         const std::size_t id = nextId.fetch_add(1, std::memory_order_relaxed);
@@ -55,6 +58,7 @@ struct Posted {
     JobHandle handle;
     std::size_t id;
     bool throws;
+    bool cancelled = false;  ///< cancel() said it cancelled the job
 };
 
 struct Totals {
@@ -109,6 +113,8 @@ class Epoch {
         EXPECT_EQ(ledger_.predecessorNotCompleted.load(), 0u)
             << "a job started before its predecessors completed";
         EXPECT_EQ(s.tokenHolderWaits, 0u);
+        EXPECT_EQ(ledger_.waitsEndedEarly.load(), 0u) << "wait() returned before its job ended";
+        EXPECT_LE(ledger_.cancelledByCall.load(), s.cancelled);
         totals.submitted += s.submitted;
         totals.completed += s.completed;
         totals.failed += s.failed;
@@ -188,7 +194,17 @@ class Epoch {
         };
         JobHandle h = sched_.post(std::move(body), o, preds);
         outerPosts_.fetch_add(1);
-        return {std::move(h), id, throws};
+        const unsigned extra = rng() % 100;
+        bool cancelled = false;
+        if (extra < 3) {
+            cancelled = sched_.cancel(h);
+            if (cancelled) ledger_.cancelledByCall.fetch_add(1);
+        } else if (extra < 4 && !recent.empty()) {
+            const JobHandle& waited = recent[recent.size() - 1 - rng() % recent.size()].handle;
+            sched_.wait(waited);
+            if (!waited.done()) ledger_.waitsEndedEarly.fetch_add(1);
+        }
+        return {std::move(h), id, throws, cancelled};
     }
 
     /// Every handle is final, and its state agrees with whether its body ran.
@@ -199,6 +215,9 @@ class Epoch {
                 const JobState st = p.handle.state();
                 ASSERT_TRUE(isFinal(st)) << "job " << p.id << " is " << toString(st);
                 const unsigned ran = ledger_.runs[p.id].load();
+                if (p.cancelled) {
+                    ASSERT_EQ(st, JobState::Cancelled) << "job " << p.id << " cancel() said";
+                }
                 if (st == JobState::Completed || st == JobState::Failed) {
                     ASSERT_EQ(ran, 1u) << "job " << p.id << " " << toString(st);
                     ASSERT_EQ(st == JobState::Failed, p.throws) << "job " << p.id;

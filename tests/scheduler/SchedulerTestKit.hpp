@@ -1,8 +1,10 @@
 #pragma once
-// Small helpers shared by the scheduler's tests: recording the order jobs ran in, and
-// telling when shutdown() has closed the scheduler to other threads.
+// Small helpers shared by the scheduler's tests: recording the order jobs ran in, holding
+// the workers inside jobs, and telling when shutdown() has closed the scheduler to other
+// threads.
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -30,6 +32,33 @@ class RunOrder {
   private:
     std::mutex mutex_;
     std::vector<int> order_;
+};
+
+/// Holds every worker inside a job until release(); the jobs count as posted work.
+class HeldWorkers {
+  public:
+    HeldWorkers(Scheduler& sched, unsigned workers) {
+        for (unsigned i = 0; i < workers; ++i)
+            sched.postDetached([this] {
+                running_.fetch_add(1);
+                while (!released_.load())
+                    std::this_thread::yield();
+            });
+        while (running_.load() < workers)
+            std::this_thread::yield();
+    }
+    void release() { released_.store(true); }
+    /// drain() with a bound that only turns a hang into a failure (nobody ran the job that
+    /// releases the workers); releases them either way, so the scheduler can shut down.
+    bool drained(Scheduler& sched) {
+        const bool done = sched.drainFor(std::chrono::seconds(60));
+        release();
+        return done;
+    }
+
+  private:
+    std::atomic<unsigned> running_{0};
+    std::atomic<bool> released_{false};
 };
 
 /// A thread that posts empty jobs from outside until the scheduler refuses them (shutdown()

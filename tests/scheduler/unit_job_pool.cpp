@@ -245,3 +245,9 @@ TEST(JobPool, SchedulerGivesABurstsRecordsBackAfterQuietDutyCycles) {
     EXPECT_EQ(sched.stats().jobRecords, cfg.initialJobCapacity);
     EXPECT_GE(steps, static_cast<int>(kQuiet)) << "given back before the quiet periods passed";
 }
+
+// Three cache lines: waiting, cancelling and groups found room in the existing layout
+// (a live handle pins its record, so its size is what a held handle costs).
+TEST(JobPool, RecordIsThreeCacheLines) {
+    EXPECT_EQ(sizeof(JobRecord), 192u);
+}

@@ -35,7 +35,7 @@ using namespace std::chrono_literals;
 using namespace pullsched;
 
 namespace {
-/// One round: independent jobs, a chain, a fan-out/fan-in and timed jobs.
+/// One round: independent jobs, a chain, a fan-out/fan-in, jobs with values and timed jobs.
 void round(Scheduler& sched, std::atomic<int>& ran, std::vector<JobHandle>& fan) {
     for (int i = 0; i < 500; ++i)
         sched.postDetached([&ran] { ran.fetch_add(1); });
@@ -47,6 +47,17 @@ void round(Scheduler& sched, std::atomic<int>& ran, std::vector<JobHandle>& fan)
     for (int i = 0; i < 100; ++i)
         fan.push_back(sched.post([&ran] { ran.fetch_add(1); }, {}, {root}));
     sched.postDetached([&ran] { ran.fetch_add(1); }, {}, fan);
+    // Values that fit the record's inline storage live there: get() allocates nothing.
+    struct Pair {
+        std::uint64_t a, b;
+    };
+    for (int i = 0; i < 50; ++i) {
+        JobHandleOf<Pair> value = sched.post([&ran] {
+            ran.fetch_add(1);
+            return Pair{1, 2};
+        });
+        if (value.get().b != 2) std::abort();
+    }
     const TimePoint t = sched.now() + 200us;
     for (int i = 0; i < 100; ++i)
         sched.postDetached([&ran] { ran.fetch_add(1); }, {.start = t});
@@ -69,6 +80,6 @@ TEST(SchedulerAllocation, SteadyStateAllocatesNothingPerJob) {
     for (int i = 0; i < 20; ++i)
         round(sched, ran, fan);
     counting = false;
-    EXPECT_EQ(ran.load() - before, 20 * (500 + 201 + 101 + 1 + 100));
+    EXPECT_EQ(ran.load() - before, 20 * (500 + 201 + 101 + 1 + 50 + 100));
     EXPECT_EQ(allocations.load(), 0u) << "heap allocations while posting ~18000 jobs";
 }

@@ -355,3 +355,47 @@ TEST(PostBatch, ChainAcrossManyBatchesRunsToItsEnd) {
         ASSERT_EQ(ran.load(), kJobs);
     }
 }
+
+// Jobs of a batch join a group like posted ones: counted in it at submit(), never when the
+// batch is discarded; the group's ledger balances and g.wait() waits for them.
+TEST(PostBatch, JobsJoinTheirGroupAtSubmitAndNotWhenDiscarded) {
+    Scheduler sched(withWorkers(2));
+    JobGroup g = sched.group();
+    std::atomic<int> ran{0};
+    {
+        auto discarded = sched.batch();
+        discarded.postDetached([&ran] { ran.fetch_add(1); }, {.group = g});
+    }
+    EXPECT_EQ(g.stats().submitted, 0u);
+    auto batch = sched.batch();
+    const JobHandle a = batch.post([&ran] { ran.fetch_add(1); }, {.group = g});
+    const JobHandle slot = batch.placeholder();
+    batch.post([&ran] { ran.fetch_add(1); }, {.group = g}, {a, slot});
+    batch.fill(slot, [&ran] { ran.fetch_add(1); }, {.group = g});
+    EXPECT_EQ(g.stats().submitted, 0u);  // counted at submit()
+    batch.submit();
+    g.wait();
+    const GroupStatistics s = g.stats();
+    EXPECT_EQ(s.submitted, 3u);
+    EXPECT_EQ(s.completed, 3u);
+    EXPECT_EQ(s.pending, 0u);
+    EXPECT_EQ(ran.load(), 3);
+}
+
+// A handle of a batch not submitted yet names no job the scheduler knows: waiting for it
+// or cancelling it is refused (it could never end), and so is naming it outside the batch.
+TEST(PostBatch, AJobOfAnOpenBatchCannotBeWaitedForOrCancelled) {
+    Scheduler sched(withWorkers(1));
+    auto batch = sched.batch();
+    const JobHandle a = batch.post([] {});
+    EXPECT_EQ(messageOf<std::invalid_argument>([&] { sched.wait(a); }),
+              "pullsched: JobHandle of a batch that was not submitted yet given to wait/cancel");
+    EXPECT_EQ(messageOf<std::invalid_argument>([&] { (void)sched.cancel(a); }),
+              "pullsched: JobHandle of a batch that was not submitted yet given to wait/cancel");
+    EXPECT_EQ(messageOf<std::invalid_argument>([&] { sched.post([] {}, {}, {a}); }),
+              "pullsched: predecessor belongs to a batch that was not submitted yet");
+    batch.submit();
+    sched.wait(a);  // submitted: an ordinary job now
+    EXPECT_EQ(a.state(), JobState::Completed);
+    EXPECT_FALSE(sched.cancel(a));
+}

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <list>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -196,4 +197,21 @@ TEST(SchedulerDag, CancelReachesJobsQueuedOnAWorkersOwnQueue) {
         EXPECT_TRUE(st.balanced());
         EXPECT_GE(report.cancelled, static_cast<std::uint64_t>(cancelled));
     }
+}
+
+// Predecessors from any range of handles, typed ones included, and an initializer list
+// for postDetached.
+TEST(SchedulerDag, PredecessorsFromAnyRange) {
+    Scheduler sched({.workers = std::size_t{2}});
+    std::list<JobHandle> list{sched.post([] {}), sched.post([] {})};
+    std::vector<JobHandleOf<int>> typed{sched.post([] { return 1; }), sched.post([] { return 2; })};
+    JobHandle afterList = sched.post([] {}, {}, list);
+    JobHandle afterTyped = sched.post([] {}, {}, typed);
+    std::atomic<int> ran{0};
+    sched.postDetached([&] { ran.fetch_add(1); }, {}, {afterList, afterTyped});
+    sched.postDetached([&] { ran.fetch_add(1); }, {}, list);
+    sched.drain();
+    EXPECT_EQ(afterList.state(), JobState::Completed);
+    EXPECT_EQ(afterTyped.state(), JobState::Completed);
+    EXPECT_EQ(ran.load(), 2);
 }

@@ -15,35 +15,9 @@
 
 using namespace std::chrono_literals;
 using namespace pullsched;
+using testkit::HeldWorkers;
 
 namespace {
-
-/// Holds every worker inside a job until release(); the jobs count as posted work.
-class HeldWorkers {
-  public:
-    HeldWorkers(Scheduler& sched, unsigned workers) {
-        for (unsigned i = 0; i < workers; ++i)
-            sched.postDetached([this] {
-                running_.fetch_add(1);
-                while (!released_.load())
-                    std::this_thread::yield();
-            });
-        while (running_.load() < workers)
-            std::this_thread::yield();
-    }
-    void release() { released_.store(true); }
-    /// drain() with a bound that only turns a hang into a failure (nobody ran the job that
-    /// releases the workers); releases them either way, so the scheduler can shut down.
-    bool drained(Scheduler& sched) {
-        const bool done = sched.drainFor(60s);
-        release();
-        return done;
-    }
-
-  private:
-    std::atomic<unsigned> running_{0};
-    std::atomic<bool> released_{false};
-};
 
 /// Where each job ran: the calling thread or another.
 class Threads {

@@ -3,6 +3,7 @@
 // edges to predecessors outside the batch, which are wired only at submit().
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -15,17 +16,20 @@ namespace pullsched::detail {
 class SchedulerCore;
 
 struct BatchState {
-    /// A record's owner while it is in an open batch: this bit and the batch's address.
-    /// Scheduler identities are small counters, so they never have it; the address tells
-    /// this batch from another open one (a submitted or discarded batch's records are
-    /// given the scheduler's identity, so no stale address stays behind).
-    static constexpr std::uint64_t kOpenBatchBit = std::uint64_t{1} << 63;
-    static bool inOpenBatch(const JobRecord* rec) noexcept {
-        return (rec->owner & kOpenBatchBit) != 0;
+    /// A record of this batch while it is open: marked in its `seq` (kOpenBatchSeq, with
+    /// its index) and found at that index. A submitted or discarded batch's records carry
+    /// real sequence numbers (or 0), so no stale mark stays behind.
+    bool owns(const JobRecord* rec) const noexcept {
+        if (!inOpenBatch(*rec)) return false;
+        const std::uint64_t i = rec->seq & ~kOpenBatchSeq;
+        return i < records.size() && records[i] == rec;
+    }
+    /// The index of a record of this open batch.
+    static std::size_t indexOf(const JobRecord* rec) noexcept {
+        return static_cast<std::size_t>(rec->seq & ~kOpenBatchSeq);
     }
 
-    BatchState(SchedulerCore& c, JobPool* pool) noexcept
-        : core(c), id(kOpenBatchBit | reinterpret_cast<std::uintptr_t>(this)), cache(pool) {}
+    BatchState(SchedulerCore& c, JobPool* p) noexcept : core(c), pool(p), cache(p) {}
     BatchState(const BatchState&) = delete;
     BatchState& operator=(const BatchState&) = delete;
 
@@ -36,7 +40,7 @@ struct BatchState {
     };
 
     SchedulerCore& core;
-    const std::uint64_t id;
+    const JobPool* const pool;  ///< the scheduler's: whose handles are this scheduler's
     /// Records taken a batch at a time when the thread has no worker's cache (a poster
     /// outside the workers): one lock of the pool per 32 jobs instead of one per job.
     RecordCache cache;

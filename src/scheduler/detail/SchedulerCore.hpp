@@ -20,6 +20,7 @@
 #include "detail/DueQueue.hpp"
 #include "detail/EntranceQueue.hpp"
 #include "detail/GroomingToken.hpp"
+#include "detail/GroupState.hpp"
 #include "detail/JobPool.hpp"
 #include "detail/LoadController.hpp"
 #include "detail/ParkSafetyNet.hpp"
@@ -69,6 +70,21 @@ class SchedulerCore {
         batchStock_.give(std::move(batch));
     }
 
+    /// When a helper may stop before the queues are empty: wait() stops once its jobs
+    /// are final. No `done`: drain()'s helper, which runs until nothing is queued.
+    struct HelpStop {
+        bool (*done)(const void* context) = nullptr;
+        const void* context = nullptr;
+    };
+    /// Block until every job in `jobs` (this scheduler's) is final, helping as drain()
+    /// does; false if the steady deadline passed first (see Waiting.cpp).
+    bool waitUntil(std::span<JobRecord* const> jobs, TimePoint steadyDeadline);
+    /// The waiting loop behind waitUntil and waitGroupUntil: help, then sleep on
+    /// jobEndSignal_ until `done` (whose ends that signal announces) holds.
+    bool waitUntilDone(HelpStop done, TimePoint steadyDeadline);
+    /// Cancel a job that has not started; true if this call did (see Cancellation.cpp).
+    bool cancel(JobRecord* job);
+
     void drain();
     /// `help`: run queued untimed jobs on this thread while waiting (helpWhileWaiting).
     bool drainUntil(TimePoint steadyDeadline, bool help = true);
@@ -80,9 +96,14 @@ class SchedulerCore {
     TimePoint now() const noexcept { return clock_->now(); }
     unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
     bool writeTraceDump(std::ostream& out) const;
-    /// Never the same for two schedulers of one process (see JobRecord::owner).
+    /// Never the same for two schedulers of one process (see GroupState::owner).
     std::uint64_t id() const noexcept { return id_; }
-    bool owns(const JobRecord* rec) const noexcept { return rec->owner == id_; }
+    bool owns(const JobRecord* rec) const noexcept { return rec->pool == pool_.get(); }
+    const JobPool* pool() const noexcept { return pool_.get(); }
+
+    // Groups of jobs (JobGroups.cpp).
+    GroupState* makeGroup();
+    bool waitGroupUntil(GroupState& group, TimePoint steadyDeadline);
 
   private:
     /// One worker thread's state. Only the fields that live longer than one step of its
@@ -194,9 +215,29 @@ class SchedulerCore {
     TimePoint toSteady(TimePoint schedulerTime) const noexcept;
 
     // A thread in drain() that runs jobs while it waits (HelpingWait.cpp).
-    bool helpUntil(TimePoint steadyDeadline);
+    bool helpUntil(TimePoint steadyDeadline, HelpStop stop = HelpStop{nullptr, nullptr});
+    bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
     void runOnCaller(JobRecord* job);
+
+    /// Take a queued job for running or expiring (see Cancellation.cpp). False: cancel()
+    /// won it and finalised it already; the queue's reference it held is dropped here.
+    /// Without a handle nobody can cancel a job, so then it costs two loads, no RMW.
+    bool claimQueued(JobRecord* job) noexcept {
+        if (job->refs.load(std::memory_order_acquire) == 1 &&
+            !job->claimed.load(std::memory_order_relaxed))
+            return true;
+        if (!job->claimed.exchange(true, std::memory_order_acq_rel)) return true;
+        releaseRef(job);
+        return false;
+    }
+
+    /// A job of a cancelled group is cancelled instead of run (JobGroup::cancel).
+    static bool groupCancelled(const JobRecord* job) noexcept {
+        return job->group && job->group->cancelled.load(std::memory_order_relaxed);
+    }
+    /// The group's share of finalize(): count the end, wake its waiters, let go of it.
+    void endInGroup(JobRecord* job, JobState outcome) noexcept;
 
     // Accounting and observation (Accounting.cpp).
     std::uint64_t finishedCount() const noexcept;
@@ -274,7 +315,8 @@ class SchedulerCore {
 
     /// Who sleeps, who is being woken, and who tends the next head.
     WakeProtocol wake_;
-    WakeSignal drainSignal_;  ///< threads in drain()
+    WakeSignal drainSignal_;   ///< threads in drain()
+    WakeSignal jobEndSignal_;  ///< threads in wait(): a job marked `waited` ended
 
     // Written per post, each on its own line (the workers read stopping_ on every loop:
     // sharing a line with a per-job counter cost them a miss per job).

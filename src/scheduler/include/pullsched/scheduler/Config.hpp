@@ -2,6 +2,7 @@
 // Everything a scheduler is created with. Defaults are the reference design's figures.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -51,7 +52,8 @@ enum class WorkerPinning {
 };
 
 struct SchedulerConfig {
-    unsigned workers = 2;
+    /// 1..1024. A std::size_t, so that `{.workers = v.size()}` and the like compile.
+    std::size_t workers = 2;
     LoadHorizons horizons{};
     BackoffConfig backoff{};
     /// A worker that found nothing to do spins this long (watching for work) before it

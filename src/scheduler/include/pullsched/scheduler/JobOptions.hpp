@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "pullsched/scheduler/JobGroup.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched {
@@ -14,6 +15,8 @@ struct JobOptions {
     TimePoint deadline = kNoDeadline;
     /// Free for the poster: passed to the observer and available from the handle.
     std::uint64_t tag = 0;
+    /// The group the job joins (Scheduler::group()); none by default.
+    GroupRef group{};
 };
 
 }  // namespace pullsched

@@ -5,21 +5,30 @@
 //   auto a = sched.post([] { load(); });
 //   auto b = sched.post([] { decode(); }, {.start = sched.now() + 2ms});
 //   sched.post([] { mix(); }, {}, {a, b});   // runs after a and b completed
+//   auto n = sched.post([] { return count(); });  // a JobHandleOf<int>
+//   sched.cancel(b);                          // if b has not started, it will not (nor mix)
+//   int v = n.get();                          // waits for n alone, helping meanwhile
 //   sched.drain();
 //
 // There is no manager thread: workers pull. See docs/design.md.
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "pullsched/scheduler/Config.hpp"
+#include "pullsched/scheduler/JobGroup.hpp"
 #include "pullsched/scheduler/JobHandle.hpp"
+#include "pullsched/scheduler/JobHandleOf.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
 #include "pullsched/scheduler/Observer.hpp"
@@ -41,6 +50,12 @@ namespace detail {
 class SchedulerCore;
 }
 
+/// What wait() takes as a set of jobs: any input range of handles.
+template <class R>
+concept JobHandleRange =
+    std::ranges::input_range<R> && std::convertible_to < std::ranges::range_reference_t<R>,
+const JobHandle& > ;
+
 class Scheduler {
   public:
     /// Starts the workers. Throws std::invalid_argument for a bad configuration, and
@@ -59,21 +74,93 @@ class Scheduler {
     /// another scheduler, also of a destroyed one at the same address) or std::logic_error
     /// (from another thread than this scheduler's workers, once shutdown() began). A post
     /// that returns has its job reach a final state, at the latest when shutdown() returns.
+    /// A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
+    /// returns the value); a void job a JobHandle.
     template <class F>
-    JobHandle post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
-        return JobHandle(postRecord(std::forward<F>(work), opts, preds, true));
+    auto post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
+        using R = std::invoke_result_t<std::decay_t<F>&>;
+        if constexpr (std::is_void_v<R>) {
+            return JobHandle(postRecord<F, false>(std::forward<F>(work), opts, preds, true));
+        } else {
+            return JobHandleOf<R>(postRecord<F, true>(std::forward<F>(work), opts, preds, true),
+                                  this);
+        }
     }
     template <class F>
-    JobHandle post(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
+    auto post(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
         return post(std::forward<F>(work), opts,
                     std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+    /// Predecessors from any other range of handles (a list, a range view, a vector of
+    /// JobHandleOf): copied into a vector first, one reference count step per edge more
+    /// than a contiguous span of JobHandle costs.
+    template <class F, class Handles>
+    requires(JobHandleRange<Handles> &&
+             !std::convertible_to<const Handles&,
+                                  std::span<const JobHandle>>) auto post(F&& work,
+                                                                         const JobOptions& opts,
+                                                                         const Handles& preds) {
+        const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
+        return post(std::forward<F>(work), opts, std::span<const JobHandle>(copied));
     }
     /// As post(), without a handle (saves the reference count traffic).
     template <class F>
     void postDetached(F&& work, const JobOptions& opts = {},
                       std::span<const JobHandle> preds = {}) {
-        postRecord(std::forward<F>(work), opts, preds, false);
+        postRecord<F, false>(std::forward<F>(work), opts, preds, false);
     }
+    template <class F, class Handles>
+    requires(
+        JobHandleRange<Handles> &&
+        !std::convertible_to<const Handles&,
+                             std::span<const JobHandle>>) void postDetached(F&& work,
+                                                                            const JobOptions& opts,
+                                                                            const Handles& preds) {
+        const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
+        postDetached(std::forward<F>(work), opts, std::span<const JobHandle>(copied));
+    }
+    template <class F>
+    void postDetached(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
+        postDetached(std::forward<F>(work), opts,
+                     std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+
+    /// Block until `job` (or every job in `jobs`, any range of handles) is final.
+    /// Meanwhile the calling thread runs queued untimed jobs, as drain() does
+    /// (SchedulerConfig::helpWhileWaiting), until its jobs are final. From inside a job
+    /// of this scheduler it returns at once if the jobs are final (a job's predecessors
+    /// are) and otherwise throws std::logic_error (a worker must not block on work that
+    /// may need it). Throws std::invalid_argument for an empty or foreign handle.
+    void wait(const JobHandle& job) { (void)waitFor(job, Duration::max()); }
+    template <class Handles>
+    requires JobHandleRange<Handles>
+    void wait(const Handles& jobs) { (void)waitFor(jobs, Duration::max()); }
+    void wait(std::initializer_list<JobHandle> jobs) { (void)waitFor(jobs, Duration::max()); }
+    /// wait() with a limit on the steady clock; false if a job was not final at the
+    /// limit. Duration::max() waits like wait(); zero or less looks once. A job the
+    /// caller runs meanwhile is not interrupted at the limit.
+    bool waitFor(const JobHandle& job, Duration limit);
+    template <class Handles>
+    requires JobHandleRange<Handles>
+    bool waitFor(const Handles& jobs, Duration limit) {
+        std::vector<detail::JobRecord*> records;
+        if constexpr (std::ranges::sized_range<Handles>) records.reserve(std::ranges::size(jobs));
+        for (const JobHandle& job : jobs)
+            records.push_back(checkedRecord(job));
+        return waitRecords(records, limit);
+    }
+    bool waitFor(std::initializer_list<JobHandle> jobs, Duration limit) {
+        return waitFor(std::span<const JobHandle>(jobs.begin(), jobs.size()), limit);
+    }
+
+    /// Cancel a job that has not started: it ends Cancelled at once (its dependents are
+    /// cancelled, wait() returns), though a timed one keeps its record until its start
+    /// time (the time queue is not reordered). True if this call cancelled it; false if
+    /// it had started or ended, or another cancel came first. Never both run and cancelled.
+    bool cancel(const JobHandle& job);
+
+    /// A new, empty group of jobs (see JobGroup); jobs join it at post (JobOptions::group).
+    JobGroup group();
 
     /// A batch for posting many jobs at once (see PostBatch): they may name each other, and
     /// submit() counts and publishes them together. `expectedJobs` reserves room.
@@ -112,16 +199,28 @@ class Scheduler {
     static constexpr std::string_view version() noexcept { return PULLSCHED_VERSION_STRING; }
 
   private:
-    template <class F>
+    detail::JobRecord* checkedRecord(const JobHandle& job) const {
+        if (!job) throw std::invalid_argument("pullsched: empty JobHandle given to wait/cancel");
+        if (job.rec_->pool != pool_)
+            throw std::invalid_argument("pullsched: JobHandle belongs to another scheduler");
+        if (detail::inOpenBatch(*job.rec_))
+            throw std::invalid_argument(
+                "pullsched: JobHandle of a batch that was not submitted yet given to wait/cancel");
+        return job.rec_;
+    }
+    bool waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit);
+
+    template <class F, bool KeepValue>
     detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
                                   std::span<const JobHandle> preds, bool withHandle) {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
-            if (p.rec_->owner != id_) throwForeignPredecessor(*p.rec_);
+            if (p.rec_->pool != pool_ || detail::inOpenBatch(*p.rec_))
+                throwForeignPredecessor(*p.rec_);
         }
         detail::JobRecord* rec = acquireRecord(opts);
         try {
-            rec->task.emplace(std::forward<F>(work));
+            rec->task.template emplace<F, KeepValue>(std::forward<F>(work));
         } catch (...) {
             abandonRecord(rec);
             throw;
@@ -139,7 +238,8 @@ class Scheduler {
     void submitRecord(detail::JobRecord* rec, std::span<const JobHandle> preds);
 
     std::unique_ptr<detail::SchedulerCore> core_;
-    std::uint64_t id_;  ///< the core's identity, here so that post() checks handles inline
+    /// The core's record pool, here so that post() checks handles inline (see JobRecord::pool).
+    const detail::JobPool* pool_;
 };
 
 }  // namespace pullsched

@@ -14,6 +14,7 @@
 namespace pullsched::detail {
 
 class JobPool;
+struct GroupState;
 struct JobRecord;
 
 /// Overflow storage for successors beyond the inline ones; pooled by JobPool, so wide
@@ -42,7 +43,9 @@ struct JobRecord {
     TimePoint start = kAsap;
     TimePoint deadline = kNoDeadline;
     std::uint64_t tag = 0;
-    std::uint64_t seq = 0;  ///< submission order: the FIFO tie-break for equal start times
+    /// Submission order: the FIFO tie-break for equal start times. While the job sits in a
+    /// batch not submitted yet (PostBatch): kOpenBatchSeq and its index in the batch.
+    std::uint64_t seq = 0;
     std::exception_ptr error;
 
     std::atomic<std::int32_t> refs{0};
@@ -57,14 +60,21 @@ struct JobRecord {
     /// state; later posts naming it as predecessor read its outcome instead of waiting.
     SpinLock succLock;
     bool closed = false;
-    std::uint32_t inlineCount = 0;
+    /// Somebody waits for this job (Scheduler::wait): its end notifies the waiters.
+    /// Guarded by succLock, like `closed`, so a waiter is never missed.
+    bool waited = false;
+    /// Whoever sets it first decides a job that may be cancelled (see Cancellation.cpp): a
+    /// worker about to run it, or cancel(). Exactly one of them wins.
+    std::atomic<bool> claimed{false};
+    std::uint8_t inlineCount = 0;  ///< of inlineSucc's four
     std::array<JobRecord*, 4> inlineSucc{};
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
 
-    /// Identity of the scheduler that posted it (validates handles): an id never reused in
-    /// the process, since a new scheduler may take a destroyed one's address. 0: none.
-    std::uint64_t owner = 0;
+    /// The group it joined (JobOptions::group), holding a reference until it is final.
+    GroupState* group = nullptr;
+    /// Its scheduler's pool, for good. Also tells whose a handle is: a live handle keeps
+    /// its record, and so its pool, alive, so no other scheduler's pool has that address.
     JobPool* pool = nullptr;
     JobRecord* link = nullptr;  ///< intrusive list: pool free list, finalisation work list
 
@@ -95,10 +105,21 @@ struct JobRecord {
         doomed.store(false, std::memory_order_relaxed);
         state.store(JobState::Waiting, std::memory_order_relaxed);
         closed = false;
+        waited = false;
+        claimed.store(false, std::memory_order_relaxed);
         inlineCount = 0;
         moreSucc = moreTail = nullptr;
+        group = nullptr;
         link = nullptr;
     }
 };
+
+/// The bit of JobRecord::seq that marks a job of a batch not submitted yet. Sequence
+/// numbers are counters and never reach it; the batch's index is in the bits below.
+inline constexpr std::uint64_t kOpenBatchSeq = std::uint64_t{1} << 63;
+/// The job sits in a batch that was not submitted yet: it can be named only inside it.
+inline bool inOpenBatch(const JobRecord& rec) noexcept {
+    return (rec.seq & kOpenBatchSeq) != 0;
+}
 
 }  // namespace pullsched::detail
