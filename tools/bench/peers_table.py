@@ -159,8 +159,8 @@ def main():
         if any("plan_and_run_ns_per_job" in g["backends"].get(b, {})
                for g in graphs for b in backends):
             lines.append("**Planning + dispatch** (empty jobs, the graph built inside the timed "
-                         "run: pullsched posts it, oneTBB constructs its nodes and edges; "
-                         "ns per job):")
+                         "run: pullsched posts it in batches of 1024, oneTBB constructs its "
+                         "nodes and edges; ns per job):")
             lines.append("")
             lines += [head, rule]
             for g in graphs:

@@ -28,7 +28,7 @@ struct BackendSetup {
     /// Start times per node. nullopt = as fast as possible: every start at 0, no waiting.
     std::optional<testchain::LevelSchedule> schedule{};
     /// As fast as possible only: the backend builds its own graph inside run()'s timed
-    /// region (pullsched posts every node, oneTBB constructs its nodes and edges), so a
+    /// region (pullsched posts every node in batches, oneTBB constructs its nodes and edges), so a
     /// run's time is planning + execution, what a program that plans as it goes pays.
     /// Off: the graph is built in prepare() and a run times execution alone.
     bool planInRun = false;

@@ -16,7 +16,8 @@
 // - prepare() does everything that can be done before the clock starts (threads, the
 //   backend's own copy of the graph, its node objects and edges, the expected hash).
 //   With BackendSetup::planInRun, building the graph moves into run()'s timed region:
-//   pullsched posts every node, oneTBB constructs its nodes and edges. OpenMP creates its
+//   pullsched posts every node (in batches of 1024, PostBatch), oneTBB constructs its
+//   nodes and edges. OpenMP creates its
 //   tasks and their depend clauses in run() either way, and Boost.Asio and the pool keep
 //   no graph beyond a predecessor count per node that every run resets: for those three
 //   the two timings are the same.
