@@ -10,9 +10,25 @@
 #include <thread>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::testkit {
+
+/// `workers` workers, optionally on an injected clock; everything else the default.
+inline SchedulerConfig withWorkers(unsigned workers, const ClockSource* clock = nullptr) {
+    SchedulerConfig cfg;
+    cfg.workers = workers;
+    cfg.clock = clock;
+    return cfg;
+}
+
+/// The ledger's invariant, for the scheduler's Statistics and a group's alike.
+template <class Ledger>
+void expectBalanced(const Ledger& s) {
+    EXPECT_EQ(s.submitted, s.completed + s.failed + s.expired + s.cancelled + s.pending);
+}
 
 /// The ids of the jobs that ran, in the order they ran.
 class RunOrder {

@@ -22,13 +22,7 @@ using namespace pullsched;
 namespace {
 
 using testkit::RunOrder;
-
-SchedulerConfig withWorkers(unsigned n, const ClockSource* clock = nullptr) {
-    SchedulerConfig c;
-    c.workers = n;
-    c.clock = clock;
-    return c;
-}
+using testkit::withWorkers;
 
 /// Runs `call` and returns what the exception of type E it threw says ("" if none).
 template <class E, class Call>

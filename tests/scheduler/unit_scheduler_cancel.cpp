@@ -14,26 +14,13 @@
 
 using namespace std::chrono_literals;
 using namespace pullsched;
+using testkit::expectBalanced;
 using testkit::HeldWorkers;
 using testkit::RunOrder;
-
-namespace {
-
-SchedulerConfig config(unsigned workers, const ClockSource* clock = nullptr) {
-    SchedulerConfig cfg;
-    cfg.workers = workers;
-    cfg.clock = clock;
-    return cfg;
-}
-
-void expectBalanced(const Statistics& s) {
-    EXPECT_EQ(s.submitted, s.completed + s.failed + s.expired + s.cancelled + s.pending);
-}
-
-}  // namespace
+using testkit::withWorkers;
 
 TEST(SchedulerCancel, QueuedJobAndItsDependents) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     HeldWorkers held(sched, 1);
     std::atomic<int> ran{0};
     JobHandle job = sched.post([&] { ran.fetch_add(1); });
@@ -61,7 +48,7 @@ TEST(SchedulerCancel, QueuedJobAndItsDependents) {
 // Behind a closed gate: final at once, though its predecessor still runs; the
 // predecessor's later notification finds it final and leaves it so.
 TEST(SchedulerCancel, JobWaitingForAPredecessor) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     std::atomic<bool> go{false};
     std::atomic<int> ran{0};
     JobHandle pred = sched.post([&] {
@@ -86,7 +73,7 @@ TEST(SchedulerCancel, JobWaitingForAPredecessor) {
 }
 
 TEST(SchedulerCancel, StartedOrEndedJobsAreLeftAlone) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     std::atomic<bool> go{false}, started{false};
     JobHandle running = sched.post([&] {
         started = true;
@@ -107,7 +94,7 @@ TEST(SchedulerCancel, StartedOrEndedJobsAreLeftAlone) {
 // keep their (start, sequence) order and the workers their grooming protocol.
 TEST(SchedulerCancel, TimeQueueHeadKeepsTheOrderOfTheOthers) {
     ManualClock clock;
-    Scheduler sched(config(1, &clock));
+    Scheduler sched(withWorkers(1, &clock));
     RunOrder order;
     const TimePoint t = clock.now();
     JobHandle head = sched.post(order.recorder(1), {.start = t + 10ms});
@@ -134,7 +121,7 @@ TEST(SchedulerCancel, TombstoneAtShutdownIsNotCountedAgain) {
     ManualClock clock;
     Statistics s;
     {
-        Scheduler sched(config(1, &clock));
+        Scheduler sched(withWorkers(1, &clock));
         JobHandle far = sched.post([] {}, {.start = clock.now() + 1h});
         JobHandle other = sched.post([] {}, {.start = clock.now() + 1h});
         EXPECT_TRUE(sched.cancel(far));
@@ -149,7 +136,7 @@ TEST(SchedulerCancel, TombstoneAtShutdownIsNotCountedAgain) {
 }
 
 TEST(SchedulerCancel, FromInsideAJob) {
-    Scheduler sched(config(2));
+    Scheduler sched(withWorkers(2));
     HeldWorkers held(sched, 1);
     std::atomic<int> ran{0};
     JobHandle victim = sched.post([&] { ran.fetch_add(1); }, {.start = sched.now() + 1h});

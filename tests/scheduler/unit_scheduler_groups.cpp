@@ -13,25 +13,12 @@
 
 using namespace std::chrono_literals;
 using namespace pullsched;
+using testkit::expectBalanced;
 using testkit::HeldWorkers;
-
-namespace {
-
-SchedulerConfig config(unsigned workers, const ClockSource* clock = nullptr) {
-    SchedulerConfig cfg;
-    cfg.workers = workers;
-    cfg.clock = clock;
-    return cfg;
-}
-
-void expectBalanced(const GroupStatistics& s) {
-    EXPECT_EQ(s.submitted, s.completed + s.failed + s.expired + s.cancelled + s.pending);
-}
-
-}  // namespace
+using testkit::withWorkers;
 
 TEST(SchedulerGroups, WaitIsForTheGroupsJobsOnly) {
-    Scheduler sched(config(2));
+    Scheduler sched(withWorkers(2));
     HeldWorkers held(sched, 1);  // not in the group: still running when the wait ends
     JobGroup group = sched.group();
     std::atomic<int> ran{0};
@@ -54,7 +41,7 @@ TEST(SchedulerGroups, WaitIsForTheGroupsJobsOnly) {
 // group with them); nothing of it runs; both ledgers balance.
 TEST(SchedulerGroups, CancelStopsWhatHasNotStarted) {
     ManualClock clock;
-    Scheduler sched(config(1, &clock));
+    Scheduler sched(withWorkers(1, &clock));
     HeldWorkers held(sched, 1);
     JobGroup group = sched.group();
     std::atomic<int> ran{0};
@@ -87,7 +74,7 @@ TEST(SchedulerGroups, CancelStopsWhatHasNotStarted) {
 }
 
 TEST(SchedulerGroups, RunningJobsFinishAndSeeTheCancel) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     JobGroup group = sched.group();
     std::atomic<bool> started{false};
     std::atomic<int> polls{0};
@@ -109,7 +96,7 @@ TEST(SchedulerGroups, RunningJobsFinishAndSeeTheCancel) {
 
 TEST(SchedulerGroups, CountsEveryOutcome) {
     ManualClock clock;
-    Scheduler sched(config(1, &clock));
+    Scheduler sched(withWorkers(1, &clock));
     JobGroup group = sched.group();
     const TimePoint t = clock.now();
     sched.postDetached([] {}, {.group = group});
@@ -129,7 +116,7 @@ TEST(SchedulerGroups, CountsEveryOutcome) {
 }
 
 TEST(SchedulerGroups, WaitInsideAJobOfTheGroupIsRefused) {
-    Scheduler sched(config(2));
+    Scheduler sched(withWorkers(2));
     JobGroup group = sched.group();
     JobHandle job = sched.post([&] { group.wait(); }, {.group = group});
     sched.wait(job);
@@ -138,7 +125,7 @@ TEST(SchedulerGroups, WaitInsideAJobOfTheGroupIsRefused) {
 }
 
 TEST(SchedulerGroups, MisuseIsRefused) {
-    Scheduler sched(config(1)), other(config(1));
+    Scheduler sched(withWorkers(1)), other(withWorkers(1));
     JobGroup foreign = other.group();
     EXPECT_THROW(sched.post([] {}, {.group = foreign}), std::invalid_argument);
     JobGroup empty;
@@ -152,7 +139,7 @@ TEST(SchedulerGroups, MisuseIsRefused) {
 TEST(SchedulerGroups, OutlivesItsScheduler) {
     JobGroup group;
     {
-        Scheduler sched(config(1));
+        Scheduler sched(withWorkers(1));
         group = sched.group();
         sched.wait(sched.post([] {}, {.group = group}));
         sched.postDetached([] {}, {.start = sched.now() + 1h, .group = group});

@@ -16,18 +16,10 @@
 using namespace std::chrono_literals;
 using namespace pullsched;
 using testkit::HeldWorkers;
-
-namespace {
-SchedulerConfig config(unsigned workers, const ClockSource* clock = nullptr) {
-    SchedulerConfig cfg;
-    cfg.workers = workers;
-    cfg.clock = clock;
-    return cfg;
-}
-}  // namespace
+using testkit::withWorkers;
 
 TEST(SchedulerValues, GetReturnsTheValue) {
-    Scheduler sched(config(2));
+    Scheduler sched(withWorkers(2));
     auto answer = sched.post([] { return 42; });
     static_assert(std::is_same_v<decltype(answer), JobHandleOf<int>>);
     static_assert(std::is_same_v<decltype(sched.post([] {})), JobHandle>);
@@ -47,7 +39,7 @@ TEST(SchedulerValues, GetReturnsTheValue) {
 }
 
 TEST(SchedulerValues, ValueLivesUntilTheLastHandleGoes) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     auto shared = std::make_shared<int>(1);
     std::weak_ptr<int> watch = shared;
     auto h = sched.post([s = std::move(shared)] { return s; });
@@ -66,7 +58,7 @@ TEST(SchedulerValues, ValueLivesUntilTheLastHandleGoes) {
 }
 
 TEST(SchedulerValues, GetRethrowsTheJobsException) {
-    Scheduler sched(config(1));
+    Scheduler sched(withWorkers(1));
     auto h = sched.post([]() -> int { throw std::runtime_error("no value today"); });
     EXPECT_THROW(
         {
@@ -83,7 +75,7 @@ TEST(SchedulerValues, GetRethrowsTheJobsException) {
 
 TEST(SchedulerValues, CancelledAndExpiredJobsThrowJobNotRun) {
     ManualClock clock;
-    Scheduler sched(config(1, &clock));
+    Scheduler sched(withWorkers(1, &clock));
     HeldWorkers held(sched, 1);
     auto cancelled = sched.post([] { return 1; });
     EXPECT_TRUE(sched.cancel(cancelled));
@@ -110,7 +102,7 @@ TEST(SchedulerValues, CancelledAndExpiredJobsThrowJobNotRun) {
 // A typed handle is a predecessor like any; inside the successor its value is final, so
 // get() returns at once. Inside a job, get() on a job that is not final is refused.
 TEST(SchedulerValues, PredecessorValuesFromInsideAJob) {
-    Scheduler sched(config(2));
+    Scheduler sched(withWorkers(2));
     auto two = sched.post([] { return 2; });
     auto six = sched.post([two] { return two.get() * 3; }, {}, {two});
     EXPECT_EQ(six.get(), 6);
