@@ -148,13 +148,18 @@ class PullschedBackend final : public GraphRunner {
         return out;
     }
 
+    /// The handles of node i's predecessors, posted before it (index order is topological).
+    void handlesOfPredecessors(std::size_t i, std::vector<JobHandle>& preds) const {
+        preds.clear();
+        for (const std::uint32_t p : jobs_.graph().node(i).predecessors())
+            preds.push_back(handles_[p]);
+    }
+
     /// Every node posted on its own, the start nodes behind `gate`.
     void postEach(const JobHandle& gate) {
         std::vector<JobHandle> preds;
         for (std::size_t i = 0; i < jobs_.size(); ++i) {
-            preds.clear();
-            for (const std::uint32_t p : jobs_.graph().node(i).predecessors())
-                preds.push_back(handles_[p]);
+            handlesOfPredecessors(i, preds);
             if (preds.empty()) preds.push_back(gate);
             const auto node = static_cast<std::uint32_t>(i);
             handles_[i] =
@@ -171,9 +176,7 @@ class PullschedBackend final : public GraphRunner {
         for (std::size_t from = 0; from < n; from += kPlanningBatch) {
             PostBatch batch = scheduler_->batch(std::min(kPlanningBatch, n - from));
             for (std::size_t i = from; i < std::min(n, from + kPlanningBatch); ++i) {
-                preds.clear();
-                for (const std::uint32_t p : jobs_.graph().node(i).predecessors())
-                    preds.push_back(handles_[p]);
+                handlesOfPredecessors(i, preds);
                 const auto node = static_cast<std::uint32_t>(i);
                 handles_[i] =
                     batch.post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
