@@ -127,6 +127,11 @@ void SchedulerCore::handOutDue(JobRecord* dueList, JobRecord* expired, std::int6
         JobRecord* e = std::exchange(expired, expired->link);
         e->link = nullptr;
         if (!claimQueued(e)) continue;  // cancelled while queued, and already final
+        // A cancelled group's job ends Cancelled, whether or not its deadline passed.
+        if (groupCancelled(e)) {
+            finalize(e, JobState::Cancelled, &w);
+            continue;
+        }
         PULLSCHED_TRACE_POINT(w.trace, t, Expired, e->tag);
         (void)t;
         finalize(e, JobState::Expired, &w);

@@ -73,6 +73,25 @@ TEST(SchedulerGroups, CancelStopsWhatHasNotStarted) {
     EXPECT_EQ(s.pending, 0u);
 }
 
+// A cancelled group's timed job whose deadline has passed when the queue reaches it ends
+// Cancelled, not Expired: the cancel came first.
+TEST(SchedulerGroups, CancelledTimedJobPastItsDeadlineEndsCancelled) {
+    ManualClock clock;
+    Scheduler sched(withWorkers(1, &clock));
+    JobGroup group = sched.group();
+    const TimePoint t = clock.now();
+    JobHandle h = sched.post([] {}, {.start = t + 1ms, .deadline = t + 2ms, .group = group});
+    group.cancel();
+    clock.advance(5ms);
+    sched.wake();
+    group.wait();
+    EXPECT_EQ(h.state(), JobState::Cancelled);
+    const GroupStatistics g = group.stats();
+    EXPECT_EQ(g.cancelled, 1u);
+    EXPECT_EQ(g.expired, 0u);
+    expectBalanced(g);
+}
+
 TEST(SchedulerGroups, RunningJobsFinishAndSeeTheCancel) {
     Scheduler sched(withWorkers(1));
     JobGroup group = sched.group();
