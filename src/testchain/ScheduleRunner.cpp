@@ -50,6 +50,7 @@ struct ScheduleRunner::State {
     std::size_t chunkSize = 64;
     bool deadlines = true;
     std::uint64_t tagBase = 0;
+    JobGroup group;  ///< every job of a run joins it (empty: none)
     std::optional<Fault::Edge> dropEdge;
     std::optional<std::size_t> skipNode;
 
@@ -125,6 +126,7 @@ void planChunk(const std::shared_ptr<State>& owner, std::size_t chunk) {
             opts.start = st.anchor + st.start[i];
             opts.deadline = st.deadlines ? st.anchor + st.deadline[i] : kNoDeadline;
             opts.tag = st.tagBase + i;
+            if (st.group) opts.group = st.group;
             const auto idx = static_cast<std::uint32_t>(i);
             st.handles[i] = st.sched->post([owner, idx] { runNode(*owner, idx); }, opts,
                                            std::span<const JobHandle>(preds.data(), np));
@@ -167,6 +169,7 @@ std::vector<JobHandle> postPlanningJobs(Scheduler& sched, const std::shared_ptr<
         JobOptions opts;
         opts.start = owner->anchor + planStart[k];
         opts.tag = ScheduleRunner::kPlanningTag | k;
+        if (owner->group) opts.group = owner->group;
         auto job = [owner, k] { planChunk(owner, k); };
         if (k == 0)
             plans[k] = sched.post(job, opts);
@@ -328,6 +331,7 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
     st.chunkSize = config_.chunkSize;
     st.deadlines = config_.deadlines;
     st.tagBase = config_.tagBase;
+    st.group = config_.group;
     st.dropEdge = f.dropEdge;
     st.skipNode = f.skipNode;
     st.weight.resize(n);

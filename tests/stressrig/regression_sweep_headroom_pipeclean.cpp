@@ -308,6 +308,15 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
         EXPECT_TRUE(p.at("hash_ok").get<bool>()) << p.dump();
         EXPECT_EQ(p.at("completed"), p.at("nodes")) << p.dump();
         EXPECT_NE(p.at("result"), "FAILED") << p.dump();
+        // the pattern's group, on the scheduler every pattern shares: its node jobs and its
+        // one planning job (64 nodes per chunk), each completed once
+        const json& ledger = p.at("ledger");
+        EXPECT_EQ(ledger.at("submitted").get<std::uint64_t>(),
+                  p.at("nodes").get<std::uint64_t>() + 1)
+            << p.dump();
+        EXPECT_EQ(ledger.at("completed"), ledger.at("submitted")) << p.dump();
+        for (const char* other : {"failed", "expired", "cancelled", "pending"})
+            EXPECT_EQ(ledger.at(other), 0u) << other << " " << p.dump();
     }
     EXPECT_EQ(run.j.at("configuration").at("load_us"), 100.0);  // quick by default
     EXPECT_EQ(run.j.at("configuration").at("life_window_us"), 0.0);
@@ -371,6 +380,17 @@ TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
     std::uint64_t expired = 0;
     for (const json& p : j.at("result").at("patterns")) {
         expired += p.at("expired").get<std::uint64_t>();
+        // a cut run's jobs all end, each counted once, in its own group's ledger
+        const json& ledger = p.at("ledger");
+        std::uint64_t ended = 0;
+        for (const char* state : {"completed", "failed", "expired", "cancelled"})
+            ended += ledger.at(state).get<std::uint64_t>();
+        EXPECT_EQ(ended, ledger.at("submitted").get<std::uint64_t>()) << p.dump();
+        EXPECT_EQ(ledger.at("pending"), 0u) << p.dump();
+        EXPECT_EQ(ledger.at("expired"), p.at("expired")) << p.dump();
+        EXPECT_EQ(ledger.at("completed").get<std::uint64_t>(),
+                  p.at("completed").get<std::uint64_t>() + 1)  // + its planning job
+            << p.dump();
         if (!p.at("hash_checked").get<bool>()) {
             EXPECT_TRUE(p.at("hash_ok").is_null());
         }

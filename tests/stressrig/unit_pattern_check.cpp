@@ -5,9 +5,12 @@
 
 #include "analysis/PatternCheck.hpp"
 
+using pullsched::GroupStatistics;
 using pullsched::rig::checkPattern;
+using pullsched::rig::ledgerMismatch;
 using pullsched::rig::PatternOutcome;
 using pullsched::rig::PatternRunFacts;
+using pullsched::rig::PostedJobs;
 
 namespace {
 
@@ -76,4 +79,47 @@ TEST(PatternCheck, AnIncompleteRunFailsWithItsError) {
     EXPECT_EQ(checkPattern(f).note, "worker thread could not start");
     EXPECT_EQ(checkPattern(f).outcome, PatternOutcome::Failed);
     EXPECT_FALSE(checkPattern(f).hashChecked);
+}
+
+// --- the scheduler's ledger of a pattern's group against what the runner posted and saw
+
+namespace {
+
+/// 64 node jobs and one planning job, all completed.
+GroupStatistics cleanLedger() {
+    GroupStatistics g;
+    g.submitted = g.completed = 65;
+    return g;
+}
+
+}  // namespace
+
+TEST(PatternCheck, ALedgerThatAgreesWithTheRunIsNoFinding) {
+    EXPECT_EQ(ledgerMismatch(cleanLedger(), PostedJobs{65, 65}), "");
+    EXPECT_EQ(ledgerMismatch(cleanLedger(), std::nullopt), "");
+    GroupStatistics cut = cleanLedger();  // a run cut short by expiry: balanced all the same
+    cut.completed = 40;
+    cut.expired = 5;
+    cut.cancelled = 20;
+    EXPECT_EQ(ledgerMismatch(cut, PostedJobs{65, 40}), "");
+    EXPECT_EQ(ledgerMismatch(cut, PostedJobs{65, std::nullopt}), "");
+}
+
+TEST(PatternCheck, ALedgerWithLostOrDoubleCountedJobsIsNamed) {
+    GroupStatistics g = cleanLedger();
+    g.pending = 3;
+    g.completed = 62;
+    EXPECT_EQ(ledgerMismatch(g, std::nullopt),
+              "3 of 65 jobs still pending in the scheduler after the run ended");
+    g.pending = 0;
+    EXPECT_EQ(ledgerMismatch(g, std::nullopt),
+              "the scheduler's ledger does not balance: 65 submitted, 62 ended (62 completed, 0 "
+              "failed, 0 expired, 0 cancelled)");
+    EXPECT_EQ(ledgerMismatch(cleanLedger(), PostedJobs{64, 64}),
+              "the scheduler counted 65 jobs submitted, the run posted 64");
+    g = cleanLedger();
+    g.completed = 64;
+    g.cancelled = 1;
+    EXPECT_EQ(ledgerMismatch(g, PostedJobs{65, 65}),
+              "the scheduler counted 64 jobs completed, the run saw 65");
 }

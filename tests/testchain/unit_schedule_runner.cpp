@@ -449,3 +449,71 @@ TEST(ScheduleRunner, LowerBoundUsesTheConfiguredParallelism) {
     ScheduleRunner byWorkers(sched, g, rc);
     EXPECT_EQ(byWorkers.run().lowerBound, std::chrono::microseconds{15500});
 }
+
+// --- config.group: one run's jobs, on a scheduler shared with others ---------------------
+
+namespace {
+
+void expectGroupBalanced(const GroupStatistics& g) {
+    EXPECT_EQ(g.submitted, g.completed + g.failed + g.expired + g.cancelled + g.pending);
+}
+
+}  // namespace
+
+TEST(ScheduleRunner, GroupCountsOneRunsJobsOnASharedScheduler) {
+    Scheduler sched({.workers = 2});
+    const TestChainGraph burst = TestChainGraph::generate(preset("burst"), 256);
+    const TestChainGraph chains = TestChainGraph::generate(preset("chains"), 100);
+    RunnerConfig ca = fastConfig(20us, false);
+    ca.chunkSize = 64;
+    ca.group = sched.group();
+    RunnerConfig cb = fastConfig(20us, false, WeightPolicy::UnitIfZero);
+    cb.chunkSize = 32;
+    cb.group = sched.group();
+    ScheduleRunner a(sched, burst, adapted(burst, WeightPolicy::Raw, 2, 20us), ca);
+    ScheduleRunner b(sched, chains, adapted(chains, WeightPolicy::UnitIfZero, 2, 20us), cb);
+    const RunResult ra = a.run();
+    const RunResult rb = b.run();
+    expectCleanRun(ra);
+    expectCleanRun(rb);
+    ca.group.wait();
+    cb.group.wait();
+    // every node job and every planning job of its own run, each counted once
+    const GroupStatistics ga = ca.group.stats(), gb = cb.group.stats();
+    EXPECT_EQ(ga.submitted, 256u + 4u);
+    EXPECT_EQ(ga.completed, ga.submitted);
+    EXPECT_EQ(gb.submitted, 100u + 4u);
+    EXPECT_EQ(gb.completed, gb.submitted);
+    EXPECT_EQ(ga.pending + gb.pending, 0u);
+    expectGroupBalanced(ga);
+    expectGroupBalanced(gb);
+}
+
+TEST(ScheduleRunner, CancellingTheGroupEndsATimedOutRunAlone) {
+    // A clock that stands still until the run timed out: the nodes were posted, none got
+    // due. Cancelling the group ends them (at their start, so the clock then moves past
+    // it) without a shutdown: the scheduler stays usable.
+    ManualClock clock;
+    const TestChainGraph g = TestChainGraph::generate(preset("burst"), 64);
+    Scheduler sched({.workers = 2, .clock = &clock});
+    RunnerConfig cfg;
+    cfg.completionLimit = 50ms;
+    cfg.deadlines = false;  // moved past them, the nodes would expire instead
+    cfg.group = sched.group();
+    ScheduleRunner runner(sched, g, cfg);
+    const RunResult r = runner.run();
+    ASSERT_TRUE(r.timedOut);
+    cfg.group.cancel();
+    clock.advance(1h);
+    sched.wake();
+    cfg.group.wait();
+    const GroupStatistics s = cfg.group.stats();
+    EXPECT_EQ(s.submitted, 64u + 1u);  // the planning job ran while the clock stood still
+    EXPECT_EQ(s.completed, 1u);
+    EXPECT_EQ(s.cancelled, 64u);
+    EXPECT_EQ(s.pending, 0u);
+    expectGroupBalanced(s);
+    const JobHandle after = sched.post([] {});
+    sched.wait(after);
+    EXPECT_EQ(after.state(), JobState::Completed);
+}

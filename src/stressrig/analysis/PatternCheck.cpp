@@ -39,4 +39,24 @@ PatternCheck checkPattern(const PatternRunFacts& run) {
     return c;
 }
 
+std::string ledgerMismatch(const GroupStatistics& g, const std::optional<PostedJobs>& posted) {
+    const std::uint64_t ended = g.completed + g.failed + g.expired + g.cancelled;
+    if (g.pending > 0)
+        return fmt::format("{} of {} jobs still pending in the scheduler after the run ended",
+                           g.pending, g.submitted);
+    if (ended != g.submitted)
+        return fmt::format(
+            "the scheduler's ledger does not balance: {} submitted, {} ended ({} completed, {} "
+            "failed, {} expired, {} cancelled)",
+            g.submitted, ended, g.completed, g.failed, g.expired, g.cancelled);
+    if (!posted) return {};
+    if (g.submitted != posted->submitted)
+        return fmt::format("the scheduler counted {} jobs submitted, the run posted {}",
+                           g.submitted, posted->submitted);
+    if (posted->completed && g.completed != *posted->completed)
+        return fmt::format("the scheduler counted {} jobs completed, the run saw {}", g.completed,
+                           *posted->completed);
+    return {};
+}
+
 }  // namespace pullsched::rig

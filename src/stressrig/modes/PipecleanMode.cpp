@@ -1,5 +1,9 @@
 // --mode=pipeclean: every preset pattern once, quickly, in series; a correctness check.
 //
+// All patterns run on one scheduler, each pattern's jobs in a JobGroup of their own: the
+// pattern is waited for alone, and the group's ledger is held against what the runner
+// posted and saw complete, so that a job lost or counted twice shows.
+//
 // The exit status depends only on correctness: a failed job, a job posted twice, jobs
 // missing from the scheduler's accounting, or a graph hash that differs from the
 // single-threaded recomputation on a run in which every job completed. Jobs that expired
@@ -71,6 +75,7 @@ struct PatternResult {
     bool outlier = false;
     std::vector<std::string> warnings;
     bool interrupted = false;  ///< a stop request cut the pattern short: no figure
+    GroupStatistics ledger;    ///< the scheduler's count of the pattern's jobs (its group)
 };
 
 class PipecleanMode final : public Mode {
@@ -110,12 +115,13 @@ class PipecleanMode final : public Mode {
         std::vector<PatternResult> results;
         bool stopped = false;
         std::string interruptedIn;  ///< the pattern a stop request cut short
+        Scheduler sched(schedulerConfig(exec_.workers, placement_.placement()));
         for (std::size_t p = 0; p < presets.size(); ++p) {
             if (ctx.stop.requested()) {
                 stopped = true;
                 break;
             }
-            PatternResult pr = runPattern(std::string(presets[p].name), body, ctx.stop);
+            PatternResult pr = runPattern(sched, std::string(presets[p].name), body, ctx.stop);
             if (pr.interrupted) {
                 stopped = true;
                 interruptedIn = pr.pattern;
@@ -126,6 +132,7 @@ class PipecleanMode final : public Mode {
                 p + 1, presets.size(),
                 fmt::format("{}: {}", results.back().pattern, outcomeText(results.back())));
         }
+        sched.shutdown(ShutdownMode::Cancel);  // what a stop left behind never starts
         flagOutliers(results);
 
         ModeResult r;
@@ -154,7 +161,7 @@ class PipecleanMode final : public Mode {
         return "?";
     }
 
-    PatternResult runPattern(const std::string& name, const JobBody& body,
+    PatternResult runPattern(Scheduler& sched, const std::string& name, const JobBody& body,
                              const StopRequest& stop) const {
         PatternResult pr;
         pr.pattern = name;
@@ -170,8 +177,9 @@ class PipecleanMode final : public Mode {
         pr.levels = graph.levels();
         pr.work = GraphStatistics(graph, policy).work(exec_.load);
 
-        pullsched::Scheduler sched(schedulerConfig(exec_.workers, placement_.placement()));
         RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, exec_.workers);
+        const JobGroup group = sched.group();
+        rc.group = group;
         LevelSchedule schedule(graph, policy);
         schedule.useDefault(sched_.level);
         if (sched_.lifeWindow > Duration{0}) schedule.lifeWindow(sched_.lifeWindow);
@@ -187,19 +195,35 @@ class PipecleanMode final : public Mode {
             pr.interrupted = true;
             return pr;
         } catch (const std::exception& e) {
+            group.cancel();  // whatever was posted before the error never starts
             pr.note = e.what();
             return pr;
         }
         pr.interrupted = run.interrupted;
+        if (pr.interrupted) return pr;  // run() shuts the scheduler down
         RunFinding late;
-        if (run.interrupted || run.timedOut) {
-            // Jobs of the run are still with the scheduler: cancel what has not started.
-            sched.shutdown(ShutdownMode::Cancel);
-            late = lateRunFinding(run, limit, sched.stats().pending);
+        if (run.timedOut) {
+            // Its jobs are still with the scheduler: what has not started is cancelled. Every
+            // start time has passed, so the group ends once its running jobs finish.
+            group.cancel();
+            (void)group.waitFor(kCompletionMarginBase);
+            late = lateRunFinding(run, limit, group.stats().pending);
+        } else {
+            group.wait();  // the runner saw every job final; the group's ledger counts each end
         }
-        if (pr.interrupted) return pr;
+        pr.ledger = group.stats();
         recordRun(pr, run, late);
         return pr;
+    }
+
+    /// What the runner posted and saw complete, for the group's ledger; nullopt after a
+    /// timeout (the runner read no job state then).
+    static std::optional<PostedJobs> postedJobs(const RunResult& run) {
+        if (run.timedOut) return std::nullopt;
+        const std::size_t jobs = run.nodesPosted + run.planningJobs;
+        // without a planning error, every planning job completed
+        if (!run.error.empty()) return PostedJobs{jobs, std::nullopt};
+        return PostedJobs{jobs, run.completedJobs + run.planningJobs};
     }
 
     /// The figures of a run that ended, and its judgement.
@@ -227,9 +251,11 @@ class PipecleanMode final : public Mode {
         if (maxLate >= 0) pr.maxLatenessUs = maxLate;
         if (overrun >= 0) pr.maxOverrun = overrun;
 
+        const std::string lost =
+            late.failure.empty() ? ledgerMismatch(pr.ledger, postedJobs(run)) : late.failure;
         const PatternCheck check = checkPattern(
-            {pr.failed, pr.postedTwice, pr.expired, pr.cancelled, late.failure, late.late,
-             run.timedOut, run.completed, run.error, run.hashOk, run.expectedHash, run.actualHash});
+            {pr.failed, pr.postedTwice, pr.expired, pr.cancelled, lost, late.late, run.timedOut,
+             run.completed, run.error, run.hashOk, run.expectedHash, run.actualHash});
         pr.outcome = check.outcome;
         pr.note = check.note;
         pr.hashChecked = check.hashChecked;
@@ -384,7 +410,14 @@ class PipecleanMode final : public Mode {
                 {"max_lateness_us", jsonNumber(pr.maxLatenessUs)},
                 {"max_overrun", jsonNumber(pr.maxOverrun)},
                 {"outlier", pr.outlier},
-                {"warnings", pr.warnings}};
+                {"warnings", pr.warnings},
+                {"ledger", ledgerJson(pr.ledger)}};
+    }
+
+    /// The scheduler's count of a pattern's jobs, planning jobs included.
+    static nlohmann::json ledgerJson(const GroupStatistics& g) {
+        return {{"submitted", g.submitted}, {"completed", g.completed}, {"failed", g.failed},
+                {"expired", g.expired},     {"cancelled", g.cancelled}, {"pending", g.pending}};
     }
 
     std::vector<std::string> textLines(const std::vector<PatternResult>& results,

@@ -34,6 +34,9 @@
 //                     0: the scheduler's worker count                       (0)
 //   tagBase           node job tag = tagBase + node id; planning job tag =
 //                     kPlanningTag | chunk index                              (0)
+//   group             the JobGroup every job of a run joins, planning jobs included, so
+//                     that a caller sharing the scheduler can wait for, cancel and count
+//                     one run's jobs alone                                    (none)
 //   fault             deliberate fault injection for tests (see Fault)
 //
 // Mechanics: run() posts ceil(N / chunkSize) planning jobs up front, chained as
@@ -61,8 +64,8 @@
 // posts another node, node jobs that begin from then on skip their work, and run()
 // returns at once with `interrupted` (no job state read; the runner is spent as after a
 // timeout). Jobs not yet started stay with the scheduler: the caller cancels them with
-// Scheduler::shutdown(ShutdownMode::Cancel) or by destroying it. A stop while the
-// constructor prepares a large graph throws Stopped.
+// Scheduler::shutdown(ShutdownMode::Cancel), by destroying it, or through config.group. A stop
+// while the constructor prepares a large graph throws Stopped.
 
 #include <cstddef>
 #include <cstdint>
@@ -113,6 +116,7 @@ struct RunnerConfig {
     StopPredicate stop{};  ///< called on the runner's thread only
     std::size_t parallelism = 0;
     std::uint64_t tagBase = 0;
+    JobGroup group{};  ///< empty: the jobs join no group
     Fault fault{};
 };
 
