@@ -19,13 +19,23 @@
 //
 // Timed region: post the root (pullsched: from the benchmark thread) and wait until the
 // result is there (pullsched: drainFor; oneTBB: the root call inside task_arena::execute).
-// Not timed: the Scheduler and the task_arena (W threads; oneTBB's calling thread is one
-// of its W, pullsched's waiting thread is a third beside its W workers). Every iteration
-// checks the result, and pullsched's accounting is checked at the end.
+// Not timed: the Scheduler and the task_arena. Both run the recursion on W threads:
+// oneTBB's calling thread is one of its arena's W; pullsched's W workers, with the thread
+// in drainFor() not helping (helpWhileWaiting off, as in the rig's comparison). With
+// helping on, the waiting thread ran jobs beside the W workers: 3 threads on the 2-vCPU
+// machines at workers:2, which made the second worker look useless (fib(25): 14.1 ms with
+// 2 workers + helper against 11.8 ms with 2 workers alone, base 093901b).
+// PULLSCHED_BENCH_HELP=1 measures that configuration.
+// `cpu_ns_per_call` is the process's CPU time (every thread, idle spinning included) over
+// the timed region per call: unlike the wall time it hardly depends on how much of the
+// shared machine the process got, so it tells whether a second worker costs CPU per call.
+// Every iteration checks the result, and pullsched's accounting is checked at the end.
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <ctime>
 #include <string>
 #include <utility>
 
@@ -129,6 +139,23 @@ void skynetJob(Scheduler& s, std::uint64_t num, unsigned levels, SkyJoin* parent
         });
 }
 
+/// CPU time of every thread of this process so far.
+std::int64_t processCpuNow() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// `workers` threads run the recursion, as in oneTBB's arena: the thread in drainFor()
+/// does not help unless PULLSCHED_BENCH_HELP=1 (see the header).
+SchedulerConfig recursionConfig(unsigned workers) {
+    SchedulerConfig cfg = benchConfig();
+    cfg.workers = workers;
+    const char* help = std::getenv("PULLSCHED_BENCH_HELP");
+    cfg.helpWhileWaiting = help && help[0] == '1';
+    return cfg;
+}
+
 SchedulerConfig withWorkers(unsigned workers) {
     SchedulerConfig cfg = benchConfig();
     cfg.workers = workers;
@@ -139,14 +166,17 @@ SchedulerConfig withWorkers(unsigned workers) {
 template <class Root>
 void runSched(benchmark::State& state, unsigned workers, std::uint64_t expected,
               std::uint64_t calls, Root&& root) {
-    Scheduler sched(withWorkers(workers));
+    Scheduler sched(recursionConfig(workers));
     std::uint64_t result = 0;
     double wallNs = 0;
+    double cpuNs = 0;
     for (auto _ : state) {
         const auto t0 = SteadyClock::now();
+        const std::int64_t c0 = processCpuNow();
         result = ~std::uint64_t{0};
         root(sched, &result);
         if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+        cpuNs += static_cast<double>(processCpuNow() - c0);
         wallNs += static_cast<double>((SteadyClock::now() - t0).count());
         if (result != expected)
             return state.SkipWithError(("wrong result " + std::to_string(result)).c_str());
@@ -161,6 +191,7 @@ void runSched(benchmark::State& state, unsigned workers, std::uint64_t expected,
     state.counters["wakeups"] = static_cast<double>(s.wakeups) / iters;
     state.counters["records"] = static_cast<double>(s.jobRecords);
     state.counters["ns_per_call"] = wallNs / (static_cast<double>(calls) * iters);
+    state.counters["cpu_ns_per_call"] = cpuNs / (static_cast<double>(calls) * iters);
 }
 
 void BM_Sched_Fib(benchmark::State& state) {
@@ -212,15 +243,19 @@ void runTbb(benchmark::State& state, int threads, std::uint64_t expected, std::u
     tbb::task_arena arena(threads);
     arena.initialize();
     double wallNs = 0;
+    double cpuNs = 0;
     for (auto _ : state) {
         const auto t0 = SteadyClock::now();
+        const std::int64_t c0 = processCpuNow();
         const std::uint64_t result = arena.execute(root);
+        cpuNs += static_cast<double>(processCpuNow() - c0);
         wallNs += static_cast<double>((SteadyClock::now() - t0).count());
         if (result != expected)
             return state.SkipWithError(("wrong result " + std::to_string(result)).c_str());
     }
     const double iters = static_cast<double>(state.iterations());
     state.counters["ns_per_call"] = wallNs / (static_cast<double>(calls) * iters);
+    state.counters["cpu_ns_per_call"] = cpuNs / (static_cast<double>(calls) * iters);
 }
 
 void BM_Tbb_Fib(benchmark::State& state) {

@@ -2,6 +2,7 @@
 #include <exception>
 #include <utility>
 
+#include "detail/HelpDeadline.hpp"
 #include "detail/SchedulerCore.hpp"
 
 // A thread in drain() that runs jobs while it waits (SchedulerConfig::helpWhileWaiting):
@@ -37,7 +38,8 @@ bool SchedulerCore::helpUntil(TimePoint steadyDeadline, HelpStop stop) {
     } rebind{RecordCache::bound(), cache};
     RecordCache::bind(&cache);
     bool ran = false;
-    while (!closed_.load(std::memory_order_seq_cst) && SteadyClock::now() < steadyDeadline) {
+    const HelpDeadline deadline(steadyDeadline);  // cheap to ask after every job
+    while (!closed_.load(std::memory_order_seq_cst) && !deadline.passed()) {
         if (stop.done && stop.done(stop.context)) break;
         JobRecord* job = takeForHelper();
         if (!job) break;
