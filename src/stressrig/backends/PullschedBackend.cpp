@@ -3,11 +3,17 @@
 // scheduler). As fast as possible, it runs the graph the way the other backends do: every
 // node posted untimed with its predecessors, behind a gate, so that building the graph is
 // not timed (the others build theirs in prepare()); the run's clock starts at the gate.
+// Threads: `workers` in all, as every backend. As fast as possible that is `workers - 1`
+// workers and the caller, which helps run the graph's (untimed) jobs while it waits in
+// drain(), as oneTBB's caller takes a slot of its arena; with one thread, an observer or
+// pinned workers the caller cannot help and `workers` workers run them. On a schedule the
+// jobs are timed, which only workers run: `workers` workers, the caller waits.
 // With BackendSetup::planInRun the posting is timed as well: planning + execution, the
 // graph posted in batches (PostBatch) as a planner would.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -94,8 +100,15 @@ class PullschedBackend final : public GraphRunner {
         // the job bodies count them (as for every backend), and an observer would cost each
         // job two virtual calls and a clock read that no other backend pays.
         Observer* observer = setup.schedule ? &counter_ : setup.observer;
+        // Threads that run jobs: on a schedule `workers` workers (the jobs are timed, which
+        // only a worker runs; the caller sleeps in the runner). As fast as possible every
+        // node job is untimed: `workers - 1` workers and the caller helping in drain(), as
+        // oneTBB's arena of `workers` slots runs its caller (see helpingCallerConfig).
+        const std::size_t records = n + n / 64 + 16;
         scheduler_ = std::make_unique<Scheduler>(
-            schedulerConfig(setup.workers, setup.placement, observer, n + n / 64 + 16));
+            setup.schedule
+                ? schedulerConfig(setup.workers, setup.placement, observer, records)
+                : helpingCallerConfig(setup.workers, setup.placement, observer, records));
         RunnerConfig rc;
         rc.timeBase = setup.timeBase;
         rc.load = setup.load;
@@ -129,8 +142,10 @@ class PullschedBackend final : public GraphRunner {
     BackendRun runGated() {
         if (broken_) throw std::logic_error("pullsched backend: an earlier run timed out");
         jobs_.beginRun();
+        std::uint32_t timedBuilds = 0;
         if (planInRun_) {
             postAsBatch();
+            ++timedBuilds;
         } else {
             const auto budget = std::chrono::microseconds{2 * jobs_.size() + 2000};
             const JobHandle gate =
@@ -144,6 +159,7 @@ class PullschedBackend final : public GraphRunner {
         const bool done = scheduler_->drainFor(completionLimit_);
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
+        out.timedGraphBuilds = timedBuilds;
         if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});
         return out;
     }
