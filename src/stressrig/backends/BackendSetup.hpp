@@ -22,8 +22,8 @@ namespace pullsched::rig {
 /// Fixed between GraphRunner::prepare() calls.
 struct BackendSetup {
     /// Threads that run the jobs, the same count for every backend (oneTBB: arena slots,
-    /// the caller's included; pullsched as fast as possible: workers - 1 and the caller
-    /// helping in drain(), see helpingCallerConfig; on a schedule: workers).
+    /// the caller's included; pullsched with planInRun: workers - 1 and the caller helping
+    /// in drain(), see helpingCallerConfig; otherwise workers, the caller asleep).
     unsigned workers = 2;
     testchain::Duration timeBase = std::chrono::microseconds{100};  ///< busy time per unit weight
     std::optional<testchain::ComputationalLoad> load{};  ///< calibrated; nullopt = empty jobs
