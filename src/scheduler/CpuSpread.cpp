@@ -18,6 +18,14 @@ std::uint64_t fullMask(std::size_t size) noexcept {
     if (size > 64) return 0;
     return size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << size) - 1;
 }
+
+/// A posting thread's countdown to its next CPU read, for the CpuSpread it last posted to
+/// (a new one at the same address inherits it: its posterAwake_ starts false, which reads).
+struct PostLooks {
+    const CpuSpread* spread = nullptr;
+    unsigned left = 0;
+};
+constinit thread_local PostLooks tlPostLooks;
 }  // namespace
 
 CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed)
@@ -181,13 +189,19 @@ unsigned CpuSpread::steerParked(unsigned me) noexcept {
 void CpuSpread::notePost() noexcept {
 #if defined(__linux__)
     if (!enabled_) return;
-    const int cpu = sched_getcpu();
-    if (postCpu_.load(std::memory_order_relaxed) != cpu)
-        postCpu_.store(cpu, std::memory_order_relaxed);
+    PostLooks& looks = tlPostLooks;
+    const bool awake = posterAwake_.load(std::memory_order_relaxed);
+    if (looks.spread != this || looks.left == 0 || !awake) {
+        looks.spread = this;
+        looks.left = kPostLookPeriod;
+        const int cpu = sched_getcpu();
+        if (postCpu_.load(std::memory_order_relaxed) != cpu)
+            postCpu_.store(cpu, std::memory_order_relaxed);
+    }
+    --looks.left;
     if (!postedSinceLook_.load(std::memory_order_relaxed))
         postedSinceLook_.store(true, std::memory_order_relaxed);
-    if (!posterAwake_.load(std::memory_order_relaxed))
-        posterAwake_.store(true, std::memory_order_relaxed);
+    if (!awake) posterAwake_.store(true, std::memory_order_relaxed);
 #endif
 }
 

@@ -3,6 +3,7 @@
 // schedule, no job starts before its start time. No timed assertions.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -212,6 +213,33 @@ TEST_P(EveryBackend, RunsEachGraphExactlyOnceWhenItPlansInsideTheRun) {
         for (int rep = 0; rep < 3; ++rep)
             expectExactlyOnce(backend->run(), ng.graph,
                               GetParam() + " " + ng.name + " planned, rep " + std::to_string(rep));
+    }
+}
+
+// planInRun moves the building of the graph into each run; without it a backend that can
+// build ahead (pullsched behind its gate, oneTBB in prepare()) times none. Counted where
+// each backend builds, so a backend that ignores the flag fails here.
+TEST_P(EveryBackend, BuildsItsGraphInsideTheRunExactlyWhenPlanningIsTimed) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    auto backend = BackendRegistry::graphRunner(GetParam());
+    const bool everyRun = backend->info().buildsGraphEveryRun;
+    const TestChainGraph g = gridGraph(6, 5);
+    for (const bool planInRun : {true, false, true}) {
+        BackendSetup setup = trivialSetup(2, WeightPolicy::Raw);
+        setup.planInRun = planInRun;
+        backend->prepare(g, setup);
+        const std::uint32_t expected = planInRun || everyRun ? 1 : 0;
+        std::uint32_t builds = 0;
+        constexpr int kRuns = 3;
+        for (int rep = 0; rep < kRuns; ++rep) {
+            const BackendRun r = backend->run();
+            expectExactlyOnce(r, g, GetParam());
+            EXPECT_EQ(r.timedGraphBuilds, expected)
+                << GetParam() << (planInRun ? " planned" : " prebuilt") << ", rep " << rep;
+            builds += r.timedGraphBuilds;
+        }
+        EXPECT_EQ(builds, expected * kRuns) << GetParam();
     }
 }
 

@@ -81,10 +81,18 @@ class CpuSpread {
     /// moved. Called by the worker's own thread.
     bool check(unsigned me, TimePoint now, bool wakeOverdue = false) noexcept;
 
-    /// A thread outside the workers posts: note its CPU. Two loads; a store only when the
-    /// CPU changed or a worker has looked since the last post, so a poster in a loop does
-    /// not keep taking the line back from the workers.
+    /// A thread outside the workers posts: note its CPU. Loads; a store only when the CPU
+    /// changed or a worker has looked since the last post, so a poster in a loop does not
+    /// keep taking the line back from the workers. The CPU is read on the thread's first
+    /// post here, its first since it waited in drain(), and every kPostLookPeriod posts.
     void notePost() noexcept;
+
+    /// Posts of one thread between two reads of its CPU in notePost(). An argument: a
+    /// poster seldom changes CPU (the OS moves a busy thread on a scale of milliseconds,
+    /// 64 posts take microseconds), and the read was a fifth of a post's instructions under
+    /// callgrind (where glibc cannot read the CPU from the rseq area; natively it is a few
+    /// instructions). Not tuned.
+    static constexpr unsigned kPostLookPeriod = 64;
 
     /// Worker `me`'s thread starts: notes its kernel thread id, so wakers can steer it.
     void attach(unsigned me) noexcept;

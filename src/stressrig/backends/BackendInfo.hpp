@@ -24,6 +24,10 @@ struct BackendInfo {
     /// This project's scheduler: takes the rig's Observer (RunInstrument), deadlines and a
     /// worker placement; the other backends ignore those fields of BackendSetup.
     bool instrumented = false;
+    /// Builds its graph inside every run whatever BackendSetup::planInRun says (OpenMP's
+    /// tasks and depend clauses, Asio's and the pool's per-run predecessor counts): its two
+    /// timings are the same. False: planInRun moves the building into the run.
+    bool buildsGraphEveryRun = false;
     /// One sentence each on how start times are honoured (JSON "start_times_text" and
     /// "arrival_times_text", --help).
     std::string_view graphStartTimesText;

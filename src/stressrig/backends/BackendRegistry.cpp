@@ -42,6 +42,7 @@ constexpr std::array kBackends{
         .name = "openmp",
         .summary = "OpenMP tasks with depend clauses (libgomp)",
         .startTimes = StartTimes::HeldByRig,
+        .buildsGraphEveryRun = true,
         .graphStartTimesText =
             "wait in job: OpenMP tasks have no timed start, so a task sleeps until 200 us "
             "before its start, then spins, holding its thread (counted as start wait)",
@@ -55,6 +56,7 @@ constexpr std::array kBackends{
         .name = "asio",
         .summary = "Boost.Asio thread_pool; steady_timer for timed starts",
         .startTimes = StartTimes::Native,
+        .buildsGraphEveryRun = true,
         .graphStartTimesText = "native: a ready job whose start is ahead waits on a "
                                "steady_timer, which posts it at its start",
         .streamStartTimesText =
@@ -67,6 +69,7 @@ constexpr std::array kBackends{
         .summary =
             "a mutex + condition-variable FIFO pool with atomic predecessor counts: the floor",
         .startTimes = StartTimes::HeldByRig,
+        .buildsGraphEveryRun = true,
         .graphStartTimesText =
             "wait in job: a dequeued job whose start is ahead sleeps until 200 us before it, "
             "then spins, holding its thread (counted as start wait)",

@@ -28,6 +28,14 @@ struct BackendRun {
     /// A run that timed out or was stopped, on an instrumented backend: jobs its scheduler
     /// still counted as pending after it cancelled the rest (0 = every job accounted for).
     std::uint64_t pendingAfterCancel = 0;
+    /// As fast as possible: how often this run built the backend's graph inside its timed
+    /// region (0 or 1), counted where it is built, so a test sees whether
+    /// BackendSetup::planInRun is honoured. pullsched posting every node (with planInRun;
+    /// without it the posting precedes the gate that starts the clock), oneTBB constructing
+    /// its nodes and edges (else done once in prepare()); OpenMP creating its tasks, Asio
+    /// and the pool setting their predecessor counts, in every run
+    /// (BackendInfo::buildsGraphEveryRun). 0 for a run on a schedule.
+    std::uint32_t timedGraphBuilds = 0;
 
     bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
     /// Completed, hash ok, every node exactly once.

@@ -21,7 +21,10 @@ namespace pullsched::rig {
 
 /// Fixed between GraphRunner::prepare() calls.
 struct BackendSetup {
-    unsigned workers = 2;  ///< worker threads (TBB: arena concurrency incl. the caller)
+    /// Threads that run the jobs, the same count for every backend (oneTBB: arena slots,
+    /// the caller's included; pullsched with planInRun: workers - 1 and the caller helping
+    /// in drain(), see helpingCallerConfig; otherwise workers, the caller asleep).
+    unsigned workers = 2;
     testchain::Duration timeBase = std::chrono::microseconds{100};  ///< busy time per unit weight
     std::optional<testchain::ComputationalLoad> load{};  ///< calibrated; nullopt = empty jobs
     testchain::WeightPolicy policy = testchain::WeightPolicy::Raw;

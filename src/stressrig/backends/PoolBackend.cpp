@@ -51,7 +51,9 @@ class PoolBackend final : public GraphRunner {
         ready_.notify_all();
         const bool done = jobs_.waitAll();
         if (!done) broken_ = true;
-        return jobs_.finish(!done);
+        BackendRun out = jobs_.finish(!done);
+        out.timedGraphBuilds = 1;  // the predecessor counts, set above
+        return out;
     }
 
     std::uint64_t expectedHash() const override { return jobs_.expectedHash(); }

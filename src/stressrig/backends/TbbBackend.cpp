@@ -2,6 +2,7 @@
 // continue_node fires once all its predecessors have signalled), the whole graph inside
 // a task_arena of `workers` slots (the calling thread takes one of them).
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,7 @@ class TbbBackend final : public GraphRunner {
     BackendRun run() override {
         if (planInRun_ && arena_) arena_->execute([&] { dropGraph(); });  // untimed
         jobs_.beginRun();                                                 // throws if not prepared
+        const std::uint32_t buildsBefore = builds_;
         arena_->execute([&] {
             if (planInRun_) buildGraph();
             for (std::uint32_t s : starts_)
@@ -48,7 +50,9 @@ class TbbBackend final : public GraphRunner {
         });
         // wait_for_all returned: every node that was triggered has ended. A node that
         // never ran shows as missed, not as a hang.
-        return jobs_.finish(false);
+        BackendRun out = jobs_.finish(false);
+        out.timedGraphBuilds = builds_ - buildsBefore;
+        return out;
     }
 
     std::uint64_t expectedHash() const override { return jobs_.expectedHash(); }
@@ -73,6 +77,7 @@ class TbbBackend final : public GraphRunner {
         for (std::size_t i = 0; i < n; ++i)
             for (std::uint32_t p : graph.node(i).predecessors())
                 flow::make_edge(*nodes_[p], *nodes_[i]);
+        ++builds_;
     }
 
     void dropGraph() {
@@ -95,6 +100,7 @@ class TbbBackend final : public GraphRunner {
     std::vector<std::unique_ptr<flow::continue_node<flow::continue_msg>>> nodes_;
     std::vector<std::uint32_t> starts_;
     bool planInRun_ = false;
+    std::uint32_t builds_ = 0;  ///< buildGraph() calls (BackendRun::timedGraphBuilds)
 };
 
 }  // namespace

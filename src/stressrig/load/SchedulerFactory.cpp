@@ -15,4 +15,17 @@ SchedulerConfig schedulerConfig(unsigned workers, Placement placement, Observer*
     return cfg;
 }
 
+bool callerHelps(unsigned threads, Placement placement, const Observer* observer) noexcept {
+    return threads >= 2 && observer == nullptr && placement != Placement::Pinned;
+}
+
+SchedulerConfig helpingCallerConfig(unsigned threads, Placement placement, Observer* observer,
+                                    std::size_t initialJobCapacity) {
+    if (!callerHelps(threads, placement, observer))
+        return schedulerConfig(threads, placement, observer, initialJobCapacity);
+    SchedulerConfig cfg = schedulerConfig(threads - 1, placement, observer, initialJobCapacity);
+    cfg.helpWhileWaiting = true;
+    return cfg;
+}
+
 }  // namespace pullsched::rig
