@@ -50,7 +50,8 @@ class SoakMode final : public Mode {
                                                  {"drop_rate", "verdict.drop_fraction"},
                                                  {"late_rate", "verdict.late_fraction"},
                                                  {"deadline_drops"},
-                                                 {"late_starts"}});
+                                                 {"late_starts"},
+                                                 {"rss_trend", "trend.memory_mib_per_hour.slope"}});
     }
     std::string_view summary() const override {
         return "moderate open load for a long time, per-interval table, trends and a verdict";
