@@ -70,7 +70,8 @@ std::string figureHelp(const Mode& mode) {
     std::string s = fmt::format(
         "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
         "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
-        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; a condition\n"
+        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; memory growth\n"
+        "KiB/h MiB/h GiB/h; a condition\n"
         "that fails exits 4):\n",
         mode.name());
     for (const FigureSource& f : figures) {

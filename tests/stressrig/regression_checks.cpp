@@ -208,6 +208,9 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         {"--mode=run", "lateness_p99<=50"},
         {"--mode=run", "efficiency>=5us"},
         {"--mode=run", "latency<1ms"},
+        // compared backends keep no deadline count each
+        {"--mode=run --backends=pullsched,pool", "deadline_misses==0"},
+        {"--mode=soak", "rss_trend<1MiB"},
     };
     for (const auto& [mode, check] : cases) {
         const fs::path dir = rigtest::scratch("checks", "bad");

@@ -56,7 +56,7 @@ constexpr std::array kMetrics = {
     Metric{"correlation", "correlation", "", Ratio, 1, kNeither, "correlation",
            "how closely run time follows load size (Pearson r)"},
     // open and closed load
-    Metric{"throughput", "achieved_rate_per_s", "", Rate, 1, kHigher, "throughput",
+    Metric{"throughput", "achieved_rate_per_s", "trend.mean_throughput_per_s", Rate, 1, kHigher, "throughput",
            "jobs completed per second in the measured span", "achieved rate"},
     Metric{"offered_rate", "offered_rate_per_s", "", Rate, 1, kNeither, "offered rate",
            "jobs per second the load generator was asked to post"},
