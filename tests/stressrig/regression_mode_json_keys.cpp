@@ -220,7 +220,8 @@ bool lookalike(std::string_view header) {
 /// What a CSV file's figure columns break: a header that is not the catalogue's in any
 /// style, or headers of two styles in one file. Empty when every figure column is right.
 std::string figureHeaderProblems(const CsvTable& t) {
-    constexpr CsvStyle kStyles[] = {CsvStyle::Words, CsvStyle::Key, CsvStyle::SpacedKey};
+    constexpr CsvStyle kStyles[] = {CsvStyle::Words, CsvStyle::Key, CsvStyle::SpacedKey,
+                                    CsvStyle::UnitInParentheses};
     std::string problems;
     std::vector<CsvStyle> styles(std::begin(kStyles), std::end(kStyles));
     for (const CsvTable::Column& c : t.columns()) {
@@ -230,12 +231,9 @@ std::string figureHeaderProblems(const CsvTable& t) {
                       [&](CsvStyle s) { return MetricCatalogue::csvHeader(*m, s) != c.name; });
         if (styles.empty()) {
             problems += "\n  '" + c.name + "' names " + std::string(m->name) +
-                        " but is not its "
-                        "catalogue header ('" +
-                        MetricCatalogue::csvHeader(*m) + "', '" +
-                        MetricCatalogue::csvHeader(*m, CsvStyle::Key) + "' or '" +
-                        MetricCatalogue::csvHeader(*m, CsvStyle::SpacedKey) +
-                        "', one style per file)";
+                        " but is not its catalogue header in any style (one style per file):";
+            for (CsvStyle s : kStyles)
+                problems += " '" + MetricCatalogue::csvHeader(*m, s) + "'";
             styles.assign(std::begin(kStyles), std::end(kStyles));
         }
     }

@@ -131,6 +131,8 @@ TEST(MetricCatalogue, CsvHeadersComeFromTheCatalogue) {
     EXPECT_EQ(MetricCatalogue::csvHeader("throughput", Key), "achieved_rate_per_s");
     EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p50", SpacedKey), "lateness p50 us");
     EXPECT_EQ(MetricCatalogue::csvHeader("runtime", SpacedKey), "runtime ms");
+    EXPECT_EQ(MetricCatalogue::csvHeader("metg", UnitInParentheses), "metg (us)");
+    EXPECT_EQ(MetricCatalogue::csvHeader("runs_verified", UnitInParentheses), "runs verified");
     EXPECT_THROW(MetricCatalogue::csvHeader("no_such_figure"), std::logic_error);
 }
 

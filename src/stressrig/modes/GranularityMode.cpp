@@ -555,7 +555,7 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     curves.addColumn("backend", CsvTable::Kind::Text);
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) {
-        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
+        return MetricCatalogue::csvHeader(name, CsvStyle::UnitInParentheses);
     };
     for (std::string c :
          {"job size (us)"s, "runs"s, figure("runs_verified"), "makespan median (ms)"s,
@@ -564,7 +564,7 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     CsvTable metgTable;
     metgTable.addColumn("graph", CsvTable::Kind::Text);
     metgTable.addColumn("backend", CsvTable::Kind::Text);
-    metgTable.addColumn("metg (us)");
+    metgTable.addColumn(figure("metg"));
     metgTable.addColumn("metg kind", CsvTable::Kind::Text);
     metgTable.addColumn("metg bound (us)");
     metgTable.addColumn("first reached (us)");

@@ -216,6 +216,12 @@ std::string MetricCatalogue::csvHeader(const Metric& m, CsvStyle style) {
         case CsvStyle::SpacedKey:
             std::replace(header.begin(), header.end(), '_', ' ');
             return header;
+        case CsvStyle::UnitInParentheses: {
+            std::string name(m.name);
+            std::replace(name.begin(), name.end(), '_', ' ');
+            const std::string_view unit = csvUnit(m);
+            return unit.empty() ? name : fmt::format("{} ({})", name, unit);
+        }
         case CsvStyle::Words:
             break;
     }

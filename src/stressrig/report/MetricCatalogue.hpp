@@ -26,6 +26,9 @@ enum class CsvStyle {
     Words,      ///< the figure's CSV words and unit: `p99 lateness us`, `achieved rate per s`
     Key,        ///< the JSON key: `lateness_p99_us` (sweep, headroom)
     SpacedKey,  ///< the JSON key with blanks for underscores: `lateness p99 us` (run's reps)
+    /// the check name with blanks for underscores, the unit in parentheses: `metg (us)`
+    /// (granularity)
+    UnitInParentheses,
 };
 
 /// Which direction of a figure is the good one.
