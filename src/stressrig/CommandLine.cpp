@@ -70,14 +70,14 @@ std::string figureHelp(const Mode& mode) {
     std::string s = fmt::format(
         "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
         "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
-        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; a condition\n"
-        "that fails exits 4):\n",
+        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; memory growth\n"
+        "KiB/h MiB/h GiB/h; a condition that fails exits 4):\n",
         mode.name());
     for (const FigureSource& f : figures) {
         const Metric* m = MetricCatalogue::find(f.metric);
         if (!m) continue;
         const std::string_view kind = MetricCatalogue::nameOf(m->dimension);
-        s += fmt::format("  {:<24}{:<10}{}{}\n", m->name, kind.substr(kind.find(' ') + 1), m->label,
+        s += fmt::format("  {:<24}{:<15}{}{}\n", m->name, kind.substr(kind.find(' ') + 1), m->label,
                          m->better == Better::Lower    ? ", lower is better"
                          : m->better == Better::Higher ? ", higher is better"
                                                        : "");

@@ -8,11 +8,19 @@
 // is there, its value missing, as the rig writes a value it could not measure).
 //
 // To record: PULLSCHED_RECORD_JSON_KEYS=DIR writes each case's current keys to DIR/<case>.txt.
+//
+// The same runs hold the CSV files and the envelope to the metric catalogue: a column named
+// like a figure carries the catalogue's header for it (report/FigureLookalikes.hpp lists
+// the few that hold another quantity), and every figure the mode declares for `--check` is
+// found in the envelope where the mode says, under the catalogue's key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <set>
 #include <string>
@@ -21,9 +29,17 @@
 #include <nlohmann/json.hpp>
 
 #include "RigTestSupport.hpp"
+#include "cli/CheckOptions.hpp"
+#include "cli/OptionTable.hpp"
+#include "modes/Mode.hpp"
+#include "report/CsvTable.hpp"
+#include "report/FigureLookalikes.hpp"
+#include "report/MetricCatalogue.hpp"
+#include "report/ResultCheck.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using namespace pullsched::rig;
 
 namespace {
 
@@ -169,6 +185,145 @@ TEST_P(ModeJsonKeys, EnvelopeKeepsEveryBaselineKey) {
         if (!current.contains(key) && !belowEmpty(key, empty) && !leftOut(key))
             missing += "\n  " + key;
     EXPECT_TRUE(missing.empty()) << "stressrig " << c.args << ": the envelope lost" << missing;
+    fs::remove_all(dir);
+}
+
+/// A header or a figure's name as words without their unit: `lateness_p99_us`,
+/// `p99 lateness us` and `p99 lateness [µs]` become `lateness p99` and `p99 lateness`.
+std::string wordsOf(std::string_view text) {
+    std::string s;
+    for (char c : text)
+        s += c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view unit :
+         {"mib per h", "mib/h", "per s", "/s", "us", "µs", "ms", "mib", "percent", "%"})
+        for (const std::string& written : {" " + std::string(unit), " [" + std::string(unit) + "]",
+                                           " (" + std::string(unit) + ")"})
+            if (s.ends_with(written)) return s.substr(0, s.size() - written.size());
+    return s;
+}
+
+/// The figure a CSV header is named after (by its check name, key, CSV words or label),
+/// nullptr if none.
+const Metric* figureNamedBy(std::string_view header) {
+    const std::string words = wordsOf(header);
+    for (const Metric& m : MetricCatalogue::all())
+        for (std::string_view name : {m.name, m.key, m.csvWords, m.label})
+            if (!name.empty() && wordsOf(name) == words) return &m;
+    return nullptr;
+}
+
+bool lookalike(std::string_view header) {
+    return std::any_of(kFigureLookalikes.begin(), kFigureLookalikes.end(),
+                       [&](const FigureLookalike& l) { return l.header == header; });
+}
+
+/// What a CSV file's figure columns break: a header that is not the catalogue's in any
+/// style, or headers of two styles in one file. Empty when every figure column is right.
+std::string figureHeaderProblems(const CsvTable& t) {
+    constexpr CsvStyle kStyles[] = {CsvStyle::Words, CsvStyle::Key, CsvStyle::SpacedKey,
+                                    CsvStyle::UnitInParentheses};
+    std::string problems;
+    std::vector<CsvStyle> styles(std::begin(kStyles), std::end(kStyles));
+    for (const CsvTable::Column& c : t.columns()) {
+        const Metric* m = figureNamedBy(c.name);
+        if (m == nullptr || lookalike(c.name)) continue;
+        std::erase_if(styles,
+                      [&](CsvStyle s) { return MetricCatalogue::csvHeader(*m, s) != c.name; });
+        if (styles.empty()) {
+            problems += "\n  '" + c.name + "' names " + std::string(m->name) +
+                        " but is not its catalogue header in any style (one style per file):";
+            for (CsvStyle s : kStyles)
+                problems += " '" + MetricCatalogue::csvHeader(*m, s) + "'";
+            styles.assign(std::begin(kStyles), std::end(kStyles));
+        }
+    }
+    return problems;
+}
+
+/// A condition every value of the figure meets, in a unit its dimension takes.
+std::string alwaysTrue(const Metric& m) {
+    static constexpr std::pair<Dimension, const char*> kUnits[] = {
+        {Dimension::Duration, "us"},
+        {Dimension::Percent, "%"},
+        {Dimension::Memory, "MiB"},
+        {Dimension::MemoryGrowth, "MiB/h"}};
+    std::string unit;
+    for (const auto& [d, u] : kUnits)
+        if (d == m.dimension) unit = u;
+    return std::string(m.name) + "!=-1" + unit;
+}
+
+/// The mode a case runs (`--mode=NAME`, or the first word: `compare a b`) with the case's
+/// options parsed, as the rig has it when it reads --check: what it declares may depend
+/// on them (run with --backends=all).
+std::unique_ptr<Mode> modeOf(const std::string& args) {
+    std::vector<std::string> options;
+    std::string name;
+    bool positional = false;
+    for (std::size_t at = 0; at < args.size();) {
+        const std::size_t end = std::min(args.find(' ', at), args.size());
+        const std::string word = args.substr(at, end - at);
+        if (word.starts_with("--mode="))
+            name = word.substr(7);
+        else if (word.starts_with("--"))
+            options.push_back(word);
+        else if (name.empty())
+            name = word;
+        else
+            positional = true;
+        at = end + 1;
+    }
+    for (auto& m : makeModes())
+        if (m->name() == name) {
+            OptionTable table;
+            m->declare(table);
+            table.parse(options);
+            // `compare a b` names its results by position, which validate() wants as
+            // options; what compare declares does not depend on them
+            if (!positional) m->validate(table);
+            return std::move(m);
+        }
+    return nullptr;
+}
+
+TEST_P(ModeJsonKeys, CsvHeadersAndFiguresComeFromTheCatalogue) {
+    const KeyCase& c = GetParam();
+    const fs::path dir = rigtest::scratch("csv-figures", c.name);
+    for (const auto& args : c.before) {
+        const auto r = rigtest::rig(runnable(args) + " --no-render --quiet", dir);
+        ASSERT_EQ(r.code, 0) << args << "\n" << r.err;
+    }
+    const auto r = rigtest::rig(runnable(c.args) + " --no-render --quiet --out=f --name=f", dir);
+    ASSERT_EQ(r.code, 0) << c.args << "\n" << r.err;
+
+    for (const auto& entry : fs::directory_iterator(dir / "f")) {
+        if (entry.path().extension() != ".csv") continue;
+        const std::string problems = figureHeaderProblems(CsvTable::readFile(entry.path()));
+        EXPECT_TRUE(problems.empty()) << entry.path().filename() << ":" << problems;
+    }
+
+    const std::unique_ptr<Mode> mode = modeOf(runnable(c.args));
+    ASSERT_NE(mode, nullptr) << c.args;
+    const json result = rigtest::fileEnvelope(dir / "f" / "f.json").at("result");
+    for (const FigureSource& f : mode->figures()) {
+        const Metric* m = MetricCatalogue::find(f.metric);
+        ASSERT_NE(m, nullptr) << f.metric;
+        const std::string path(f.path.empty() ? m->key : f.path);
+        // a figure is stored under its key (or nested key); a ratio of two stored
+        // counts (`a/b`) is derived from them
+        const bool underKey =
+            path.find('/') != std::string::npos ||
+            ("." + path + ".").find("." + std::string(m->key) + ".") != std::string::npos ||
+            (!m->nestedKey.empty() && path.ends_with(m->nestedKey));
+        EXPECT_TRUE(underKey) << c.name << ": " << m->name << " at " << path
+                              << " is not under its catalogue key " << m->key;
+        const CheckReport report =
+            evaluateChecks(parseChecks(alwaysTrue(*m), std::string(mode->name()), mode->figures()),
+                           result, "", BusyPolicy::Warn);
+        for (const CheckRow& row : report.rows)
+            EXPECT_NE(row.valueText, "not in the result")
+                << c.name << ": " << m->name << " at " << path;
+    }
     fs::remove_all(dir);
 }
 

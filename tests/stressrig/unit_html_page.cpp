@@ -139,3 +139,21 @@ TEST(HtmlPage, FolderResultsAreTheManifestsNewestFirst) {
     EXPECT_NE(index.find("href=\"old.json\""), std::string::npos) << "no page: its manifest";
     fs::remove_all(dir);
 }
+
+TEST(HtmlPage, AFailedCheckIsShownInTheFailureColour) {
+    nlohmann::json e = envelope();
+    e["exit_status"] = 4;
+    e["verdict_class"] = "ok";
+    const std::string failed = HtmlPage::resultPage("r", e, {}, {}, {});
+    EXPECT_NE(failed.find("<span class=\"status-failed\">exit 4: checks failed</span>"),
+              std::string::npos)
+        << failed;
+    EXPECT_NE(failed.find("<div class=\"verdict failed\">"), std::string::npos);
+    EXPECT_EQ(failed.find("<div class=\"verdict other\">"), std::string::npos);
+
+    e["exit_status"] = 0;
+    const std::string measured = HtmlPage::resultPage("r", e, {}, {}, {});
+    EXPECT_NE(measured.find("<span class=\"status-measured\">exit 0: measured</span>"),
+              std::string::npos);
+    EXPECT_NE(measured.find("<div class=\"verdict measured\">"), std::string::npos);
+}

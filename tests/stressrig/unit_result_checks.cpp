@@ -77,6 +77,65 @@ TEST(ResultChecks, ThresholdsAreReadInTheFiguresBaseUnit) {
     EXPECT_DOUBLE_EQ(one("deadline_misses==3").threshold, 3);
 }
 
+TEST(ResultChecks, APercentConditionPrintsItsValueInPercent) {
+    const json result = {{"deadline_drops", 21}, {"posted", 100}};
+    const auto percent = rowsOf("drop_rate<50%", result);
+    ASSERT_EQ(percent.size(), 1u);
+    EXPECT_EQ(percent[0].valueText, "21.0 %");
+    EXPECT_DOUBLE_EQ(*percent[0].value, 0.21);  // the JSON keeps the fraction
+    EXPECT_EQ(percent[0].outcome, CheckRow::Outcome::Pass);
+    EXPECT_EQ(rowsOf("drop_rate<0.5", result)[0].valueText, "0.210");
+    EXPECT_EQ(rowsOf("drop_rate<0.5%", json{{"deadline_drops", 0}, {"posted", 100}})[0].valueText,
+              "0 %");
+}
+
+TEST(ResultChecks, TheSoakMemoryTrendIsAFigure) {
+    const std::vector<FigureSource> soakFigures = {
+        {"rss_trend", "trend.memory_mib_per_hour.slope"}};
+    const auto parse = [&](const std::string& text) {
+        return parseChecks(text, "soak", soakFigures);
+    };
+    EXPECT_DOUBLE_EQ(parse("rss_trend<1MiB/h")[0].threshold, 1);
+    EXPECT_DOUBLE_EQ(parse("rss_trend<512KiB/h")[0].threshold, 0.5);
+    try {
+        parse("rss_trend<1MiB");
+        ADD_FAILURE() << "rss_trend<1MiB accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid --check 'rss_trend<1MiB': rss_trend is a memory growth; 'MiB' is "
+                     "not its unit (KiB/h, MiB/h, GiB/h)");
+    }
+    const json soak = {{"trend", {{"memory_mib_per_hour", {{"slope", 0.754}}}}}};
+    const auto rows = evaluateChecks(parse("rss_trend<0.5MiB/h"), soak, "", BusyPolicy::Warn).rows;
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].valueText, "0.754 MiB/h");
+    EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Fail);
+    const json unfitted = {{"trend", {{"memory_mib_per_hour", nullptr}}}};
+    EXPECT_EQ(
+        evaluateChecks(parse("rss_trend<0.5MiB/h"), unfitted, "", BusyPolicy::Warn).rows[0].outcome,
+        CheckRow::Outcome::Missing);
+    EXPECT_NE(FigureTable::figures(soak).find("<th>memory trend</th><td class=\"num\">0.754 MiB/h"),
+              std::string::npos)
+        << FigureTable::figures(soak);
+}
+
+TEST(MetricCatalogue, CsvHeadersComeFromTheCatalogue) {
+    using enum CsvStyle;
+    EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p99"), "p99 lateness us");
+    EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p99_9"), "p99.9 lateness us");
+    EXPECT_EQ(MetricCatalogue::csvHeader("lateness_mean"), "mean lateness us");
+    EXPECT_EQ(MetricCatalogue::csvHeader("throughput"), "achieved rate per s");
+    EXPECT_EQ(MetricCatalogue::csvHeader("rss_max"), "rss max MiB");
+    EXPECT_EQ(MetricCatalogue::csvHeader("deadline_drops"), "deadline drops");
+    EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p99", Key), "lateness_p99_us");
+    EXPECT_EQ(MetricCatalogue::csvHeader("throughput", Key), "achieved_rate_per_s");
+    EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p50", SpacedKey), "lateness p50 us");
+    EXPECT_EQ(MetricCatalogue::csvHeader("runtime", SpacedKey), "runtime ms");
+    EXPECT_EQ(MetricCatalogue::csvHeader("metg", UnitInParentheses), "metg (us)");
+    EXPECT_EQ(MetricCatalogue::csvHeader("runs_verified", UnitInParentheses), "runs verified");
+    EXPECT_THROW(MetricCatalogue::csvHeader("no_such_figure"), std::logic_error);
+}
+
 TEST(ResultChecks, EveryOperatorAndSelectorIsRead) {
     EXPECT_EQ(one("efficiency<1").op, CheckOp::Less);
     EXPECT_EQ(one("efficiency<=1").op, CheckOp::LessEqual);

@@ -117,6 +117,11 @@ double thresholdOf(const Metric& m, const std::string& value, const std::string&
             if (unit == "MiB") return number;
             if (unit == "GiB") return number * 1024;
             throw wrongUnit(MetricCatalogue::unitsOf(m.dimension));
+        case Dimension::MemoryGrowth:
+            if (unit == "KiB/h") return number / 1024;
+            if (unit == "MiB/h") return number;
+            if (unit == "GiB/h") return number * 1024;
+            throw wrongUnit(MetricCatalogue::unitsOf(m.dimension));
     }
     throw wrongUnit("");
 }
@@ -185,6 +190,7 @@ Check parseCondition(const std::string& text, std::string_view mode,
         c.threshold = baselineFactor(value, bad);
     } else {
         c.threshold = thresholdOf(*metric, value, bad);
+        c.inPercent = metric->dimension == Dimension::Ratio && value.ends_with('%');
     }
     return c;
 }

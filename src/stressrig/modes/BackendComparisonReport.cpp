@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 
@@ -11,10 +12,15 @@ CsvTable backendsTable(const std::vector<BackendSeries>& series) {
     CsvTable t;
     t.addColumn("backend", CsvTable::Kind::Text);
     t.addColumn("start times", CsvTable::Kind::Text);
-    for (const char* c : {"runs", "runtime median ms", "runtime mean ms", "runtime min ms",
-                          "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us",
-                          "start wait ms", "hash ok runs", "exactly once runs"})
-        t.addColumn(c);
+    using namespace std::string_literals;
+    const auto figure = [](std::string_view name) {
+        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
+    };
+    for (std::string c :
+         {"runs"s, "runtime median ms"s, "runtime mean ms"s, "runtime min ms"s, "runtime max ms"s,
+          figure("efficiency"), figure("lateness_p50"), figure("lateness_p99"), "start wait ms"s,
+          "hash ok runs"s, "exactly once runs"s})
+        t.addColumn(std::move(c));
     for (const BackendSeries& s : series) {
         const SampleStatistics rt = s.runtimeMs();
         const LatencyHistogram l = s.lateness();

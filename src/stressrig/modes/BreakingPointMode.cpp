@@ -39,6 +39,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/RunPictures.hpp"
 #include "report/TextFormat.hpp"
@@ -532,8 +533,9 @@ void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const Backend
                      "failed");
     r.tables.push_back({"", table});
 
-    CsvTable runsTable(
-        {"probe", "stress", "run", "runtime ms", "expected ms", "delta ms", "complete", "failed"});
+    CsvTable runsTable({"probe", "stress", "run",
+                        MetricCatalogue::csvHeader("runtime", CsvStyle::SpacedKey), "expected ms",
+                        "delta ms", "complete", "failed"});
     for (std::size_t i = 0; i < b.probeRuns.size(); ++i)
         for (std::size_t k = 0; k < b.probeRuns[i].size(); ++k) {
             const ProbeRun& run = b.probeRuns[i][k];

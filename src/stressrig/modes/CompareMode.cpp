@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 #include "modes/Mode.hpp"
 #include "report/ChangeColour.hpp"
 #include "report/HtmlPage.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 
 namespace fs = std::filesystem;
@@ -152,18 +154,22 @@ void checkComparable(const StoredResult& a, const StoredResult& b) {
 struct RepeatedSource {
     const char* mode;
     const char* suffix;
-    std::vector<const char*> columns;
+    std::vector<std::string> columns;
     const char* groupBy = nullptr;
     const char* unit = "rep";  ///< what one row is
 };
 
 const std::vector<RepeatedSource>& repeatedSources() {
+    // the figures' columns as the run and breaking-point modes write them
+    const auto figure = [](std::string_view name) {
+        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
+    };
     static const std::vector<RepeatedSource> sources{
         {"run",
          "-reps",
-         {"runtime ms", "delta ms", "efficiency", "avg concurrency", "lateness p50 us",
-          "lateness p99 us"}},
-        {"breaking-point", "-runs", {"runtime ms", "delta ms"}, "stress", "run"},
+         {figure("runtime"), "delta ms", figure("efficiency"), "avg concurrency",
+          figure("lateness_p50"), figure("lateness_p99")}},
+        {"breaking-point", "-runs", {figure("runtime"), "delta ms"}, "stress", "run"},
     };
     return sources;
 }
@@ -255,7 +261,7 @@ std::vector<MetricRow> repeatedRows(const StoredResult& a, const StoredResult& b
     std::vector<MetricRow> rows;
     for (const RepeatedSource& src : repeatedSources()) {
         if (a.mode() != src.mode) continue;
-        for (const char* column : src.columns) {
+        for (const std::string& column : src.columns) {
             const auto ga = columnOf(a, src.suffix, column, src.groupBy);
             const auto gb = columnOf(b, src.suffix, column, src.groupBy);
             for (const auto& [setting, va] : ga) {

@@ -37,6 +37,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/Presets.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 
@@ -552,13 +553,18 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     CsvTable curves;
     curves.addColumn("graph", CsvTable::Kind::Text);
     curves.addColumn("backend", CsvTable::Kind::Text);
-    for (const char* c : {"job size (us)", "runs", "runs verified", "makespan median (ms)",
-                          "makespan min (ms)", "makespan max (ms)", "ideal (ms)", "efficiency"})
-        curves.addColumn(c);
+    using namespace std::string_literals;
+    const auto figure = [](std::string_view name) {
+        return MetricCatalogue::csvHeader(name, CsvStyle::UnitInParentheses);
+    };
+    for (std::string c :
+         {"job size (us)"s, "runs"s, figure("runs_verified"), "makespan median (ms)"s,
+          "makespan min (ms)"s, "makespan max (ms)"s, "ideal (ms)"s, figure("efficiency")})
+        curves.addColumn(std::move(c));
     CsvTable metgTable;
     metgTable.addColumn("graph", CsvTable::Kind::Text);
     metgTable.addColumn("backend", CsvTable::Kind::Text);
-    metgTable.addColumn("metg (us)");
+    metgTable.addColumn(figure("metg"));
     metgTable.addColumn("metg kind", CsvTable::Kind::Text);
     metgTable.addColumn("metg bound (us)");
     metgTable.addColumn("first reached (us)");

@@ -36,6 +36,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 #include "report/LatenessCells.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
@@ -289,7 +290,8 @@ class HeadroomMode final : public Mode {
     }
 
     static CsvTable copiesTable(const std::vector<loadtest::HeadroomRow>& copies) {
-        CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
+        CsvTable ct({"copies", "machine_cpu_percent", "time_s",
+                     MetricCatalogue::csvHeader("efficiency", CsvStyle::Key)});
         for (const auto& c : copies)
             ct.addRow({static_cast<double>(c.copies), c.cpuPercent, c.seconds, c.efficiency});
         return ct;
@@ -297,10 +299,13 @@ class HeadroomMode final : public Mode {
 
     static CsvTable loadTable(const std::vector<LoadStep>& steps, const Sustained& sustained,
                               unsigned cores) {
-        CsvTable lt({"capacity_percent", "offered_rate_per_s", "achieved_rate_per_s", "jobs",
+        const auto figure = [](std::string_view name) {
+            return MetricCatalogue::csvHeader(name, CsvStyle::Key);
+        };
+        CsvTable lt({"capacity_percent", figure("offered_rate"), figure("throughput"), "jobs",
                      "measured", "drops", "cpu_percent", "machine_cpu_percent", "rss_mib",
-                     "lateness_mean_us", "lateness_p50_us", "lateness_p99_us", "lateness_max_us",
-                     "sustained"});
+                     figure("lateness_mean"), figure("lateness_p50"), figure("lateness_p99"),
+                     figure("lateness_max"), "sustained"});
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LoadStep& s = steps[i];
             const StepResult& m = s.r;

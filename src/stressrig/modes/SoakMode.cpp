@@ -17,6 +17,7 @@
 #include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
@@ -50,7 +51,8 @@ class SoakMode final : public Mode {
                                                  {"drop_rate", "verdict.drop_fraction"},
                                                  {"late_rate", "verdict.late_fraction"},
                                                  {"deadline_drops"},
-                                                 {"late_starts"}});
+                                                 {"late_starts"},
+                                                 {"rss_trend", "trend.memory_mib_per_hour.slope"}});
     }
     std::string_view summary() const override {
         return "moderate open load for a long time, per-interval table, trends and a verdict";
@@ -183,7 +185,7 @@ class SoakMode final : public Mode {
             m.plots.push_back(
                 {"-throughput",
                  GnuplotScript::tablePlot(t, "time s", {"offered per s", "throughput per s"},
-                                          {"p99 lateness us"}, p1)});
+                                          {MetricCatalogue::csvHeader("lateness_p99")}, p1)});
             PlotOptions p2;
             p2.title = "soak: RSS and backlog per interval";
             m.plots.push_back(
@@ -352,9 +354,10 @@ class SoakMode final : public Mode {
     }
 
     static CsvTable intervalTable(const SoakRunResult& s) {
+        const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
         CsvTable t({"time s", "offered per s", "throughput per s", "jobs", "measured",
-                    "p50 lateness us", "p99 lateness us", "max lateness us", "late starts",
-                    "rss MiB", "cpu %", "backlog", "drops", "steal %"});
+                    figure("lateness_p50"), figure("lateness_p99"), figure("lateness_max"),
+                    figure("late_starts"), "rss MiB", "cpu %", "backlog", "drops", "steal %"});
         for (const IntervalRow& r : s.rows)
             t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, static_cast<double>(r.jobs),
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,

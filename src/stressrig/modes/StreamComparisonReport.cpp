@@ -7,6 +7,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/TextFormat.hpp"
@@ -53,11 +54,13 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
     CsvTable t;
     t.addColumn("backend", CsvTable::Kind::Text);
     t.addColumn("arrival times", CsvTable::Kind::Text);
-    for (const char* c :
-         {"offered rate per s", "achieved rate per s", "jobs", "jobs measured", "completed",
-          "missed", "repeated", "p50 lateness us", "p90 lateness us", "p99 lateness us",
-          "p99.9 lateness us", "max lateness us", "cpu %", "generator cpu %"})
-        t.addColumn(c);
+    using namespace std::string_literals;
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
+    for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "jobs measured"s,
+                          "completed"s, "missed"s, "repeated"s, figure("lateness_p50"),
+                          figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
+                          figure("lateness_max"), "cpu %"s, "generator cpu %"s})
+        t.addColumn(std::move(c));
     for (const StreamRunResult& s : runs) {
         const LoadRunResult& r = s.load;
         std::vector<CsvTable::Cell> row{s.backend,

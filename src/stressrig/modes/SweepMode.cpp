@@ -22,6 +22,7 @@
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "report/LatenessCells.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
@@ -237,27 +238,31 @@ class SweepMode final : public Mode {
     /// Every worker count in one table.
     CsvTable stepTable(const std::vector<SweepRow>& rows) const {
         CsvTable t;
-        for (const char* c : {"workers",
-                              "offered_rate_per_s",
-                              "achieved_rate_per_s",
-                              "utilisation_percent",
-                              "cpu_percent",
-                              "rss_mib",
-                              "jobs",
-                              "measured",
-                              "drops",
-                              "drop_percent",
-                              "failures",
-                              "posted_late",
-                              "lateness_mean_us",
-                              "lateness_p50_us",
-                              "lateness_p99_us",
-                              "lateness_max_us",
-                              "backlog_end",
-                              "backlog_after_drain",
-                              "drained",
-                              "drain_ms"})
-            t.addColumn(c);
+        using namespace std::string_literals;
+        const auto figure = [](std::string_view name) {
+            return MetricCatalogue::csvHeader(name, CsvStyle::Key);
+        };
+        for (std::string c : {"workers"s,
+                              figure("offered_rate"),
+                              figure("throughput"),
+                              "utilisation_percent"s,
+                              "cpu_percent"s,
+                              "rss_mib"s,
+                              "jobs"s,
+                              "measured"s,
+                              "drops"s,
+                              "drop_percent"s,
+                              "failures"s,
+                              "posted_late"s,
+                              figure("lateness_mean"),
+                              figure("lateness_p50"),
+                              figure("lateness_p99"),
+                              figure("lateness_max"),
+                              "backlog_end"s,
+                              "backlog_after_drain"s,
+                              "drained"s,
+                              "drain_ms"s})
+            t.addColumn(std::move(c));
         t.addColumn("class", CsvTable::Kind::Text);
         t.addColumn("reason", CsvTable::Kind::Text);
         for (const SweepRow& row : rows) {

@@ -33,6 +33,7 @@ h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 .failed { background: #fdecea; border-color: #c62828; }
 .partial, .caveat { background: #fff6e0; border-color: #ef8f00; }
 .other { background: #f2f2f2; border-color: #777; }
+.status-failed { color: #c62828; font-weight: bold; }
 ul.warnings li { color: #8a5a00; }
 ul.failures li { color: #c62828; font-weight: bold; }
 pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em;
@@ -169,7 +170,8 @@ std::string sizeText(std::optional<std::uintmax_t> bytes) {
 /// The class of the verdict box, from the exit status and what the verdict means
 /// (`verdict_class`: an exit-0 result with misses or caveats is amber, not green).
 std::string statusClass(int exitStatus, bool partial, const std::string& verdictClass) {
-    if (exitStatus == 1) return "failed";
+    // exit 1 is a correctness failure, exit 4 a failed --check: both fail the run
+    if (exitStatus == 1 || exitStatus == 4) return "failed";
     if (partial || exitStatus == 130 || exitStatus == 143) return "partial";
     if (exitStatus == 0 && verdictClass == "caveat") return "caveat";
     if (exitStatus == 0) return "measured";
@@ -184,6 +186,8 @@ std::string statusText(int exitStatus, bool partial) {
             return "exit 1: correctness failure";
         case 3:
             return "exit 3: files not written";
+        case 4:
+            return "exit 4: checks failed";
         case 130:
         case 143:
             return fmt::format("exit {}: interrupted, partial", exitStatus);
@@ -260,12 +264,14 @@ void pageHead(std::ostringstream& p, const std::string& name, const nlohmann::js
     const std::string date = stringField(fieldOf(envelope, "environment"), "date");
     p << fmt::format("<h1>stressrig --mode={}: {}</h1>\n", HtmlPage::escape(mode),
                      HtmlPage::escape(name));
-    p << fmt::format("<p class=\"sub\">{}{}</p>\n",
-                     HtmlPage::escape(date.empty() ? "" : date + ", "),
+    const std::string status =
+        statusClass(exitStatus, partial, stringField(envelope, "verdict_class"));
+    // a failed run says so in the failure colour, not in the grey of the date
+    p << fmt::format("<p class=\"sub\">{}<span class=\"status-{}\">{}</span></p>\n",
+                     HtmlPage::escape(date.empty() ? "" : date + ", "), status,
                      HtmlPage::escape(statusText(exitStatus, partial)));
     const std::string verdict = stringField(envelope, "verdict");
-    p << fmt::format("<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n",
-                     statusClass(exitStatus, partial, stringField(envelope, "verdict_class")),
+    p << fmt::format("<div class=\"verdict {}\"><strong>Verdict:</strong> {}</div>\n", status,
                      HtmlPage::escape(verdict.empty() ? "(none given)" : verdict));
     auto list = [&](const char* key, const char* cls, const char* title) {
         const nlohmann::json& items = fieldOf(envelope, key);

@@ -1,8 +1,10 @@
 #include "report/MetricCatalogue.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -22,17 +24,17 @@ constexpr Better kNeither = Better::Neither;
 constexpr std::array kMetrics = {
     // lateness: how long after its start time a job started
     Metric{"lateness_p50", "lateness_p50_us", "lateness.p50_us", Duration, 1, kLower,
-           "median lateness", "half of the jobs started at most this long after their start time"},
+           "median lateness", "half of the jobs started at most this long after their start time", "p50 lateness"},
     Metric{"lateness_p90", "lateness_p90_us", "lateness.p90_us", Duration, 1, kLower,
-           "p90 lateness", "90% of the jobs started at most this long after their start time"},
+           "p90 lateness", "90% of the jobs started at most this long after their start time", "p90 lateness"},
     Metric{"lateness_p99", "lateness_p99_us", "lateness.p99_us", Duration, 1, kLower,
            "p99 lateness", "99% of the jobs started at most this long after their start time "
-           "(n/a below 100 samples)"},
+           "(n/a below 100 samples)", "p99 lateness"},
     Metric{"lateness_p99_9", "lateness_p99_9_us", "lateness.p99_9_us", Duration, 1, kLower,
            "p99.9 lateness", "99.9% of the jobs started at most this long after their start "
-           "time (n/a below 1000 samples)"},
+           "time (n/a below 1000 samples)", "p99.9 lateness"},
     Metric{"lateness_max", "lateness_max_us", "lateness.max_us", Duration, 1, kLower,
-           "largest lateness", "the latest start of any measured job after its start time"},
+           "largest lateness", "the latest start of any measured job after its start time", "max lateness"},
     Metric{"lateness_mean", "lateness_mean_us", "lateness.mean_us", Duration, 1, kLower,
            "mean lateness", "the mean delay of a job's start after its start time"},
     // scheduled graph runs
@@ -54,8 +56,8 @@ constexpr std::array kMetrics = {
     Metric{"correlation", "correlation", "", Ratio, 1, kNeither, "correlation",
            "how closely run time follows load size (Pearson r)"},
     // open and closed load
-    Metric{"throughput", "achieved_rate_per_s", "", Rate, 1, kHigher, "throughput",
-           "jobs completed per second in the measured span"},
+    Metric{"throughput", "achieved_rate_per_s", "trend.mean_throughput_per_s", Rate, 1, kHigher, "throughput",
+           "jobs completed per second in the measured span", "achieved rate"},
     Metric{"offered_rate", "offered_rate_per_s", "", Rate, 1, kNeither, "offered rate",
            "jobs per second the load generator was asked to post"},
     Metric{"drop_rate", "drop_rate", "verdict.drop_fraction", Ratio, 1, kLower, "drop rate",
@@ -68,9 +70,13 @@ constexpr std::array kMetrics = {
     Metric{"late_starts", "late_starts", "", Count, 1, kLower, "late starts",
            "jobs that started later than the lateness limit"},
     Metric{"max_backlog", "max_backlog", "", Count, 1, kLower, "largest backlog",
-           "most jobs due but not started at one time"},
+           "most jobs due but not started at one time", "max backlog"},
     Metric{"rss_max", "rss_max_mib", "", Memory, 1, kLower, "peak memory",
-           "largest resident set size of the process"},
+           "largest resident set size of the process", "rss max"},
+    // soak
+    Metric{"rss_trend", "rss_trend", "trend.memory_mib_per_hour.slope", MemoryGrowth, 1, kLower,
+           "memory trend", "growth of the resident set size per hour, fitted over the "
+           "intervals (near 0 = no leak)"},
     // sweep and headroom
     Metric{"highest_stable_rate", "highest_stable_per_s", "", Rate, 1, kHigher,
            "highest stable rate", "highest offered rate a worker count kept without failing"},
@@ -152,6 +158,8 @@ std::string_view MetricCatalogue::jsonUnit(const Metric& m) {
             return "%";
         case Memory:
             return "MiB";
+        case MemoryGrowth:
+            return "MiB/h";
         case Ratio:
         case Count:
             return "";
@@ -171,12 +179,62 @@ std::string MetricCatalogue::format(const Metric& m, double jsonValue) {
             return formatSignificant(base, 3) + "%";
         case Memory:
             return formatSignificant(base, 3) + " MiB";
+        case MemoryGrowth:
+            return formatSignificant(base, 3) + " MiB/h";
         case Count:
             return fmt::format("{:.0f}", base);
         case Ratio:
             return formatSignificant(base, 3);
     }
     return "n/a";
+}
+
+std::string_view MetricCatalogue::csvUnit(const Metric& m) {
+    switch (m.dimension) {
+        case Duration:
+            return m.toBase == 1000 ? "ms" : "us";
+        case Rate:
+            return "per s";
+        case Percent:
+            return "%";
+        case Memory:
+            return "MiB";
+        case MemoryGrowth:
+            return "MiB per h";
+        case Ratio:
+        case Count:
+            return "";
+    }
+    return "";
+}
+
+std::string MetricCatalogue::csvHeader(const Metric& m, CsvStyle style) {
+    std::string header(m.key);
+    switch (style) {
+        case CsvStyle::Key:
+            return header;
+        case CsvStyle::SpacedKey:
+            std::replace(header.begin(), header.end(), '_', ' ');
+            return header;
+        case CsvStyle::UnitInParentheses: {
+            std::string name(m.name);
+            std::replace(name.begin(), name.end(), '_', ' ');
+            const std::string_view unit = csvUnit(m);
+            return unit.empty() ? name : fmt::format("{} ({})", name, unit);
+        }
+        case CsvStyle::Words:
+            break;
+    }
+    header = m.csvWords.empty() ? m.label : m.csvWords;
+    const std::string_view unit = csvUnit(m);
+    return unit.empty() ? header : header + " " + std::string(unit);
+}
+
+std::string MetricCatalogue::csvHeader(std::string_view name, CsvStyle style) {
+    const Metric* m = find(name);
+    if (m == nullptr)
+        throw std::logic_error(fmt::format("no figure '{}' in the metric catalogue", name));
+    return csvHeader(*m, style);
 }
 
 std::string_view MetricCatalogue::unitsOf(Dimension d) {
@@ -193,6 +251,8 @@ std::string_view MetricCatalogue::unitsOf(Dimension d) {
             return "a plain number";
         case Memory:
             return "KiB, MiB, GiB";
+        case MemoryGrowth:
+            return "KiB/h, MiB/h, GiB/h";
     }
     return "";
 }
@@ -211,6 +271,8 @@ std::string_view MetricCatalogue::nameOf(Dimension d) {
             return "a count";
         case Memory:
             return "a memory size";
+        case MemoryGrowth:
+            return "a memory growth";
     }
     return "";
 }

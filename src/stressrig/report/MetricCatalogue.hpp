@@ -1,7 +1,8 @@
 #pragma once
 // The one table of the rig's result figures: the key each has in the JSON, its unit, which
-// direction is better, a short label and a one-line meaning. The page's "Result figures"
-// table and `--check` names both come from it.
+// direction is better, a short label, a one-line meaning and the words of its CSV column.
+// The page's "Result figures" table, `--check` names and the CSV headers of figure columns
+// all come from it.
 
 #include <span>
 #include <string>
@@ -11,12 +12,23 @@ namespace pullsched::rig {
 
 /// What kind of quantity a figure is; it decides the units a `--check` value may carry.
 enum class Dimension {
-    Duration,  ///< ns, us, µs, ms, s, min, h; base unit µs
-    Rate,      ///< per second (`2k/s`, `50/ms`, `10kHz`, a bare number); base unit /s
-    Ratio,     ///< a plain number, `x`, or `%` (95% = 0.95); base unit 1
-    Percent,   ///< stored in percent: the value needs `%`; base unit %
-    Count,     ///< a plain number
-    Memory,    ///< KiB, MiB, GiB; base unit MiB
+    Duration,      ///< ns, us, µs, ms, s, min, h; base unit µs
+    Rate,          ///< per second (`2k/s`, `50/ms`, `10kHz`, a bare number); base unit /s
+    Ratio,         ///< a plain number, `x`, or `%` (95% = 0.95); base unit 1
+    Percent,       ///< stored in percent: the value needs `%`; base unit %
+    Count,         ///< a plain number
+    Memory,        ///< KiB, MiB, GiB; base unit MiB
+    MemoryGrowth,  ///< KiB/h, MiB/h, GiB/h; base unit MiB/h
+};
+
+/// How a CSV table names its columns; each table keeps one style for all its figures.
+enum class CsvStyle {
+    Words,      ///< the figure's CSV words and unit: `p99 lateness us`, `achieved rate per s`
+    Key,        ///< the JSON key: `lateness_p99_us` (sweep, headroom)
+    SpacedKey,  ///< the JSON key with blanks for underscores: `lateness p99 us` (run's reps)
+    /// the check name with blanks for underscores, the unit in parentheses: `metg (us)`
+    /// (granularity)
+    UnitInParentheses,
 };
 
 /// Which direction of a figure is the good one.
@@ -33,6 +45,8 @@ struct Metric {
     Better better;
     std::string_view label;    ///< "p99 lateness"
     std::string_view meaning;  ///< one line
+    /// The words of its CSV column before the unit (`p99 lateness`); empty: the label.
+    std::string_view csvWords = {};
 };
 
 class MetricCatalogue {
@@ -48,6 +62,13 @@ class MetricCatalogue {
     static std::string_view jsonUnit(const Metric& m);
     /// A JSON value of the figure as text with its unit: `12.3µs`, `2.50k/s`, `0.881`.
     static std::string format(const Metric& m, double jsonValue);
+    /// The unit of a CSV header in CsvStyle::Words: "us", "ms", "per s", "MiB", "%", "".
+    static std::string_view csvUnit(const Metric& m);
+    /// The header of the figure's column in a CSV table of `style`: `p99 lateness us`.
+    static std::string csvHeader(const Metric& m, CsvStyle style = CsvStyle::Words);
+    /// The same for the figure named `name`; std::logic_error when the catalogue has none
+    /// (a writer naming a figure that is not in the catalogue is a bug).
+    static std::string csvHeader(std::string_view name, CsvStyle style = CsvStyle::Words);
     /// The units a `--check` value of this dimension takes, for messages.
     static std::string_view unitsOf(Dimension d);
     /// "duration", "rate", ... for messages.

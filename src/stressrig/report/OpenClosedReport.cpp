@@ -8,6 +8,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "format/Units.hpp"
 #include "report/LatencyReport.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
@@ -106,12 +107,14 @@ CsvTable latencyPercentileTable(const std::vector<const LoadRunResult*>& runs) {
 CsvTable loadSummaryTable(const std::vector<const LoadRunResult*>& runs) {
     CsvTable t;
     t.addColumn("method", CsvTable::Kind::Text);
-    for (const char* c :
-         {"offered rate per s", "achieved rate per s", "jobs", "measured", "completed",
-          "deadline drops", "failures", "cancelled", "mean lateness us", "p50 lateness us",
-          "p90 lateness us", "p99 lateness us", "p99.9 lateness us", "max lateness us", "cpu %",
-          "generator cpu %", "rss max MiB", "max backlog"})
-        t.addColumn(c);
+    using namespace std::string_literals;
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
+    for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "measured"s,
+                          "completed"s, figure("deadline_drops"), "failures"s, "cancelled"s,
+                          figure("lateness_mean"), figure("lateness_p50"), figure("lateness_p90"),
+                          figure("lateness_p99"), figure("lateness_p99_9"), figure("lateness_max"),
+                          "cpu %"s, "generator cpu %"s, figure("rss_max"), figure("max_backlog")})
+        t.addColumn(std::move(c));
     for (const LoadRunResult* r : runs) {
         const LatencyHistogram& h = r->lateness;
         const bool any = h.count() > 0;

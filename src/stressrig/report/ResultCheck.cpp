@@ -1,8 +1,11 @@
 #include "report/ResultCheck.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
+
+#include "format/SignificantDigits.hpp"
 
 namespace pullsched::rig {
 
@@ -148,6 +151,12 @@ std::optional<double> thresholdAt(const Check& check, const std::vector<std::str
     return std::nullopt;
 }
 
+/// A JSON value of the check's figure with its unit, in % when the condition is.
+std::string valueText(const Check& check, double v) {
+    if (check.inPercent && std::isfinite(v)) return formatSignificant(100 * v, 3) + " %";
+    return MetricCatalogue::format(*check.metric, v);
+}
+
 void addRows(const Check& check, const nlohmann::json& result, const nlohmann::json& baseline,
              std::vector<CheckRow>& rows) {
     bool any = false;
@@ -160,16 +169,15 @@ void addRows(const Check& check, const nlohmann::json& result, const nlohmann::j
         if (i.value.is_number()) {
             const double v = i.value.get<double>();
             row.value = v;
-            row.valueText = MetricCatalogue::format(*check.metric, v);
+            row.valueText = valueText(check, v);
             if (threshold)
                 row.outcome = holds(check.op, v * check.metric->toBase, *threshold)
                                   ? CheckRow::Outcome::Pass
                                   : CheckRow::Outcome::Fail;
         }
         if (check.relative)
-            row.valueText += fmt::format(
-                " (baseline {})",
-                row.baseline ? MetricCatalogue::format(*check.metric, *row.baseline) : "n/a");
+            row.valueText += fmt::format(" (baseline {})",
+                                         row.baseline ? valueText(check, *row.baseline) : "n/a");
         rows.push_back(std::move(row));
     }
     if (!any)

@@ -45,6 +45,8 @@ struct Check {
     /// `FIGURE OP F*baseline`: the threshold is F times the same figure (same backend,
     /// graph or level) of a stored result of the same mode (--baseline=DIR).
     bool relative = false;
+    /// A ratio's threshold written in % (`drop_rate<50%`): its values print in % too.
+    bool inPercent = false;
 };
 
 /// One value a check was held against.

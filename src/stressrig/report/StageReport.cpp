@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "format/Units.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 
 namespace pullsched::rig {
@@ -93,8 +94,8 @@ nlohmann::json recoveryJson(const Recovery& r, const RateProfile& p) {
 }
 
 CsvTable intervalTable(const std::vector<IntervalRow>& rows) {
-    CsvTable t({"time s", "offered per s", "achieved per s", "backlog", "p99 lateness us", "late",
-                "drops"});
+    CsvTable t({"time s", "offered per s", "achieved per s", "backlog",
+                MetricCatalogue::csvHeader("lateness_p99"), "late", "drops"});
     for (const IntervalRow& r : rows)
         t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, r.i.backlog, r.i.latenessP99Us,
                   static_cast<double>(r.late), static_cast<double>(r.drops)});
