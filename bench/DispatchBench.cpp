@@ -32,6 +32,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -315,6 +316,17 @@ void add(Statistics& sum, const Statistics& d) {
     sum.spreadSteers += d.spreadSteers;
 }
 
+/// PULLSCHED_BENCH_REST_US=N: every Exec-style run (Exec, BatchExec, TBB's Exec) sleeps N us
+/// untimed before its timed span, so its workers have gone to sleep (about 2000 is enough):
+/// the start then includes waking one. Unset: back to back, the workers still spinning.
+void restBeforeRun() {
+    static const long restUs = [] {
+        const char* env = std::getenv("PULLSCHED_BENCH_REST_US");
+        return env ? std::strtol(env, nullptr, 10) : 0L;
+    }();
+    if (restUs > 0) std::this_thread::sleep_for(std::chrono::microseconds(restUs));
+}
+
 /// Posts the whole graph one job at a time (Post) or as one batch (Batch).
 enum class Posting { Single, Batch };
 
@@ -400,6 +412,7 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
                                           {.start = sched.now() + kGateLead});
         postDag(sched, dag, h, scratch, &gate, jobFor);
         std::ranges::fill(h, JobHandle{});
+        restBeforeRun();
         const Statistics s0 = sched.stats();
         opened.store(true, std::memory_order_release);
         const auto t0 = SteadyClock::now();
@@ -461,6 +474,7 @@ void BM_Sched_BatchExec(benchmark::State& state, GraphId id) {
     double timedNs = 0;
     for (auto _ : state) {
         PostBatch batch = build([](std::uint32_t) { return [] {}; });
+        restBeforeRun();
         const Statistics s0 = sched.stats();
         const auto t0 = SteadyClock::now();
         batch.submit();
@@ -619,6 +633,7 @@ void BM_Tbb_Exec(benchmark::State& state, GraphId id) {
         double ns = 0;
         arena.execute([&] {
             TbbDag t(dag, kTbbEmpty, true);
+            restBeforeRun();
             const auto t0 = SteadyClock::now();
             t.start(dag);
             t.g.wait_for_all();
