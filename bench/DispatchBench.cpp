@@ -8,6 +8,9 @@
 //   BM_<lib>_Exec_<graph>  execution only: the graph is posted/built behind a gate node
 //                          that every root depends on; only opening the gate and waiting
 //                          for the graph are timed (manual time).
+//   BM_Sched_BatchExec_<graph>  execution of a prebuilt graph, pullsched's way: the graph
+//                          is built into a PostBatch outside the timed span; submit() and
+//                          drain() (the caller helping) are timed. Its twin is BM_Tbb_Exec.
 //
 // pullsched's gate is an ordinary job whose start lies 10 s ahead on an injected clock
 // (the steady clock plus an offset). Opening it moves the clock by 10 s and calls
@@ -29,6 +32,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -210,8 +214,11 @@ constexpr Duration kGateLead = std::chrono::seconds(10);
 struct GateJob {
     const std::atomic<bool>* opened;
     std::atomic<bool>* early;
-    Check* check;  // warm-up only
+    Check* check;                                // warm-up only
+    std::atomic<std::int64_t>* ranAt = nullptr;  // steady-clock ticks when it ran (Exec)
     void operator()() const {
+        if (ranAt)
+            ranAt->store(SteadyClock::now().time_since_epoch().count(), std::memory_order_relaxed);
         if (!opened->load(std::memory_order_acquire)) early->store(true);
         if (check) check->gateOpen.store(true, std::memory_order_release);
     }
@@ -309,6 +316,17 @@ void add(Statistics& sum, const Statistics& d) {
     sum.spreadSteers += d.spreadSteers;
 }
 
+/// PULLSCHED_BENCH_REST_US=N: every Exec-style run (Exec, BatchExec, TBB's Exec) sleeps N us
+/// untimed before its timed span, so its workers have gone to sleep (about 2000 is enough):
+/// the start then includes waking one. Unset: back to back, the workers still spinning.
+void restBeforeRun() {
+    static const long restUs = [] {
+        const char* env = std::getenv("PULLSCHED_BENCH_REST_US");
+        return env ? std::strtol(env, nullptr, 10) : 0L;
+    }();
+    if (restUs > 0) std::this_thread::sleep_for(std::chrono::microseconds(restUs));
+}
+
 /// Posts the whole graph one job at a time (Post) or as one batch (Batch).
 enum class Posting { Single, Batch };
 
@@ -382,16 +400,19 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
     Scheduler sched(cfg);
     std::vector<JobHandle> h(dag.n), scratch(maxPreds(dag));
     std::atomic<bool> opened{false}, early{false};
+    std::atomic<std::int64_t> gateRan{0};
+    double gateNs = 0;  // from opening until the gate job ran: the wake-up's share
 
     // Posts the gated graph, opens the gate, drains. Returns the nanoseconds from opening
     // to drained (-1 on a hang) and adds the counters of that span to `d`.
     Statistics d;
     const auto once = [&](auto&& jobFor, Check* check) -> double {
         opened.store(false);
-        const JobHandle gate =
-            sched.post(GateJob{&opened, &early, check}, {.start = sched.now() + kGateLead});
+        const JobHandle gate = sched.post(GateJob{&opened, &early, check, &gateRan},
+                                          {.start = sched.now() + kGateLead});
         postDag(sched, dag, h, scratch, &gate, jobFor);
         std::ranges::fill(h, JobHandle{});
+        restBeforeRun();
         const Statistics s0 = sched.stats();
         opened.store(true, std::memory_order_release);
         const auto t0 = SteadyClock::now();
@@ -400,6 +421,7 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
         if (!sched.drainFor(kHangLimit)) return -1;
         const auto t1 = SteadyClock::now();
         add(d, minus(sched.stats(), s0));
+        gateNs += static_cast<double>(gateRan.load() - t0.time_since_epoch().count());
         return static_cast<double>((t1 - t0).count());
     };
     {
@@ -410,6 +432,7 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
     }
 
     d = Statistics{};
+    gateNs = 0;
     double timedNs = 0;
     for (auto _ : state) {
         const double ns = once([](std::uint32_t) { return [] {}; }, nullptr);
@@ -418,7 +441,51 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
         state.SetIterationTime(ns * 1e-9);
     }
     if (early.load()) return state.SkipWithError("the gate ran before posting completed");
+    state.counters["gate_ns"] = gateNs / static_cast<double>(state.iterations());
     if (d.completed != static_cast<std::uint64_t>(state.iterations()) * (dag.n + 1) ||
+        !sched.stats().balanced())
+        return state.SkipWithError("completed count does not match posted jobs");
+    jobCounters(state, dag.n, timedNs);
+    schedCounters(state, d);
+}
+
+/// A prebuilt graph run, pullsched's way: the graph is built into a PostBatch outside the
+/// timed span (one per iteration: a batch is submitted once), then submit() and drain()
+/// are timed; the caller helps in drain(), as oneTBB's caller works in wait_for_all.
+void BM_Sched_BatchExec(benchmark::State& state, GraphId id) {
+    const Dag& dag = dagOf(id);
+    Scheduler sched(benchConfig());
+    std::vector<JobHandle> h(dag.n), scratch(maxPreds(dag));
+    const auto build = [&](auto&& jobFor) {
+        PostBatch batch = sched.batch(dag.n);
+        postDag(batch, dag, h, scratch, nullptr, jobFor);
+        std::ranges::fill(h, JobHandle{});
+        return batch;
+    };
+    {
+        Check check(dag);
+        check.gateOpen = true;  // no gate: submit() is the start
+        PostBatch batch = build([&](std::uint32_t i) { return CheckedNode{&check, i}; });
+        batch.submit();
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("warm-up did not drain");
+        if (const auto err = check.verdict(); !err.empty()) return state.SkipWithError(err.c_str());
+    }
+    Statistics d;
+    double timedNs = 0;
+    for (auto _ : state) {
+        PostBatch batch = build([](std::uint32_t) { return [] {}; });
+        restBeforeRun();
+        const Statistics s0 = sched.stats();
+        const auto t0 = SteadyClock::now();
+        batch.submit();
+        sched.drain();
+        const auto t1 = SteadyClock::now();
+        add(d, minus(sched.stats(), s0));
+        const auto ns = static_cast<double>((t1 - t0).count());
+        timedNs += ns;
+        state.SetIterationTime(ns * 1e-9);
+    }
+    if (d.completed != static_cast<std::uint64_t>(state.iterations()) * dag.n ||
         !sched.stats().balanced())
         return state.SkipWithError("completed count does not match posted jobs");
     jobCounters(state, dag.n, timedNs);
@@ -566,6 +633,7 @@ void BM_Tbb_Exec(benchmark::State& state, GraphId id) {
         double ns = 0;
         arena.execute([&] {
             TbbDag t(dag, kTbbEmpty, true);
+            restBeforeRun();
             const auto t0 = SteadyClock::now();
             t.start(dag);
             t.g.wait_for_all();
@@ -594,34 +662,39 @@ void runLength(benchmark::internal::Benchmark* b) {
     }
 }
 
-#define PULLSCHED_DISPATCH_BENCH(graph)                      \
-    BENCHMARK_CAPTURE(BM_Sched_Post, graph, GraphId::graph)  \
-        ->Name("BM_Sched_Post_" #graph)                      \
-        ->UseRealTime()                                      \
-        ->MeasureProcessCPUTime()                            \
-        ->Unit(benchmark::kMicrosecond)                      \
-        ->Apply(runLength);                                  \
-    BENCHMARK_CAPTURE(BM_Sched_Batch, graph, GraphId::graph) \
-        ->Name("BM_Sched_Batch_" #graph)                     \
-        ->UseRealTime()                                      \
-        ->MeasureProcessCPUTime()                            \
-        ->Unit(benchmark::kMicrosecond)                      \
-        ->Apply(runLength);                                  \
-    BENCHMARK_CAPTURE(BM_Tbb_Post, graph, GraphId::graph)    \
-        ->Name("BM_Tbb_Post_" #graph)                        \
-        ->UseRealTime()                                      \
-        ->MeasureProcessCPUTime()                            \
-        ->Unit(benchmark::kMicrosecond)                      \
-        ->Apply(runLength);                                  \
-    BENCHMARK_CAPTURE(BM_Sched_Exec, graph, GraphId::graph)  \
-        ->Name("BM_Sched_Exec_" #graph)                      \
-        ->UseManualTime()                                    \
-        ->Unit(benchmark::kMicrosecond)                      \
-        ->Apply(runLength);                                  \
-    BENCHMARK_CAPTURE(BM_Tbb_Exec, graph, GraphId::graph)    \
-        ->Name("BM_Tbb_Exec_" #graph)                        \
-        ->UseManualTime()                                    \
-        ->Unit(benchmark::kMicrosecond)                      \
+#define PULLSCHED_DISPATCH_BENCH(graph)                          \
+    BENCHMARK_CAPTURE(BM_Sched_Post, graph, GraphId::graph)      \
+        ->Name("BM_Sched_Post_" #graph)                          \
+        ->UseRealTime()                                          \
+        ->MeasureProcessCPUTime()                                \
+        ->Unit(benchmark::kMicrosecond)                          \
+        ->Apply(runLength);                                      \
+    BENCHMARK_CAPTURE(BM_Sched_Batch, graph, GraphId::graph)     \
+        ->Name("BM_Sched_Batch_" #graph)                         \
+        ->UseRealTime()                                          \
+        ->MeasureProcessCPUTime()                                \
+        ->Unit(benchmark::kMicrosecond)                          \
+        ->Apply(runLength);                                      \
+    BENCHMARK_CAPTURE(BM_Tbb_Post, graph, GraphId::graph)        \
+        ->Name("BM_Tbb_Post_" #graph)                            \
+        ->UseRealTime()                                          \
+        ->MeasureProcessCPUTime()                                \
+        ->Unit(benchmark::kMicrosecond)                          \
+        ->Apply(runLength);                                      \
+    BENCHMARK_CAPTURE(BM_Sched_Exec, graph, GraphId::graph)      \
+        ->Name("BM_Sched_Exec_" #graph)                          \
+        ->UseManualTime()                                        \
+        ->Unit(benchmark::kMicrosecond)                          \
+        ->Apply(runLength);                                      \
+    BENCHMARK_CAPTURE(BM_Tbb_Exec, graph, GraphId::graph)        \
+        ->Name("BM_Tbb_Exec_" #graph)                            \
+        ->UseManualTime()                                        \
+        ->Unit(benchmark::kMicrosecond)                          \
+        ->Apply(runLength);                                      \
+    BENCHMARK_CAPTURE(BM_Sched_BatchExec, graph, GraphId::graph) \
+        ->Name("BM_Sched_BatchExec_" #graph)                     \
+        ->UseManualTime()                                        \
+        ->Unit(benchmark::kMicrosecond)                          \
         ->Apply(runLength)
 
 #define PULLSCHED_TIMED_BENCH(graph)                         \

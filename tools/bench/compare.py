@@ -25,23 +25,24 @@ import sys
 import time
 
 LIBS = {
-    "pullsched": r"^BM_Sched_(Post|Batch|Exec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu"
+    "pullsched": r"^BM_Sched_(Post|Batch|Exec|BatchExec|Timed)_|^BM_Sched_PendingLateness|^BM_Sched_IdleCpu"
                  r"|^BM_Sched_(Fib|Skynet|Spawn16|BatchSpawn16)/",
     "tbb": r"^BM_Tbb_(Post|Exec)_|^BM_Tbb_IdleCpu|^BM_Ctl_SleepSpinLateness"
            r"|^BM_Tbb_(Fib|Skynet|Spawn16)/",
 }
 # Post + run and batch + run (BM_Sched_Post_*, BM_Sched_Batch_*) both have oneTBB's build +
-# run (BM_Tbb_Post_*) as their twin; Exec has BM_Tbb_Exec_*.
-TWIN = {"Post": "Post", "Batch": "Post", "Exec": "Exec"}
+# run (BM_Tbb_Post_*) as their twin; Exec and BatchExec (a prebuilt PostBatch submitted and
+# drained) have BM_Tbb_Exec_*.
+TWIN = {"Post": "Post", "Batch": "Post", "Exec": "Exec", "BatchExec": "Exec"}
 # RecursiveBench.cpp: pullsched name -> its oneTBB twin, compared by ns_per_call (Fib,
 # Skynet) or by the wall time of one iteration (the Spawn16 cases).
 RECURSIVE = [("Fib", "Fib"), ("Skynet", "Skynet"), ("Spawn16", "Spawn16"),
              ("BatchSpawn16", "Spawn16")]
-GRAPHS = ["Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
+GRAPHS = ["Burst16", "Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
 SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps", "moves"]
 POST_COUNTERS = ["post_ns_per_job", "poster_invol_cs"]
-GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Batch|Exec)_([^/]+)")
+GRAPH_RE = re.compile(r"^BM_(Sched|Tbb)_(Post|Batch|Exec|BatchExec)_([^/]+)")
 
 
 def uptime():
@@ -170,7 +171,9 @@ def summarize(out_dir):
     has_before = any(l == "before" for (l, _) in runs)
     for variant, title in [("Post", "posting timed (post + drain; TBB: build + run)"),
                            ("Batch", "one PostBatch timed (batch + submit + drain; TBB: build + run)"),
-                           ("Exec", "execution only (graph posted behind a gate)")]:
+                           ("Exec", "execution only (graph posted behind a gate)"),
+                           ("BatchExec", "execution of a prebuilt graph (PostBatch built untimed; "
+                                         "submit + drain timed; TBB: Exec)")]:
         lines += [f"## {title}: ns/job, median of rounds (min–max)", ""]
         if has_before:
             lines += ["| graph | before | spread | pullsched | spread | TBB | spread | ratio "
@@ -196,7 +199,8 @@ def summarize(out_dir):
                              f"{ratio} |")
         lines.append("")
         posting = variant in ("Post", "Batch")
-        counters = SCHED_COUNTERS + (POST_COUNTERS if posting else [])
+        counters = (SCHED_COUNTERS + (POST_COUNTERS if posting else [])
+                    + (["gate_ns"] if variant == "Exec" else []))
         # Post runs measure process CPU: cores kept busy per wall second, both libraries.
         cpu = ["cpu/wall", "TBB cpu/wall"] if posting else []
         lines += [f"pullsched counters per graph run ({variant}), median of rounds:", "",
