@@ -3,48 +3,49 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "row","metric","change %","class"
-1,"runtime ms (per rep)",141.473665335968,2
-2,"delta ms (per rep)",183.882833045549,2
-3,"efficiency (per rep)",-17.1929128217478,2
-4,"avg concurrency (per rep)",-37.0695004169202,1
-5,"lateness p50 us (per rep)",454.745659344561,2
-6,"avg_concurrency",-34.9760791343967,3
-7,"concurrency",-50,3
-8,"delta_ms",20.1099578195404,3
-9,"efficiency",21.0974424796105,3
-10,"expected_ms",60.9756097560976,3
-11,"lateness_max_us",-11.8665066498437,3
-12,"lateness_mean_us",60.3809610170944,3
-13,"lateness_p50_us",112.533110094397,3
-14,"lateness_p90_us",51.8796999094581,3
-15,"lateness_p99_us",-10.2932720405586,3
-16,"lower_bound_ms",100,3
-17,"max_concurrency_last_rep",-50,3
-18,"planned_schedule_ms",60.9756097560976,3
-19,"runtime_max_ms",-7.59221004731284,3
-20,"runtime_min_ms",55.6948527973904,3
-21,"runtime_ms",28.8719415093833,3
-22,"runtime_sdev_ms",-31.4436161968031,3
-23,"workers",-50,3
+1,"runtime ms (per rep)",55.3204771821821,1
+2,"delta ms (per rep)",-101.550575359667,0
+3,"efficiency (per rep)",28.7374428429273,0
+4,"avg concurrency (per rep)",-37.0620293264075,1
+5,"lateness p50 us (per rep)",-94.0080923292641,0
+6,"avg_concurrency",-37.7388069000692,4
+7,"backends.pullsched.runtime_median_ms",55.3204771821821,4
+8,"concurrency",-50,4
+9,"delta_ms",-95.7888952905695,4
+10,"efficiency",35.2583820951248,4
+11,"expected_ms",60.9756097560976,4
+12,"lateness_max_us",-56.4792922811381,4
+13,"lateness_mean_us",-31.2447815316275,4
+14,"lateness_p50_us",-87.2178953732352,4
+15,"lateness_p90_us",-20.4026169544153,4
+16,"lateness_p99_us",-61.0078680823799,4
+17,"lower_bound_ms",100,4
+18,"max_concurrency_last_rep",-50,4
+19,"planned_schedule_ms",60.9756097560976,4
+20,"runtime_max_ms",3.51995651536382,4
+21,"runtime_min_ms",57.7623227682078,4
+22,"runtime_ms",45.1750374830564,4
+23,"runtime_sdev_ms",-90.4922203986102,4
+24,"workers",-50,4
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
 GpTerminals = " ".GPVAL_TERMINALS." "
 if (strstrt(GpTerminals, " pngcairo ") > 0) {
-    set terminal pngcairo size 1200,626 noenhanced font 'sans,10'
+    set terminal pngcairo size 1200,648 noenhanced font 'sans,10'
     set output 'compare-run-burst-64.png'
 } else { if (strstrt(GpTerminals, " png ") > 0) {
-    set terminal png size 1200,626 noenhanced
+    set terminal png size 1200,648 noenhanced
     set output 'compare-run-burst-64.png'
 } else {
-    set terminal svg size 1200,626 noenhanced
+    set terminal svg size 1200,648 noenhanced
     set output 'compare-run-burst-64.svg'
 } }
 
 set key autotitle columnheader
-set title '--mode=run: B = B/run-burst-64 against A = A/run-burst-64'
+set title "--mode=run: B = B/run-burst-64 against A = A/run-burst-64\nB differs from A beyond the noise in 5 of 5 repeated measurements: runtime ms (per rep) +55.3 %, delta ms (per rep) -101.6 %, efficiency (per rep)\n+28.7 %, avg concurrency (per rep) -37.1 %, lateness p50 us (per rep) -94.0 %; 19 single values differ (no judgement possible)" textcolor rgb '#b26a00'
 set xlabel 'change of B against A (%), medians for repeated measurements'
-set yrange [23.6:0.4]
+set yrange [24.6:0.4]
 set ytics nomirror
 unset y2tics
 set grid xtics
@@ -55,7 +56,7 @@ set key at screen 0.5, 0.01 center bottom vertical
 set lmargin 40
 bar(c, k) = (column(4) == k ? c : NaN)
 plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \
-     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#c62828' title 'beyond the noise (p < 0.05)', \
-     $RunData using (bar(column(3), 2) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#2e7d32' title 'within the noise', \
-     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#8a8a8a' title 'no judgement possible: single value or too few reps'
+     $RunData using (bar(column(3), 0) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#2e7d32' title 'B better, beyond the noise (p < 0.05)', \
+     $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#ef6c00' title 'B worse, beyond the noise (p < 0.05)', \
+     $RunData using (bar(column(3), 4) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#d6d6d6' title 'no judgement possible: single value or too few reps'
 unset output

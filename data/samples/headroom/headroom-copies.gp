@@ -3,10 +3,10 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "copies","machine_cpu_percent","time_s","efficiency"
-1,20.7503437758504,0.393480228,1
-2,32.6448776540133,0.498378342,0.789521122488906
-3,25.9542784072792,0.952006818,0.413316607150601
-4,24.829107507123,1.307999089,0.30082607190562
+1,49.9706183617925,0.199006943,1
+2,99.0442409501509,0.200415994,0.992969368502596
+3,90.0230242461031,0.330874243,0.60145794727213
+4,98.6941814138603,0.403437664,0.493278047039257
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -23,7 +23,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set title "headroom: k copies of a 400-job chain, one worker each\nmaximum sustained load 800/s (20 % of capacity); 4 copies at efficiency 0.30"
+set title "headroom: k copies of a 400-job chain, one worker each\nmaximum sustained load 2.80k/s (70 % of capacity); 4 copies at efficiency 0.49" textcolor rgb '#b26a00'
 set xlabel 'copies running at once (one worker each)'
 set ylabel 'time for every copy to finish [s]'
 set y2label 'efficiency (1 = linear)'
