@@ -14,28 +14,6 @@ namespace {
 /// The cache of the worker running on this thread (see RecordCache::bind).
 thread_local RecordCache* tlCache = nullptr;
 
-/// The records of a thread posting from outside the workers (JobPool::acquireForPoster).
-/// Trivially destructible, so it stays usable while the thread's other thread_local
-/// objects end (a handle among them may release its record then); PosterStockEnd, set up
-/// at its first use, gives its records back when the thread ends.
-struct PosterStock {
-    JobPool* pool = nullptr;  ///< whose records it holds; meaningful only while count > 0
-    JobRecord* head = nullptr;
-    std::size_t count = 0;
-    bool ended = false;  ///< the thread is ending: no more stocking
-};
-constinit thread_local PosterStock tlPoster;
-
-struct PosterStockEnd {
-    PosterStockEnd() = default;
-    PosterStockEnd(const PosterStockEnd&) = delete;
-    PosterStockEnd& operator=(const PosterStockEnd&) = delete;
-    ~PosterStockEnd() {
-        JobPool::returnPosterStock();
-        tlPoster.ended = true;
-    }
-};
-
 /// The last record of a non-empty list through `link`.
 JobRecord* lastOf(JobRecord* list) noexcept {
     while (list->link)
@@ -59,15 +37,31 @@ RecordCache* RecordCache::bound() noexcept {
 }
 
 JobRecord* RecordCache::take() {
-    return pool_->takeFromStock(head_, count_);
+    if (!head_) head_ = pool_->takeBatch(kBatch, count_);
+    JobRecord* rec = head_;
+    head_ = rec->link;
+    rec->link = nullptr;
+    --count_;
+    return rec;
 }
 
 void RecordCache::give(JobRecord* rec) noexcept {
-    pool_->giveToStock(head_, count_, rec);
+    rec->link = head_;
+    head_ = rec;
+    if (++count_ <= 2 * kBatch) return;
+    // Keep the newest kBatch (warm in this core's cache), return the rest.
+    JobRecord* last = head_;
+    for (std::size_t i = 1; i < kBatch; ++i)
+        last = last->link;
+    JobRecord* spill = std::exchange(last->link, nullptr);
+    pool_->giveBatch(spill, lastOf(spill), count_ - kBatch);
+    count_ = kBatch;
 }
 
 void RecordCache::flush() noexcept {
-    if (head_) pool_->flushStock(head_, count_);
+    if (!head_) return;
+    JobRecord* tail = lastOf(head_);
+    pool_->giveBatch(std::exchange(head_, nullptr), tail, std::exchange(count_, 0));
 }
 
 // ---------------------------------------------------------------- JobPool
@@ -116,63 +110,13 @@ JobRecord* JobPool::acquire() {
     return takeBatch(1, got);
 }
 
-JobRecord* JobPool::acquireForPoster() {
-    if (tlCache && tlCache->pool() == this) return tlCache->take();
-    PosterStock& mine = tlPoster;
-    if (mine.count > 0 && mine.pool == this) return takeFromStock(mine.head, mine.count);
-    if (mine.ended) return acquire();
-    // Empty, or another pool's (alive: its records are outside): switch to this pool.
-    returnPosterStock();
-    static thread_local PosterStockEnd end;  // registered once per thread, here
-    (void)end;
-    mine.pool = this;
-    return takeFromStock(mine.head, mine.count);
-}
-
-void JobPool::returnPosterStock() noexcept {
-    PosterStock& mine = tlPoster;
-    if (mine.count > 0) mine.pool->flushStock(mine.head, mine.count);
-}
-
 void JobPool::release(JobRecord* rec) noexcept {
     rec->recycle();
     if (tlCache && tlCache->pool() == this) {
         tlCache->give(rec);
         return;
     }
-    if (PosterStock& mine = tlPoster; mine.count > 0 && mine.pool == this) {
-        giveToStock(mine.head, mine.count, rec);
-        return;
-    }
     giveBatch(rec, rec, 1);
-}
-
-JobRecord* JobPool::takeFromStock(JobRecord*& head, std::size_t& count) {
-    if (!head) head = takeBatch(RecordCache::kBatch, count);
-    JobRecord* rec = head;
-    head = rec->link;
-    rec->link = nullptr;
-    --count;
-    return rec;
-}
-
-void JobPool::giveToStock(JobRecord*& head, std::size_t& count, JobRecord* rec) noexcept {
-    constexpr std::size_t kBatch = RecordCache::kBatch;
-    rec->link = head;
-    head = rec;
-    if (++count <= 2 * kBatch) return;
-    // Keep the newest kBatch (warm in this core's cache), return the rest.
-    JobRecord* last = head;
-    for (std::size_t i = 1; i < kBatch; ++i)
-        last = last->link;
-    JobRecord* spill = std::exchange(last->link, nullptr);
-    giveBatch(spill, lastOf(spill), count - kBatch);
-    count = kBatch;
-}
-
-void JobPool::flushStock(JobRecord*& head, std::size_t& count) noexcept {
-    JobRecord* tail = lastOf(head);
-    giveBatch(std::exchange(head, nullptr), tail, std::exchange(count, 0));
 }
 
 JobRecord* JobPool::takeBatch(std::size_t max, std::size_t& got) {

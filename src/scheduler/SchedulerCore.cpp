@@ -108,8 +108,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
         throw std::invalid_argument("pullsched: job deadline lies before its start time");
     if (opts.group.state && opts.group.state->owner != id_)
         throw std::invalid_argument("pullsched: JobOptions::group belongs to another scheduler");
-    const bool outside = !onOwnWorker();
-    if (outside) {
+    if (!onOwnWorker()) {
         // Announce the post, then check: shutdown() closes, then waits for announced posts,
         // so either it sees this post or this post sees it closed (both seq_cst).
         outsidePosts_.fetch_add(1, std::memory_order_seq_cst);
@@ -121,7 +120,7 @@ JobRecord* SchedulerCore::acquire(const JobOptions& opts) {
     }
     JobRecord* rec = nullptr;
     try {
-        rec = outside ? pool_->acquireForPoster() : pool_->acquire();
+        rec = pool_->acquire();
     } catch (...) {
         endOutsidePost();
         throw;

@@ -85,18 +85,8 @@ class JobPool {
     /// A pristine record with refs == 0: from the calling worker's cache if it has one
     /// for this pool, else from the shared list. Grows the pool by a block when empty.
     JobRecord* acquire();
-    /// As acquire(), for a thread that posts from outside the workers: without a bound
-    /// cache for this pool, from the thread's poster stock, which holds one pool's records
-    /// at a time and moves them to and from the shared list RecordCache::kBatch at once
-    /// (the lock per post was 46-77 of a post's ~250 instructions). Switching pools gives
-    /// the stock back to the previous one; a retired pool lives on while a stock holds its
-    /// records, until the thread posts to another pool or ends.
-    JobRecord* acquireForPoster();
-    /// Return a record whose last reference was dropped: into the calling thread's bound
-    /// cache or poster stock if it holds this pool's records, else to the shared list.
+    /// Return a record whose last reference was dropped.
     void release(JobRecord* rec) noexcept;
-    /// The calling thread's poster stock back to its pool (as at the thread's end).
-    static void returnPosterStock() noexcept;
 
     /// Successor overflow blocks (a mutex-free intrusive list under a spin lock: needed
     /// only for fan-outs beyond the inline successors).
@@ -131,11 +121,6 @@ class JobPool {
     void giveBatch(JobRecord* head, JobRecord* tail, std::size_t n) noexcept;
     /// Call without lock_ held: deletes the pool once retired and nothing is outside.
     void deleteIfDone(bool done) noexcept;
-    /// A thread's private list of this pool's records (`head` through link, `count` long),
-    /// exchanged with the shared list a batch at a time: a worker's cache, a poster's stock.
-    JobRecord* takeFromStock(JobRecord*& head, std::size_t& count);
-    void giveToStock(JobRecord*& head, std::size_t& count, JobRecord* rec) noexcept;
-    void flushStock(JobRecord*& head, std::size_t& count) noexcept;
 
     mutable SpinLock lock_;  ///< guards everything below
     JobRecord* free_ = nullptr;
