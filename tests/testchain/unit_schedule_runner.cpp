@@ -498,7 +498,7 @@ TEST(ScheduleRunner, CancellingTheGroupEndsATimedOutRunAlone) {
     Scheduler sched({.workers = 2, .clock = &clock});
     RunnerConfig cfg;
     cfg.completionLimit = 50ms;
-    cfg.deadlines = false;  // moved past them, the nodes would expire instead
+    cfg.deadlines = false;  // the count below is about cancelling alone
     cfg.group = sched.group();
     ScheduleRunner runner(sched, g, cfg);
     const RunResult r = runner.run();
