@@ -28,18 +28,22 @@ struct PostLooks {
 constinit thread_local PostLooks tlPostLooks;
 }  // namespace
 
-CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed)
+CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed, bool steersHelpers)
     : allowed_(std::move(allowed)),
       slots_(std::make_unique<Slot[]>(workers)),
       workers_(workers),
 #if defined(__linux__)
-      enabled_(workers >= 2 && allowed_.size() >= 2) {
+      enabled_(workers >= 2 && allowed_.size() >= 2),
+      helperSteers_(steersHelpers && allowed_.size() >= 2) {
     allMask_ = fullMask(allowed_.size());
+    if (allMask_ == 0) helperSteers_ = false;
     for (unsigned i = 0; i < workers; ++i)
         slots_[i].steeredTo.store(allMask_, std::memory_order_relaxed);
 }
 #else
-      enabled_(false) {
+      enabled_(false),
+      helperSteers_(false) {
+    (void)steersHelpers;
 }
 #endif
 
@@ -134,9 +138,8 @@ std::uint64_t CpuSpread::steerMask(int wakerCpu, std::span<const int> published,
     return mask != 0 ? mask : fullMask(allowed.size());
 }
 
-unsigned CpuSpread::steerParked(unsigned me) noexcept {
 #if defined(__linux__)
-    if (!enabled_ || allMask_ == 0) return 0;
+std::uint64_t CpuSpread::wakeMask(unsigned me) const noexcept {
     // Busy workers' CPUs, as published (every kCheckPeriod jobs and when woken).
     // On the stack up to this many (workers and the poster); more take the vector. Sized
     // for the machines this runs on (2-16 CPUs), no measurement.
@@ -156,30 +159,95 @@ unsigned CpuSpread::steerParked(unsigned me) noexcept {
     busy[workers_] = posterAwake_.load(std::memory_order_relaxed)
                          ? postCpu_.load(std::memory_order_relaxed)
                          : kNotBusy;
-    const std::uint64_t to = steerMask(sched_getcpu(), busy, allowed_);
-    int cpus[64];  // `to` as CPU numbers, listed once, when the first worker needs them
+    return steerMask(sched_getcpu(), busy, allowed_);
+}
+
+bool CpuSpread::steer(Slot& other, std::uint64_t to) const noexcept {
+    if (other.parked.load(std::memory_order_acquire) != kParked) return false;
+    if (other.steeredTo.load(std::memory_order_relaxed) == to) return false;
+    int expected = kParked;
+    if (!other.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
+        return false;
+    int cpus[64];  // `to` as CPU numbers
     std::size_t count = 0;
+    for (std::size_t i = 0; i < allowed_.size(); ++i)
+        if (to & (std::uint64_t{1} << i)) cpus[count++] = allowed_[i];
+    const int tid = other.tid.load(std::memory_order_acquire);
+    const bool moved = tid != 0 && bindThread(tid, {cpus, count});
+    if (moved) other.steeredTo.store(to, std::memory_order_relaxed);
+    other.parked.store(kParked, std::memory_order_release);
+    return moved;
+}
+#endif
+
+unsigned CpuSpread::steerParked(unsigned me) noexcept {
+#if defined(__linux__)
+    if (!enabled_ || allMask_ == 0) return 0;
+    std::uint64_t to = 0;  // computed when the first parked worker needs it
     unsigned calls = 0;
     for (unsigned j = 0; j < workers_; ++j) {
-        if (j == me) continue;
-        Slot& other = slots_[j];
-        if (other.parked.load(std::memory_order_acquire) != kParked) continue;
-        if (other.steeredTo.load(std::memory_order_relaxed) == to) continue;
-        int expected = kParked;
-        if (!other.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
-            continue;
-        if (count == 0) {
-            for (std::size_t i = 0; i < allowed_.size(); ++i)
-                if (to & (std::uint64_t{1} << i)) cpus[count++] = allowed_[i];
-        }
-        const int tid = other.tid.load(std::memory_order_acquire);
-        if (tid != 0 && bindThread(tid, {cpus, count})) {
-            other.steeredTo.store(to, std::memory_order_relaxed);
-            ++calls;
-        }
-        other.parked.store(kParked, std::memory_order_release);
+        if (j == me || slots_[j].parked.load(std::memory_order_acquire) != kParked) continue;
+        if (to == 0) to = wakeMask(me);
+        if (steer(slots_[j], to)) ++calls;
     }
     return calls;
+#else
+    (void)me;
+    return 0;
+#endif
+}
+
+bool CpuSpread::helperParking() noexcept {
+#if defined(__linux__)
+    if (!helperSteers_) return false;
+    Slot& slot = helperSlot_;
+    int expected = kRunning;
+    // Held as kSteering while it looks, so that no waker steers it half set up.
+    if (!slot.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
+        return false;  // another helper sleeps in it
+    cpu_set_t own;
+    CPU_ZERO(&own);
+    bool whole = sched_getaffinity(0, sizeof own, &own) == 0 &&
+                 static_cast<std::size_t>(CPU_COUNT(&own)) == allowed_.size();
+    for (std::size_t i = 0; whole && i < allowed_.size(); ++i)
+        whole = CPU_ISSET(allowed_[i], &own);
+    if (!whole) {  // bound by its owner: not ours to move
+        slot.parked.store(kRunning, std::memory_order_release);
+        return false;
+    }
+    slot.tid.store(currentThreadId(), std::memory_order_relaxed);
+    slot.steeredTo.store(allMask_, std::memory_order_relaxed);
+    slot.parked.store(kParked, std::memory_order_release);
+    return true;
+#else
+    return false;
+#endif
+}
+
+void CpuSpread::helperUnparked() noexcept {
+#if defined(__linux__)
+    Slot& slot = helperSlot_;
+    int expected = kParked;
+    for (unsigned spins = 0;
+         !slot.parked.compare_exchange_weak(expected, kSteering, std::memory_order_acq_rel);
+         ++spins) {
+        expected = kParked;  // a waker is steering it: one system call, unless preempted
+        if (spins < 64) {
+            cpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
+    }
+    if (slot.steeredTo.load(std::memory_order_relaxed) != allMask_) bindCallingThread(allowed_);
+    slot.tid.store(0, std::memory_order_relaxed);
+    slot.parked.store(kRunning, std::memory_order_release);
+#endif
+}
+
+unsigned CpuSpread::steerHelper(unsigned me) noexcept {
+#if defined(__linux__)
+    if (!helperSteers_ || helperSlot_.parked.load(std::memory_order_acquire) != kParked) return 0;
+    return steer(helperSlot_, wakeMask(me)) ? 1 : 0;
 #else
     (void)me;
     return 0;

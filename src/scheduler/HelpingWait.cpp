@@ -5,12 +5,15 @@
 #include "detail/HelpDeadline.hpp"
 #include "detail/SchedulerCore.hpp"
 
-// A thread in drain() that runs jobs while it waits (SchedulerConfig::helpWhileWaiting):
-// it takes queued untimed jobs one at a time, from the shared FIFO or the oldest of a
-// worker's queues, and runs and finalises them as a post from outside would be. Timed jobs
-// stay with the workers: their (start, sequence) order is kept by the grooming token's
-// holder and the due queue, which this thread does not touch. No manager thread either:
-// the helper is the caller of drain(), only while it waits.
+// A thread in drain() or wait() that runs jobs while it waits
+// (SchedulerConfig::helpWhileWaiting): it takes queued untimed jobs one at a time, from
+// the shared FIFO or the oldest of a worker's queues, and runs and finalises them as a
+// post from outside would be. Timed jobs stay with the workers: their (start, sequence)
+// order is kept by the grooming token's holder and the due queue, which this thread does
+// not touch (with one worker, timed jobs never run overlapped). With nothing queued it
+// sleeps; with fewer workers than CPUs, the workers' wakers wake it for new untimed work
+// when they find no worker to wake (rule E of the WakeProtocol). No manager thread either:
+// the helper is the caller, only while it waits.
 
 namespace pullsched::detail {
 
@@ -61,6 +64,41 @@ JobRecord* SchedulerCore::takeForHelper() {
         if (w->own.popHalf(one.data(), 1) == 1 || w->posted.popHalf(one.data(), 1) == 1)
             return one[0];
     return nullptr;
+}
+
+/// What a helper looks for after announcing its sleep.
+bool SchedulerCore::helperWorkSeen() const noexcept {
+    return untimedQueued();
+}
+
+SchedulerCore::HelperSleep SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
+                                                      TimePoint steadyDeadline) {
+    if (done.done(done.context)) return HelperSleep::Done;
+    const bool steerable = spread_.helperParking();
+    wake_.announceHelperSleep();
+    struct End {
+        SchedulerCore& core;
+        bool steerable;
+        ~End() {
+            core.wake_.helperSleepEnded();
+            if (steerable) core.spread_.helperUnparked();
+        }
+    } end{*this, steerable};
+    const WakeSignal::Key key = signal.prepareWait();
+    if (done.done(done.context)) {
+        signal.cancelWait();
+        return HelperSleep::Done;
+    }
+    if (SteadyClock::now() >= steadyDeadline) {
+        signal.cancelWait();
+        return HelperSleep::TimedOut;
+    }
+    if (helperWorkSeen()) {
+        signal.cancelWait();
+        return HelperSleep::LookAgain;
+    }
+    signal.wait(key, steadyDeadline);
+    return HelperSleep::LookAgain;
 }
 
 /// run() and finalize() for the calling thread, then for the continuation that released,

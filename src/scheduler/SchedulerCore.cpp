@@ -70,10 +70,12 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       helperPosted_(0, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
-      wake_(static_cast<unsigned>(cfg.workers)),  // validated: at most 1024
+      wake_(static_cast<unsigned>(cfg.workers),  // validated: at most 1024
+            helpingAllowed() && cfg.workers < processCpus().size()),
       spread_(static_cast<unsigned>(cfg.workers),
               cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? processCpus()
-                                                                         : std::vector<int>{}),
+                                                                         : std::vector<int>{},
+              wake_.wakesHelpers()),
       workForce_(std::move(starter)) {
     nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
@@ -209,8 +211,18 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     help = help && helpingAllowed();
     while (true) {
         // Run what is queued while there is some (see helpUntil); then sleep until the
-        // workers finished the rest. A job queued after that look is the workers'.
-        if (help && helpUntil(steadyDeadline)) continue;
+        // workers finished the rest, or until a waker finds no worker to wake for new work.
+        if (help) {
+            if (helpUntil(steadyDeadline)) continue;
+            switch (helperSleep(drainSignal_, {&allFinishedOf, this}, steadyDeadline)) {
+                case HelperSleep::Done:
+                    return true;
+                case HelperSleep::TimedOut:
+                    return false;
+                case HelperSleep::LookAgain:
+                    continue;
+            }
+        }
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (allFinished()) {
             drainSignal_.cancelWait();

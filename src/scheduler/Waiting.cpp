@@ -49,7 +49,17 @@ bool SchedulerCore::waitUntilDone(HelpStop done, TimePoint steadyDeadline) {
     spread_.posterWaits();
     const bool help = helpingAllowed();
     while (true) {
-        if (help && helpUntil(steadyDeadline, done)) continue;
+        if (help) {  // as drain() does
+            if (helpUntil(steadyDeadline, done)) continue;
+            switch (helperSleep(jobEndSignal_, done, steadyDeadline)) {
+                case HelperSleep::Done:
+                    return true;
+                case HelperSleep::TimedOut:
+                    return false;
+                case HelperSleep::LookAgain:
+                    continue;
+            }
+        }
         const WakeSignal::Key key = jobEndSignal_.prepareWait();
         if (done.done(done.context)) {
             jobEndSignal_.cancelWait();

@@ -4,7 +4,8 @@
 
 namespace pullsched::detail {
 
-WakeProtocol::WakeProtocol(unsigned workers) noexcept : maxSpinners_(std::max(1u, workers / 2)) {}
+WakeProtocol::WakeProtocol(unsigned workers, bool wakesHelpers) noexcept
+    : wakesHelpers_(wakesHelpers), maxSpinners_(std::max(1u, workers / 2)) {}
 
 bool WakeProtocol::notifyTender() {
     // The tender clears the flag after its wait and before it looks for work (see

@@ -20,7 +20,7 @@ constexpr Duration kWakeOverdue = std::chrono::microseconds(200);
 /// sent to a parked worker is watched when the workers are spread (see spreadCheck).
 void SchedulerCore::wakeForDueWork(Worker* w) {
     using Woke = WakeProtocol::Woke;
-    switch (wake_.wakeForDueWork([&] { return wakeParked(w); })) {
+    switch (wake_.wakeForDueWork([&] { return wakeParked(w); }, [&] { return wakeHelpers(w); })) {
         case Woke::Parked:
             if (w && spread_.enabled()) {  // see spreadCheck
                 w->wokeAt = SteadyClock::now();
@@ -28,11 +28,23 @@ void SchedulerCore::wakeForDueWork(Worker* w) {
             }
             break;
         case Woke::Tender:
+        case Woke::Helper:
             bump(w, &WorkerCounters::wakeups);
             break;
         case Woke::Nobody:
             break;
     }
+}
+
+/// Rule E: threads helping in drain() sleep on drainSignal_, in wait() on jobEndSignal_.
+/// Both are notified; one that is not helping looks, finds itself not done, and sleeps on.
+/// The helper is steered off the waker's CPU first (see CpuSpread::helperParking).
+bool SchedulerCore::wakeHelpers(Worker* w) {
+    if (const unsigned steered = spread_.steerHelper(w ? w->index : CpuSpread::kOutside))
+        bump(w, &WorkerCounters::spreadSteers, steered);
+    const bool drainers = drainSignal_.notifyAll();
+    const bool waiters = jobEndSignal_.notifyAll();
+    return drainers || waiters;
 }
 
 /// Wake one parked worker, steered off the waker's CPU first (see CpuSpread). Returns

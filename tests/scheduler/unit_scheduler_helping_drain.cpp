@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "SchedulerTestKit.hpp"
+#include "detail/ThreadAffinity.hpp"
 
 using namespace std::chrono_literals;
 using namespace pullsched;
@@ -198,3 +199,40 @@ TEST(SchedulerHelpingDrain, ShutdownWhileAThreadHelpsBalancesTheBooks) {
         EXPECT_EQ(static_cast<std::uint64_t>(ran.load()) + report.cancelled, s.submitted);
     }
 }
+
+// Rule E of the wake protocol: with fewer workers than CPUs, a thread asleep in drain() or
+// wait() is woken for untimed jobs that a timed job releases while every worker is busy.
+// The one worker runs the gate and then one of its two released jobs, which waits (up to
+// 10 s) for the other to start: only the waiting thread can start it.
+class SleepingHelper : public ::testing::TestWithParam<bool> {};
+
+TEST_P(SleepingHelper, IsWokenForJobsATimedGateReleases) {
+    if (pullsched::detail::processCpus().size() < 2) GTEST_SKIP() << "needs two CPUs";
+    const bool viaWait = GetParam();
+    Scheduler sched(config(1, true));
+    Threads threads(std::this_thread::get_id());
+    std::atomic<int> started{0};
+    std::atomic<bool> lonely{false};
+    const auto meet = [&] {
+        threads.note();
+        started.fetch_add(1);
+        const auto limit = std::chrono::steady_clock::now() + 10s;
+        while (started.load() < 2)
+            if (std::chrono::steady_clock::now() > limit) return lonely.store(true);
+    };
+    const JobHandle gate = sched.post([] {}, {.start = sched.now() + 20ms});
+    const JobHandle preds[] = {gate};
+    const JobHandle a = sched.post(meet, {}, preds);
+    const JobHandle b = sched.post(meet, {}, preds);
+    if (viaWait) {
+        sched.wait({a, b});  // asleep here before the gate is due
+    } else {
+        sched.drain();
+    }
+    EXPECT_FALSE(lonely.load()) << "the waiting thread slept through the released jobs";
+    EXPECT_EQ(threads.onCaller(), 1);
+    EXPECT_EQ(threads.elsewhere(), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(DrainOrWait, SleepingHelper, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Wait" : "Drain"; });

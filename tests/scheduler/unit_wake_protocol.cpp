@@ -22,6 +22,12 @@ TimePoint at(std::int64_t ns) {
     return TimePoint(std::chrono::nanoseconds(ns));
 }
 
+/// No thread helps in drain(): rule E's notification must not be called.
+const auto kNoHelper = [] {
+    ADD_FAILURE() << "a helper was notified";
+    return false;
+};
+
 }  // namespace
 
 TEST(WakeProtocol, MayParkOnlyWhenNoConditionHolds) {
@@ -140,7 +146,8 @@ TEST(WakeProtocol, HalfTheWorkersMaySpinAtLeastOne) {
 TEST(WakeProtocol, NobodyToWakeWakesNobody) {
     WakeProtocol p(2);
     int calls = 0;
-    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }), WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }, kNoHelper),
+              WakeProtocol::Woke::Nobody);
     EXPECT_EQ(calls, 0);
 }
 
@@ -150,10 +157,12 @@ TEST(WakeProtocol, ASpinnerMeansNobodyIsWoken) {
     (void)key;
     ASSERT_TRUE(p.startSpin());
     int calls = 0;
-    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }), WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }, kNoHelper),
+              WakeProtocol::Woke::Nobody);
     EXPECT_EQ(calls, 0);
     p.endSpin();
-    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }, kNoHelper),
+              WakeProtocol::Woke::Parked);
     EXPECT_EQ(calls, 1);
     p.cancelPark();
 }
@@ -163,11 +172,11 @@ TEST(WakeProtocol, OneWakeInFlightUntilTheWokenWorkerLooks) {
     p.announcePark();
     int calls = 0;
     auto wakeParked = [&] { return ++calls, true; };
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Parked);
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Nobody);
     EXPECT_EQ(calls, 1);
     p.parkEnded();  // it looks for work: the next release wakes again
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Parked);
     EXPECT_EQ(calls, 2);
     p.cancelPark();
 }
@@ -176,8 +185,10 @@ TEST(WakeProtocol, AWakeThatFoundNobodyLeavesNoWakeInFlight) {
     WakeProtocol p(2);
     p.announcePark();
     int calls = 0;
-    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, false; }), WakeProtocol::Woke::Nobody);
-    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, false; }, kNoHelper),
+              WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork([&] { return ++calls, true; }, kNoHelper),
+              WakeProtocol::Woke::Parked);
     EXPECT_EQ(calls, 2);
     p.cancelPark();
 }
@@ -188,21 +199,22 @@ TEST(WakeProtocol, WithNobodyParkedTheTenderIsWokenOnce) {
     int calls = 0;
     auto wakeParked = [&] { return ++calls, true; };
     // Claimed, but not asleep yet: nobody to notify.
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Nobody);
     const auto key = p.announceTenderSleep();
     (void)key;
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Tender);
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Nobody);  // on its way
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Tender);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Nobody);  // on its way
     EXPECT_EQ(calls, 0);
     p.cancelTenderSleep();
     p.tenderSleepEnded(100);
-    EXPECT_EQ(p.wakeForDueWork(wakeParked), WakeProtocol::Woke::Nobody);  // no tender now
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper),
+              WakeProtocol::Woke::Nobody);  // no tender now
 }
 
 TEST(WakeProtocol, AWatchedWakeStaysInFlightUntilItArrivesOrAnotherIsSent) {
     WakeProtocol p(2);
     p.announcePark();
-    ASSERT_EQ(p.wakeForDueWork([] { return true; }), WakeProtocol::Woke::Parked);
+    ASSERT_EQ(p.wakeForDueWork([] { return true; }, kNoHelper), WakeProtocol::Woke::Parked);
     const std::uint32_t first = p.countWatchedWake();
     EXPECT_TRUE(p.watchedWakeInFlight(first));
     const std::uint32_t second = p.countWatchedWake();
@@ -211,4 +223,58 @@ TEST(WakeProtocol, AWatchedWakeStaysInFlightUntilItArrivesOrAnotherIsSent) {
     p.parkEnded();
     EXPECT_FALSE(p.watchedWakeInFlight(second));
     p.cancelPark();
+}
+
+TEST(WakeProtocol, ASleepingHelperIsWokenOnlyWhenNoWorkerCanBe) {
+    WakeProtocol p(2, true);
+    int parkedCalls = 0, helperCalls = 0;
+    auto wakeParked = [&] { return ++parkedCalls, true; };
+    auto wakeHelpers = [&] { return ++helperCalls, true; };
+    p.announceHelperSleep();
+    // A parked worker comes first (rule C): it passes the wake on if work remains.
+    p.announcePark();
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, wakeHelpers), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(helperCalls, 0);
+    p.parkEnded();
+    p.cancelPark();
+    // Nobody parked, no tender: the helper (rule E), once until it looks.
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, wakeHelpers), WakeProtocol::Woke::Helper);
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, wakeHelpers), WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(helperCalls, 1);
+    p.helperSleepEnded();
+    EXPECT_EQ(p.wakeForDueWork(wakeParked, kNoHelper), WakeProtocol::Woke::Nobody);  // awake
+    EXPECT_EQ(parkedCalls, 1);
+}
+
+TEST(WakeProtocol, AHelperThatLeftBeforeItsWakeLeavesNoWakeInFlight) {
+    WakeProtocol p(2, true);
+    int calls = 0;
+    p.announceHelperSleep();
+    EXPECT_EQ(p.wakeForDueWork(kNoHelper, [&] { return ++calls, false; }),
+              WakeProtocol::Woke::Nobody);
+    EXPECT_EQ(p.wakeForDueWork(kNoHelper, [&] { return ++calls, true; }),
+              WakeProtocol::Woke::Helper);
+    EXPECT_EQ(calls, 2);
+    p.helperSleepEnded();
+}
+
+TEST(WakeProtocol, ASpinnerOrAWakeInFlightAlsoSparesTheHelper) {
+    WakeProtocol p(2, true);
+    p.announceHelperSleep();
+    ASSERT_TRUE(p.startSpin());
+    EXPECT_EQ(p.wakeForDueWork(kNoHelper, kNoHelper), WakeProtocol::Woke::Nobody);  // A
+    p.endSpin();
+    p.announcePark();
+    EXPECT_EQ(p.wakeForDueWork([] { return true; }, kNoHelper), WakeProtocol::Woke::Parked);
+    EXPECT_EQ(p.wakeForDueWork(kNoHelper, kNoHelper), WakeProtocol::Woke::Nobody);  // B
+    p.parkEnded();
+    p.cancelPark();
+    p.helperSleepEnded();
+}
+
+TEST(WakeProtocol, WithAWorkerPerCpuTheHelperIsNeverWoken) {
+    WakeProtocol p(2, false);
+    p.announceHelperSleep();
+    EXPECT_EQ(p.wakeForDueWork(kNoHelper, kNoHelper), WakeProtocol::Woke::Nobody);
+    p.helperSleepEnded();
 }

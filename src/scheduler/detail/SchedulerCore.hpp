@@ -198,6 +198,7 @@ class SchedulerCore {
     // Waking others: the scheduler's side of the WakeProtocol (Waking.cpp).
     void wakeForDueWork(Worker* w);
     bool wakeParked(Worker* w);
+    bool wakeHelpers(Worker* w);
     void passWakeOn(Worker& w);
     void notifyTender(Worker* w);
     void handOverBeforeHead(const GroomResult& g, bool sleptToHead, Worker& w);
@@ -218,6 +219,12 @@ class SchedulerCore {
     bool helpUntil(TimePoint steadyDeadline, HelpStop stop = HelpStop{nullptr, nullptr});
     bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
+    bool helperWorkSeen() const noexcept;
+    /// A helper's sleep on `signal` until notified or `steadyDeadline`, unless `done`
+    /// holds, the deadline passed, or work for it appeared after it announced itself (rule
+    /// E of the WakeProtocol). Says which.
+    enum class HelperSleep : std::uint8_t { Done, LookAgain, TimedOut };
+    HelperSleep helperSleep(WakeSignal& signal, HelpStop done, TimePoint steadyDeadline);
     void runOnCaller(JobRecord* job);
 
     /// Take a queued job for running or expiring (see Cancellation.cpp). False: cancel()
@@ -243,6 +250,10 @@ class SchedulerCore {
     std::uint64_t finishedCount() const noexcept;
     std::uint64_t submittedCount() const noexcept;
     bool allFinished() const noexcept;
+    /// allFinished() as a HelpStop (drain()'s sleep).
+    static bool allFinishedOf(const void* core) noexcept {
+        return static_cast<const SchedulerCore*>(core)->allFinished();
+    }
     void notifyDrainIfDone() noexcept;
     WorkerCounters& countersOf(Worker* w) noexcept {
         return w ? w->counters : external_;

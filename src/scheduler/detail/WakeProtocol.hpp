@@ -30,7 +30,8 @@ class WakeProtocol {
     static std::int64_t ticks(TimePoint t) noexcept { return t.time_since_epoch().count(); }
 
     /// `workers`: how many workers share the protocol (bounds the idle spinners).
-    explicit WakeProtocol(unsigned workers) noexcept;
+    /// `wakesHelpers`: rule E applies (see wakeForDueWork).
+    explicit WakeProtocol(unsigned workers, bool wakesHelpers = false) noexcept;
 
     // ------------------------------------------------------------ pure decisions
 
@@ -153,7 +154,7 @@ class WakeProtocol {
     // ------------------------------------------------------------ the wakers' side
 
     /// Whom wakeForDueWork woke.
-    enum class Woke : std::uint8_t { Nobody, Parked, Tender };
+    enum class Woke : std::uint8_t { Nobody, Parked, Tender, Helper };
 
     /// Due work was published: wake a parked worker or, if none is parked, the tender,
     /// which may sleep towards a head far ahead and would not look again before it.
@@ -164,11 +165,19 @@ class WakeProtocol {
     ///   B. a wake is in flight: nobody (its worker wakes the next one if work remains,
     ///      so a burst of releases costs one futex wake, not one per job);
     ///   C. somebody is parked: wake one, marking the wake in flight;
-    ///   D. else, a tender sleeps: wake it (unless a wake is on its way to it already).
+    ///   D. else, a tender sleeps: wake it (unless a wake is on its way to it already);
+    ///   E. else, if the scheduler has fewer workers than the process has CPUs (so a
+    ///      helper adds a CPU's worth of work instead of taking a worker's core), a thread
+    ///      that helps in drain() or wait() and sleeps: wake it (`wakeHelpers()` notifies
+    ///      the signals they sleep on and returns whether anybody waited), unless a wake is
+    ///      on its way to one already. Last: a worker woken instead passes the wake on,
+    ///      and with every worker awake the work is already spread. With as many workers
+    ///      as CPUs the helper is not woken: measured (scheduler_bench Exec, 2 workers on
+    ///      2 CPUs), the third thread it adds made a 64-job graph 12-14 -> 20-26 us.
     /// The caller published before; the fence orders its publication before our reads,
     /// against the sleeper's announcement (prepareWait) before its reads.
-    template <class WakeParked>
-    Woke wakeForDueWork(WakeParked&& wakeParked) {
+    template <class WakeParked, class WakeHelpers>
+    Woke wakeForDueWork(WakeParked&& wakeParked, WakeHelpers&& wakeHelpers) {
         std::atomic_thread_fence(std::memory_order_seq_cst);
         if (spinners_.load(std::memory_order_seq_cst) > 0) return Woke::Nobody;  // A
         if (wakeInFlight_.load(std::memory_order_seq_cst)) return Woke::Nobody;  // B
@@ -179,6 +188,11 @@ class WakeProtocol {
         }
         if (tendTarget_.load(std::memory_order_seq_cst) != kNone && notifyTender())  // D
             return Woke::Tender;
+        if (wakesHelpers_ && helpersAsleep_.load(std::memory_order_seq_cst) > 0 &&  // E
+            !helperWakeInFlight_.exchange(true, std::memory_order_seq_cst)) {
+            if (wakeHelpers()) return Woke::Helper;
+            helperWakeInFlight_.store(false, std::memory_order_seq_cst);  // it left already
+        }
         return Woke::Nobody;
     }
 
@@ -261,6 +275,20 @@ class WakeProtocol {
     /// The one waiting worker whose wait has a time limit (see SafetyNetHolder).
     SafetyNetHolder& safetyNet() noexcept { return netHolder_; }
 
+    // ------------------------------------------------------------ helping waiters
+
+    /// Whether rule E applies: the scheduler has fewer workers than the process has CPUs.
+    bool wakesHelpers() const noexcept { return wakesHelpers_; }
+    /// A thread that helps in drain() or wait() is about to sleep: announced before it
+    /// prepares its wait and looks at the queues a last time (helperWorkSeen), so a waker
+    /// that published before that look sees it under rule E.
+    void announceHelperSleep() noexcept { helpersAsleep_.fetch_add(1, std::memory_order_seq_cst); }
+    /// Its sleep ended (notified, timed out, or not begun): a wake on its way has arrived.
+    void helperSleepEnded() noexcept {
+        helperWakeInFlight_.store(false, std::memory_order_seq_cst);
+        helpersAsleep_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+
   private:
     /// Start time the tender sleeps towards; kNone if nobody tends.
     alignas(64) std::atomic<std::int64_t> tendTarget_{kNone};
@@ -273,6 +301,11 @@ class WakeProtocol {
     std::atomic<std::uint32_t> wakeSeq_{0};
     /// The tender was notified and has not looked for work yet (see notifyTender).
     std::atomic<bool> tenderWakeInFlight_{false};
+    /// Threads helping in drain() or wait() that sleep, and whether one was notified and
+    /// has not looked yet (rule E; as wakeInFlight_, one futex wake per burst).
+    std::atomic<unsigned> helpersAsleep_{0};
+    std::atomic<bool> helperWakeInFlight_{false};
+    const bool wakesHelpers_;
 
     /// Workers in their idle spin, and how many may be at once: half, at least one, so
     /// the other half parks at once and never competes with a poster for a core.
