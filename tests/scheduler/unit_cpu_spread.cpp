@@ -227,17 +227,18 @@ TEST(CpuSpread, APosterKeepsItsCpuUntilItStopsPosting) {
 #endif
 
 /// A thread helping in drain() sleeps in the helper's slot (even with one worker): a waker
-/// steers it off its own CPU, and woken it takes its whole set back. A second helper, or
-/// one its owner bound to fewer CPUs, is not steerable.
+/// on the CPU it went to sleep on steers it off that CPU, and woken it takes its whole set
+/// back. A second helper, or one its owner bound to fewer CPUs, is not steerable.
 TEST(CpuSpread, ASleepingHelperIsSteeredLikeAParkedWorkerAndTakesItsSetBack) {
     const std::vector<int> cpus = pullsched::detail::processCpus();
     if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
     CpuSpread spread(1, cpus, /*steersHelpers=*/true);
-    std::atomic<int> tid{0};
+    std::atomic<int> tid{0}, sleptOn{-1};
     std::atomic<bool> wake{false};
     std::vector<int> setWhenWoken;
     std::thread helper([&] {
         ASSERT_TRUE(spread.helperParking());
+        sleptOn.store(sched_getcpu());  // where parking read it, unless moved in between
         tid.store(pullsched::detail::currentThreadId());
         tid.notify_one();
         wake.wait(false);
@@ -245,15 +246,18 @@ TEST(CpuSpread, ASleepingHelperIsSteeredLikeAParkedWorkerAndTakesItsSetBack) {
         setWhenWoken = cpusOfThread(0);
     });
     tid.wait(0);
-    std::thread([&] { EXPECT_FALSE(spread.helperParking()) << "one helper at a time"; }).join();
     std::thread([&] {
+        EXPECT_FALSE(spread.helperParking()) << "one helper at a time";
+    }).join();
+    std::thread([&] {
+        const int cpu = sleptOn.load();
         cpu_set_t one;
         CPU_ZERO(&one);
-        CPU_SET(cpus[0], &one);
+        CPU_SET(cpu, &one);
         ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
-        ASSERT_EQ(sched_getcpu(), cpus[0]);
+        ASSERT_EQ(sched_getcpu(), cpu);
         EXPECT_EQ(spread.steerHelper(0), 1u);
-        EXPECT_EQ(cpusOfThread(tid), without(cpus, cpus[0])) << "off the waker's CPU";
+        EXPECT_EQ(cpusOfThread(tid), without(cpus, cpu)) << "off the waker's CPU";
         EXPECT_EQ(spread.steerHelper(0), 0u) << "already steered so: no second system call";
     }).join();
     wake.store(true);
@@ -267,6 +271,6 @@ TEST(CpuSpread, ASleepingHelperIsSteeredLikeAParkedWorkerAndTakesItsSetBack) {
         CPU_SET(cpus[1], &one);
         ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
         EXPECT_FALSE(spread.helperParking()) << "bound by its owner: left alone";
-        EXPECT_TRUE(CpuSpread(1, cpus, false).helperParking() == false) << "not asked to steer";
+        EXPECT_FALSE(CpuSpread(1, cpus, false).helperParking()) << "not asked to steer";
     }).join();
 }
