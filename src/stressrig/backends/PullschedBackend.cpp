@@ -8,10 +8,11 @@
 // (untimed) jobs in drain(), as oneTBB's caller builds its graph and runs it in a slot of
 // its arena (with one thread, an observer or pinned workers the caller cannot help:
 // `workers` workers). A prebuilt graph runs on `workers` workers while the caller sleeps
-// in drain(): it waits behind a timed gate, and a thread asleep in drain() is not woken
-// for jobs released later, so a helping caller would sleep through the run (measured:
-// 1 us jobs on fft:8x64 0.40 -> 0.61 ms, one thread doing the work). On a schedule every
-// job is timed, which only workers run: `workers` workers.
+// in drain(): behind its timed gate a helping caller is woken for the released jobs, but
+// only after the gate's worker, and it is the weaker second thread there (1 us jobs,
+// 1 worker + caller against 2 workers: burst-64 0.079-0.097 against 0.050 ms,
+// chains-1024 0.61-0.70 against 0.55). On a schedule every job is timed, which only
+// workers run: `workers` workers.
 // With BackendSetup::planInRun the posting is timed as well: planning + execution, the
 // graph posted in batches (PostBatch) as a planner would.
 #include <algorithm>
