@@ -30,7 +30,7 @@ constinit thread_local PostLooks tlPostLooks;
 
 CpuSpread::CpuSpread(unsigned workers, std::vector<int> allowed, bool steersHelpers)
     : allowed_(std::move(allowed)),
-      slots_(std::make_unique<Slot[]>(workers)),
+      slots_(std::make_unique<Slot[]>(workers + 1)),
       workers_(workers),
 #if defined(__linux__)
       enabled_(workers >= 2 && allowed_.size() >= 2),
@@ -200,7 +200,7 @@ unsigned CpuSpread::steerParked(unsigned me) noexcept {
 bool CpuSpread::helperParking() noexcept {
 #if defined(__linux__)
     if (!helperSteers_) return false;
-    Slot& slot = helperSlot_;
+    Slot& slot = slots_[workers_];
     int expected = kRunning;
     // Held as kSteering while it looks, so that no waker steers it half set up.
     if (!slot.parked.compare_exchange_strong(expected, kSteering, std::memory_order_acq_rel))
@@ -226,7 +226,7 @@ bool CpuSpread::helperParking() noexcept {
 
 void CpuSpread::helperUnparked() noexcept {
 #if defined(__linux__)
-    Slot& slot = helperSlot_;
+    Slot& slot = slots_[workers_];
     int expected = kParked;
     for (unsigned spins = 0;
          !slot.parked.compare_exchange_weak(expected, kSteering, std::memory_order_acq_rel);
@@ -246,8 +246,9 @@ void CpuSpread::helperUnparked() noexcept {
 
 unsigned CpuSpread::steerHelper(unsigned me) noexcept {
 #if defined(__linux__)
-    if (!helperSteers_ || helperSlot_.parked.load(std::memory_order_acquire) != kParked) return 0;
-    return steer(helperSlot_, wakeMask(me)) ? 1 : 0;
+    Slot& slot = slots_[workers_];
+    if (!helperSteers_ || slot.parked.load(std::memory_order_acquire) != kParked) return 0;
+    return steer(slot, wakeMask(me)) ? 1 : 0;
 #else
     (void)me;
     return 0;

@@ -73,20 +73,16 @@ bool SchedulerCore::helperWorkSeen() const noexcept {
 
 SchedulerCore::HelperSleep SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
                                                       TimePoint steadyDeadline) {
-    if (done.done(done.context)) return HelperSleep::Done;
-    // Without rule E nobody wakes a helper for work: it skips the bookkeeping and the look
-    // at the queues (lines the workers write: a drain() of 16 jobs paid ~30 ns per job).
-    const bool wakeable = wake_.wakesHelpers();
-    const bool steerable = wakeable && spread_.helperParking();
-    if (wakeable) wake_.announceHelperSleep();
+    const bool steerable = spread_.helperParking();
+    wake_.announceHelperSleep();
     struct End {
         SchedulerCore& core;
-        bool wakeable, steerable;
+        bool steerable;
         ~End() {
-            if (wakeable) core.wake_.helperSleepEnded();
+            core.wake_.helperSleepEnded();
             if (steerable) core.spread_.helperUnparked();
         }
-    } end{*this, wakeable, steerable};
+    } end{*this, steerable};
     const WakeSignal::Key key = signal.prepareWait();
     if (done.done(done.context)) {
         signal.cancelWait();
@@ -96,7 +92,7 @@ SchedulerCore::HelperSleep SchedulerCore::helperSleep(WakeSignal& signal, HelpSt
         signal.cancelWait();
         return HelperSleep::TimedOut;
     }
-    if (wakeable && helperWorkSeen()) {
+    if (helperWorkSeen()) {
         signal.cancelWait();
         return HelperSleep::LookAgain;
     }

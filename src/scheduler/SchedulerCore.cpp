@@ -64,18 +64,18 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
       loadController_(cfg.horizons),
+      helpersWakeable_(helpingAllowed() && cfg.workers < processCpus().size()),
       pool_(JobPool::create(cfg.initialJobCapacity)),
       entrance_(cfg.initialJobCapacity),
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       helperPosted_(0, {&token_, &tokenHolderWaits_}),
       due_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
       timeQueue_(cfg.initialJobCapacity),
-      wake_(static_cast<unsigned>(cfg.workers),  // validated: at most 1024
-            helpingAllowed() && cfg.workers < processCpus().size()),
+      wake_(static_cast<unsigned>(cfg.workers), helpersWakeable_),  // validated: <= 1024
       spread_(static_cast<unsigned>(cfg.workers),
               cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? processCpus()
                                                                          : std::vector<int>{},
-              wake_.wakesHelpers()),
+              helpersWakeable_),
       workForce_(std::move(starter)) {
     nextDutyCycle_ = saturatingAdd(now(), cfg_.dutyCycle);
     workers_.reserve(cfg_.workers);
@@ -212,8 +212,8 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
     while (true) {
         // Run what is queued while there is some (see helpUntil); then sleep until the
         // workers finished the rest, or until a waker finds no worker to wake for new work.
-        if (help) {
-            if (helpUntil(steadyDeadline)) continue;
+        if (help && helpUntil(steadyDeadline)) continue;
+        if (help && helpersWakeable_) {
             switch (helperSleep(drainSignal_, {&allFinishedOf, this}, steadyDeadline)) {
                 case HelperSleep::Done:
                     return true;

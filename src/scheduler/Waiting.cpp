@@ -49,8 +49,8 @@ bool SchedulerCore::waitUntilDone(HelpStop done, TimePoint steadyDeadline) {
     spread_.posterWaits();
     const bool help = helpingAllowed();
     while (true) {
-        if (help) {  // as drain() does
-            if (helpUntil(steadyDeadline, done)) continue;
+        if (help && helpUntil(steadyDeadline, done)) continue;
+        if (help && helpersWakeable_) {  // as drain() does
             switch (helperSleep(jobEndSignal_, done, steadyDeadline)) {
                 case HelperSleep::Done:
                     return true;

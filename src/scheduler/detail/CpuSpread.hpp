@@ -205,9 +205,8 @@ class CpuSpread {
     std::atomic<bool> postedSinceLook_{false};
     /// A thread outside the workers posted and has not waited in drain() since.
     std::atomic<bool> posterAwake_{false};
+    /// One per worker, then the sleeping helper's (parked: kRunning when free).
     std::unique_ptr<Slot[]> slots_;
-    /// The sleeping helper that may be steered (parked: kRunning when free).
-    Slot helperSlot_;
     unsigned workers_;
     bool enabled_;
     bool helperSteers_;
