@@ -1,5 +1,6 @@
 #include <array>
 #include <exception>
+#include <optional>
 #include <utility>
 
 #include "detail/HelpDeadline.hpp"
@@ -71,8 +72,8 @@ bool SchedulerCore::helperWorkSeen() const noexcept {
     return untimedQueued();
 }
 
-SchedulerCore::HelperSleep SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
-                                                      TimePoint steadyDeadline) {
+std::optional<bool> SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
+                                               TimePoint steadyDeadline) {
     const bool steerable = spread_.helperParking();
     wake_.announceHelperSleep();
     struct End {
@@ -86,18 +87,18 @@ SchedulerCore::HelperSleep SchedulerCore::helperSleep(WakeSignal& signal, HelpSt
     const WakeSignal::Key key = signal.prepareWait();
     if (done.done(done.context)) {
         signal.cancelWait();
-        return HelperSleep::Done;
+        return true;
     }
     if (SteadyClock::now() >= steadyDeadline) {
         signal.cancelWait();
-        return HelperSleep::TimedOut;
+        return false;
     }
     if (helperWorkSeen()) {
         signal.cancelWait();
-        return HelperSleep::LookAgain;
+        return std::nullopt;
     }
     signal.wait(key, steadyDeadline);
-    return HelperSleep::LookAgain;
+    return std::nullopt;
 }
 
 /// run() and finalize() for the calling thread, then for the continuation that released,

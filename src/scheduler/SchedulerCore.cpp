@@ -214,14 +214,9 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
         // workers finished the rest, or until a waker finds no worker to wake for new work.
         if (help && helpUntil(steadyDeadline)) continue;
         if (help && helpersWakeable_) {
-            switch (helperSleep(drainSignal_, {&allFinishedOf, this}, steadyDeadline)) {
-                case HelperSleep::Done:
-                    return true;
-                case HelperSleep::TimedOut:
-                    return false;
-                case HelperSleep::LookAgain:
-                    continue;
-            }
+            if (const auto done = helperSleep(drainSignal_, {&allFinishedOf, this}, steadyDeadline))
+                return *done;
+            continue;
         }
         const WakeSignal::Key key = drainSignal_.prepareWait();
         if (allFinished()) {

@@ -51,14 +51,8 @@ bool SchedulerCore::waitUntilDone(HelpStop done, TimePoint steadyDeadline) {
     while (true) {
         if (help && helpUntil(steadyDeadline, done)) continue;
         if (help && helpersWakeable_) {  // as drain() does
-            switch (helperSleep(jobEndSignal_, done, steadyDeadline)) {
-                case HelperSleep::Done:
-                    return true;
-                case HelperSleep::TimedOut:
-                    return false;
-                case HelperSleep::LookAgain:
-                    continue;
-            }
+            if (const auto final = helperSleep(jobEndSignal_, done, steadyDeadline)) return *final;
+            continue;
         }
         const WakeSignal::Key key = jobEndSignal_.prepareWait();
         if (done.done(done.context)) {

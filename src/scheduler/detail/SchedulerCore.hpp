@@ -222,11 +222,11 @@ class SchedulerCore {
     bool helperWorkSeen() const noexcept;
     /// Where rule E applies (helpersWakeable_), a helper's sleep on `signal` until notified
     /// or `steadyDeadline`, unless `done` holds, the deadline passed, or work for it
-    /// appeared after it announced itself. Says which. Elsewhere a helper sleeps as a
-    /// non-helping waiter does: its extra look at the queues read lines the workers write
-    /// (a drain() of 16 jobs paid ~30 ns per job for it).
-    enum class HelperSleep : std::uint8_t { Done, LookAgain, TimedOut };
-    HelperSleep helperSleep(WakeSignal& signal, HelpStop done, TimePoint steadyDeadline);
+    /// appeared after it announced itself. Returns true once done, false once the deadline
+    /// passed, nothing when the helper should look for work again. Elsewhere a helper
+    /// sleeps as a non-helping waiter does: its extra look at the queues read lines the
+    /// workers write (a drain() of 16 jobs paid ~30 ns per job for it).
+    std::optional<bool> helperSleep(WakeSignal& signal, HelpStop done, TimePoint steadyDeadline);
     void runOnCaller(JobRecord* job);
 
     /// Take a queued job for running or expiring (see Cancellation.cpp). False: cancel()
