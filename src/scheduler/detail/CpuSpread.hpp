@@ -123,7 +123,7 @@ class CpuSpread {
     /// steer it off its CPU as it steers a parked worker (the OS put a helper woken by a
     /// busy worker on that worker's CPU, where it preempted the worker for a whole run
     /// while the other CPU idled: 1 worker + helper, 256 jobs of 1 us, the helper ran 255
-    /// of them in 288 us, against 120 of 256 in 165-170 us when placed apart). Only a
+    /// of them in 288 us, against 119-129 of 256 in 165-211 us when placed apart). Only a
     /// thread that may run on every allowed CPU (one its owner bound is left alone), and
     /// one helper at a time. Returns whether it may be steered; then helperUnparked()
     /// follows its sleep.

@@ -307,9 +307,9 @@ class SchedulerCore {
     const ClockSource* clock_;
     Observer* observer_;
     LoadController loadController_;
-    /// Rule E applies (fewer workers than CPUs, helping allowed). Kept here, on a line
-    /// nobody writes, for the helper's sleep: WakeProtocol's copy shares a line with the
-    /// wake flags the workers write (reading it there cost drain() a cache miss).
+    /// Rule E applies (fewer workers than CPUs, helping allowed): decided once here, and
+    /// passed to the WakeProtocol (whom a waker wakes) and to CpuSpread (steering the
+    /// helper); drain() and wait() read it to choose the helper's sleep.
     const bool helpersWakeable_;
 
     PoolOwner pool_;  ///< retired, not deleted: handles may outlive the scheduler

@@ -277,8 +277,6 @@ class WakeProtocol {
 
     // ------------------------------------------------------------ helping waiters
 
-    /// Whether rule E applies: the scheduler has fewer workers than the process has CPUs.
-    bool wakesHelpers() const noexcept { return wakesHelpers_; }
     /// A thread that helps in drain() or wait() is about to sleep: announced before it
     /// prepares its wait and looks at the queues a last time (helperWorkSeen), so a waker
     /// that published before that look sees it under rule E.
