@@ -211,6 +211,59 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
     fs::remove_all(dir);
 }
 
+// Compared backends expire no job; past_deadline counts, from the end times, the jobs of
+// the measured reps that ended after scheduled start + life window. A window of 1 ns is
+// missed by every job (none starts before its start, each works 100 us), one of 1 h by
+// none; without a window there is no figure.
+TEST(StressrigRunMode, ComparedBackendsCountJobsPastTheirDeadline) {
+    const fs::path dir = rigtest::scratch("run-mode", "past-deadline");
+    const std::string compared = "--backends=pullsched,pool --reps=2 --out=res ";
+    struct Case {
+        std::string window;
+        json count;  // per backend, of 16 nodes x 2 reps
+        std::string text;
+    };
+    for (const Case& c :
+         {Case{"1ns", 32, "past deadline 32 of 32 jobs"},
+          Case{"1h", 0, "past deadline 0 of 32 jobs"}, Case{"0s", nullptr, "past deadline n/a"}}) {
+        fs::remove_all(dir / "res");
+        const Result r = rig(small(compared + "--life-window=" + c.window), dir);
+        ASSERT_EQ(r.code, 0) << c.window << "\n" << r.err;
+        const json j = rigtest::fileEnvelope(dir / "res/run-burst-16.json");
+        EXPECT_EQ(j.at("result").at("deadlines"), false) << c.window;  // none was enforced
+        for (const std::string b : {"pullsched", "pool"}) {
+            const json& e = j.at("result").at("backends").at(b);
+            EXPECT_EQ(e.at("runs"), 2) << c.window << " " << b;
+            EXPECT_EQ(e.at("missed_jobs"), 0) << c.window << " " << b;  // nothing expired
+            EXPECT_EQ(e.at("past_deadline"), c.count) << c.window << " " << b;
+        }
+        const CsvTable t = CsvTable::readFile(dir / "res/run-burst-16-backends.csv");
+        ASSERT_EQ(t.rowCount(), 2u);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const double cell = t.number(i, "past deadline");
+            if (c.count.is_null())
+                EXPECT_TRUE(std::isnan(cell)) << c.window;  // an empty cell, not 0
+            else
+                EXPECT_EQ(cell, c.count.get<double>()) << c.window;
+        }
+        for (const std::string b : {"  pullsched ", "  pool "}) {  // each backend's line
+            const std::size_t at = r.out.find(b);
+            ASSERT_NE(at, std::string::npos) << r.out;
+            const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+            EXPECT_NE(line.find(c.text), std::string::npos) << c.window << "\n" << line;
+        }
+        const char* schedule = c.count.is_null() ? "no deadlines" : "not enforced";
+        EXPECT_NE(r.out.find(schedule), std::string::npos) << c.window << "\n" << r.out;
+    }
+    // alone, pullsched keeps the deadlines and the same figure is there
+    const Result alone = rig(small("--reps=2 --life-window=1h --json --out=alone"), dir);
+    ASSERT_EQ(alone.code, 0) << alone.err;
+    const json a = rigtest::stdoutEnvelope(alone);
+    EXPECT_EQ(a.at("result").at("deadline_misses"), 0);
+    EXPECT_EQ(a.at("result").at("backends").at("pullsched").at("past_deadline"), 0);
+    fs::remove_all(dir);
+}
+
 TEST(StressrigRunMode, TraceHoldsJobsThatNeverRan) {
     const fs::path dir = rigtest::scratch("run-mode", "trace-expired");
     const Result r = rig(small("--reps=2 --life-window=1ns --trace-json"), dir);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "RigTestSupport.hpp"
+#include "backends/BackendComparison.hpp"
 #include "backends/BackendRegistry.hpp"
 #include "backends/GraphJobs.hpp"
 #include "load/SyntheticGraphs.hpp"
@@ -131,6 +132,40 @@ TEST(BackendSetupFactory, TakesTheOptionsAndLeavesScheduleDeadlinesAndStopUnset)
     EXPECT_FALSE(s.deadlines);
     EXPECT_FALSE(static_cast<bool>(s.stop));
     EXPECT_EQ(s.observer, nullptr);
+}
+
+// past_deadline: a job of a measured run whose end is later than its node's deadline;
+// one that ends on it is in time, one that never ran has no end, and the run a stop cut
+// short counts in no figure.
+TEST(BackendSeries, CountsTheJobsThatEndedAfterTheirDeadline) {
+    using std::chrono::microseconds;
+    using std::chrono::milliseconds;
+    const TestChainGraph g = chainGraph(3);
+    LevelSchedule schedule(g, WeightPolicy::Raw);
+    schedule.useDefault(milliseconds{1}).lifeWindow(microseconds{100});  // node i: i ms + 100us
+    const auto run = [&](std::vector<Duration> ends) {
+        BackendRun r;
+        for (std::uint32_t i = 0; i < ends.size(); ++i) {
+            JobTiming j;
+            j.node = i;
+            j.scheduledStart = schedule.nodeStart(i);
+            if (ends[i] != JobTiming::kNotRun) {
+                j.actualStart = j.scheduledStart;
+                j.end = ends[i];
+            }
+            r.result.jobs.push_back(j);
+        }
+        return r;
+    };
+    BackendSeries s;
+    s.runs.push_back(run({microseconds{50}, microseconds{1100}, microseconds{2101}}));
+    s.runs.push_back(run({JobTiming::kNotRun, milliseconds{5}, milliseconds{2}}));
+    s.cutRun = run({milliseconds{9}, milliseconds{9}, milliseconds{9}});
+    EXPECT_EQ(s.pastDeadline(schedule), 2u);  // node 2 of run 1, node 1 of run 2
+    EXPECT_EQ(s.json(&schedule).at("past_deadline"), 2);
+    EXPECT_TRUE(s.json(nullptr).at("past_deadline").is_null());  // no deadlines: no figure
+    schedule.lifeWindow(milliseconds{10});
+    EXPECT_EQ(s.pastDeadline(schedule), 0u);
 }
 
 // The bookkeeping the backends share counts down the exit nodes only, and only for a

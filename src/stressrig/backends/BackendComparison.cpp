@@ -72,7 +72,15 @@ LatencyHistogram BackendSeries::lateness() const {
     return h;
 }
 
-nlohmann::json BackendSeries::json() const {
+std::size_t BackendSeries::pastDeadline(const testchain::LevelSchedule& schedule) const {
+    std::size_t n = 0;
+    for (const BackendRun& r : runs)
+        for (const testchain::JobTiming& j : r.result.jobs)
+            if (j.ran() && j.end > schedule.nodeDeadline(j.node)) ++n;
+    return n;
+}
+
+nlohmann::json BackendSeries::json(const testchain::LevelSchedule* deadlines) const {
     const SampleStatistics rt = runtimeMs();
     nlohmann::json j;
     j["start_times"] = graphStartTimesName(startTimes);
@@ -106,6 +114,7 @@ nlohmann::json BackendSeries::json() const {
                                                     : "mismatch";
     j["failure"] = failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(failure);
     j["runtime_ms_per_run"] = perRun;
+    j["past_deadline"] = deadlines ? nlohmann::json(pastDeadline(*deadlines)) : nullptr;
     return j;
 }
 
@@ -191,10 +200,11 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
     return out;
 }
 
-nlohmann::json backendsJson(const std::vector<BackendSeries>& series) {
+nlohmann::json backendsJson(const std::vector<BackendSeries>& series,
+                            const testchain::LevelSchedule* deadlines) {
     nlohmann::json j = nlohmann::json::object();
     for (const BackendSeries& s : series)
-        j[s.name] = s.json();
+        j[s.name] = s.json(deadlines);
     return j;
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/SampleStatistics.hpp"
 #include "backends/GraphRunner.hpp"
 #include "measure/LatencyHistogram.hpp"
+#include "pullsched/testchain/LevelSchedule.hpp"
 
 namespace pullsched::rig {
 
@@ -41,10 +42,15 @@ struct BackendSeries {
     SampleStatistics efficiency() const;   ///< lower bound / runtime
     SampleStatistics startWaitMs() const;  ///< Σ in-job start wait per run
     LatencyHistogram lateness() const;     ///< actual − scheduled start, all jobs of all runs
+    /// Jobs of all runs that ended later than `schedule.nodeDeadline()`: read from the end
+    /// times, since only pullsched could expire a job (jobs that never ran have no end).
+    std::size_t pastDeadline(const testchain::LevelSchedule& schedule) const;
     /// { start_times, start_times_text, runs, warmup_runs, runtime_ms (mean), runtime_min_ms,
     ///   runtime_median_ms, runtime_max_ms, efficiency, start_wait_ms, lateness_*,
-    ///   hash_ok_runs, exactly_once_runs, missed_jobs, repeated_jobs, failure, runtime_ms_per_run }
-    nlohmann::json json() const;
+    ///   hash_ok_runs, exactly_once_runs, missed_jobs, repeated_jobs, failure, runtime_ms_per_run,
+    ///   past_deadline (pastDeadline(*deadlines); null when `deadlines` is nullptr: the
+    ///   schedule has none) }
+    nlohmann::json json(const testchain::LevelSchedule* deadlines) const;
 };
 
 /// Why a backend run is not correct ("" if it is): the runner's error, a timeout, a hash
@@ -77,7 +83,8 @@ std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names
                                            unsigned warmup, const StopRequest& stop,
                                            Progress* progress = nullptr);
 
-/// JSON object keyed by backend name (each BackendSeries::json()).
-nlohmann::json backendsJson(const std::vector<BackendSeries>& series);
+/// JSON object keyed by backend name (each BackendSeries::json(deadlines)).
+nlohmann::json backendsJson(const std::vector<BackendSeries>& series,
+                            const testchain::LevelSchedule* deadlines);
 
 }  // namespace pullsched::rig

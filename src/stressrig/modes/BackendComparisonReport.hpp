@@ -11,11 +11,14 @@
 namespace pullsched::rig {
 
 /// One row per backend: "backend", "start times", "runs", "runtime ms", "runtime min ms",
-/// "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us", "start wait ms",
-/// "hash ok runs", "exactly once runs".
-CsvTable backendsTable(const std::vector<BackendSeries>& series);
+/// "runtime max ms", "efficiency", "lateness p50 us", "lateness p99 us", "past deadline",
+/// "start wait ms", "hash ok runs", "exactly once runs". `deadlines`: the schedule whose
+/// nodeDeadline() the jobs' end times are held to; nullptr when it has none (empty cells).
+CsvTable backendsTable(const std::vector<BackendSeries>& series,
+                       const testchain::LevelSchedule* deadlines);
 
-/// One line per backend for a mode's text.
-std::vector<std::string> backendsText(const std::vector<BackendSeries>& series);
+/// One line per backend for a mode's text (`deadlines` as for backendsTable()).
+std::vector<std::string> backendsText(const std::vector<BackendSeries>& series,
+                                      const testchain::LevelSchedule* deadlines);
 
 }  // namespace pullsched::rig

@@ -223,6 +223,12 @@ class RunMode final : public Mode {
     void comparisonFiles(ModeResult& res, const Plan& p,
                          const std::vector<BackendSeries>& series) const;
 
+    /// The schedule whose deadlines the jobs' end times are held to; nullptr with
+    /// --life-window=0s (no deadlines).
+    const LevelSchedule* deadlinesOf(const Plan& p) const {
+        return sched_.lifeWindow > Duration::zero() ? &p.schedule : nullptr;
+    }
+
     /// Keys every result has, one backend or several.
     void commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m,
                     const std::vector<BackendSeries>& series) const;
@@ -295,7 +301,8 @@ ModeResult RunMode::run(RunContext& ctx) {
 
 /// Every backend of --backends in turn, on the same graph, schedule and job body. Alone,
 /// pullsched keeps the schedule's deadlines and is observed rep by rep; compared, no
-/// backend gets deadlines (only pullsched could expire a job: all run the same work).
+/// backend gets deadlines (only pullsched could expire a job: all run the same work), and
+/// the jobs that ended past theirs are counted from the end times (past_deadline).
 RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
     const GraphStatistics stats(p.graph, p.policy);
     RunMeasurement m;
@@ -452,6 +459,12 @@ void RunMode::detailText(ModeResult& res, const Plan& p, const RunMeasurement& m
                     s.completed, s.jobs, s.expired, s.cancelled, s.failed,
                     s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
     text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
+    if (const LevelSchedule* deadlines = deadlinesOf(p)) {
+        const MeasuredBackend& b = m.backends.front();
+        text.push_back(
+            fmt::format("  past deadline    {} of {} jobs that ran ended after their deadline",
+                        b.series.pastDeadline(*deadlines), b.series.lateness().count()));
+    }
     for (const RunRepOutcome& o : a.outcomes)
         if (o.interrupted && !o.complete())
             text.push_back(
@@ -687,12 +700,18 @@ void RunMode::comparisonText(ModeResult& res, const Plan& p, const RunMeasuremen
         graph_.label(), p.graph.size(), p.graph.seed(), m.hash, exec_.workers,
         durationText(exec_.load), exec_.loadKind, nameList));
     text.push_back(fmt::format(
-        "schedule: {}; {} measured reps per backend after {} warm-up; no deadlines (only "
-        "pullsched could expire a job); calibration: {}",
-        scheduleText(p.concurrency), sched_.reps, backends_.warmup, p.body.text()));
+        "schedule: {}; {} measured reps per backend after {} warm-up; {}; calibration: {}",
+        scheduleText(p.concurrency), sched_.reps, backends_.warmup,
+        deadlinesOf(p)
+            ? fmt::format("life window {0}, not enforced (only pullsched could expire a job): "
+                          "past deadline counts the jobs of the measured reps that ended after "
+                          "scheduled start + {0}",
+                          durationText(sched_.lifeWindow))
+            : std::string("no deadlines (--life-window=0s)"),
+        p.body.text()));
     text.push_back(fmt::format("  expected time {}, lower bound {} = max(work / {}, critical path)",
                                durationText(m.planned), durationText(m.lowerBound), p.concurrency));
-    for (std::string& line : backendsText(series))
+    for (std::string& line : backendsText(series, deadlinesOf(p)))
         text.push_back(std::move(line));
 }
 
@@ -715,7 +734,7 @@ void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m
     j["reps_planned"] = sched_.reps;
     j["warmup_runs_per_backend"] = backends_.comparing() ? backends_.warmup : 0u;
     j["deadlines"] = m.deadlines;
-    j["backends"] = backendsJson(series);
+    j["backends"] = backendsJson(series, deadlinesOf(p));
 }
 
 /// Each backend's last measured rep node by node, and the runtime of every rep.
@@ -787,7 +806,7 @@ void RunMode::comparisonFiles(ModeResult& res, const Plan& p,
     res.plots.push_back({"-reps", GnuplotScript::tablePlot(reps, "rep", runtimeColumns, {}, pr)});
     res.tables.push_back({"", std::move(jobs)});
     res.tables.push_back({"-reps", std::move(reps)});
-    res.tables.push_back({"-backends", backendsTable(series)});
+    res.tables.push_back({"-backends", backendsTable(series, deadlinesOf(p))});
     std::ostringstream dot;
     DotWriter::write(dot, p.graph);
     res.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});

@@ -44,6 +44,9 @@ constexpr std::array kMetrics = {
            "time of one run of the graph, first start to last finish (mean of the reps)"},
     Metric{"deadline_misses", "deadline_misses", "", Count, 1, kLower, "deadline misses",
            "jobs that could not start within their deadline window and were dropped"},
+    Metric{"past_deadline", "past_deadline", "", Count, 1, kLower, "past deadline",
+           "jobs of the measured reps that ended after their deadline (scheduled start + life "
+           "window), read from their end times (a job that never ran has none)"},
     Metric{"breaking_stress", "breaking_stress", "", Ratio, 1, kHigher, "breaking stress",
            "the stress factor at which the schedule breaks (higher = more headroom)"},
     Metric{"breaking_to_ideal", "breaking_to_ideal", "", Ratio, 1, kHigher,
