@@ -41,7 +41,16 @@ const std::string kRun = "--mode=run --pattern=burst --nodes=16 --load=20us --wo
 }  // namespace
 
 TEST(Checks, Run) {
-    expectPassThenFail("run", kRun, "lateness_max<=1h,deadline_misses>=0", "lateness_max>1h");
+    expectPassThenFail("run", kRun, "lateness_max<=1h,deadline_misses>=0,past_deadline>=0",
+                       "lateness_max>1h");
+}
+
+// Compared backends expire no job: each has past_deadline instead of deadline_misses. With
+// a 1 ns life window every job (16 nodes x 2 reps) ends after its deadline, whatever the load.
+TEST(Checks, RunWithBackendsChecksPastDeadline) {
+    expectPassThenFail("run-backends", kRun + " --backends=pullsched,pool --life-window=1ns",
+                       "past_deadline==32,past_deadline[pullsched]>=32",
+                       "past_deadline[pullsched]<=5");
 }
 
 TEST(Checks, Topology) {
@@ -208,7 +217,7 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         {"--mode=run", "lateness_p99<=50"},
         {"--mode=run", "efficiency>=5us"},
         {"--mode=run", "latency<1ms"},
-        // compared backends keep no deadline count each
+        // compared backends expire no job, so they have no deadline misses (past_deadline)
         {"--mode=run --backends=pullsched,pool", "deadline_misses==0"},
         {"--mode=soak", "rss_trend<1MiB"},
     };
@@ -222,6 +231,22 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         EXPECT_FALSE(fs::exists(dir / "out")) << mode << " " << check;
         fs::remove_all(dir);
     }
+}
+
+// The refusal of deadline_misses beside several backends names the figure they do have.
+TEST(Checks, DeadlineMissesOfComparedBackendsPointToPastDeadline) {
+    const fs::path dir = rigtest::scratch("checks", "misses");
+    const rigtest::Result r =
+        rig("--mode=run --backends=pullsched,pool --check='deadline_misses<=5' --out=out", dir);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("no job expires"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("past_deadline[pullsched]<=5"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    // alone, both figures are there
+    const rigtest::Result help = rig("--mode=run --help", dir);
+    EXPECT_NE(help.out.find("  deadline_misses "), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("  past_deadline "), std::string::npos) << help.out;
+    fs::remove_all(dir);
 }
 
 TEST(Checks, HelpNamesExitCode4AndTheModesFigures) {

@@ -196,6 +196,22 @@ TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
               "metg[pullsched]");
 }
 
+// A figure the mode refuses as configured is refused with the mode's reason, and only a
+// figure it does not produce: one it produces is parsed as usual.
+TEST(ResultChecks, ARefusedFigureIsRefusedWithItsReason) {
+    const std::vector<FigureRefusal> refused = {{"nodes", "name levels instead"},
+                                                {"efficiency", "never used"}};
+    try {
+        parseChecks("nodes==16", "test", kFigures, refused);
+        ADD_FAILURE() << "nodes==16 accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(), "invalid --check 'nodes==16': name levels instead");
+    }
+    EXPECT_EQ(parseChecks("efficiency>=0.9", "test", kFigures, refused).size(), 1u);
+    // without one the plain refusal
+    EXPECT_NE(refusal("nodes==16").find("does not produce nodes"), std::string::npos);
+}
+
 TEST(ResultChecks, EachBackendIsHeldToTheCondition) {
     const json result = {{"lateness_p99_us", 40},
                          {"backends",

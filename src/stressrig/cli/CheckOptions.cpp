@@ -159,7 +159,8 @@ std::pair<std::string, std::vector<std::string>> nameAndSelector(const std::stri
 }
 
 Check parseCondition(const std::string& text, std::string_view mode,
-                     const std::vector<FigureSource>& figures) {
+                     const std::vector<FigureSource>& figures,
+                     const std::vector<FigureRefusal>& refused) {
     const std::string bad = fmt::format("invalid --check '{}'", text);
     const std::optional<OpAt> op = findOp(text);
     if (!op || op->begin == 0 || op->end == text.size())
@@ -175,9 +176,14 @@ Check parseCondition(const std::string& text, std::string_view mode,
     const auto source = std::find_if(figures.begin(), figures.end(), [&](const FigureSource& f) {
         return f.metric == metric->name;
     });
-    if (source == figures.end())
+    if (source == figures.end()) {
+        const auto why = std::find_if(refused.begin(), refused.end(), [&](const FigureRefusal& r) {
+            return r.metric == metric->name;
+        });
+        if (why != refused.end()) throw UsageError(fmt::format("{}: {}", bad, why->reason));
         throw UsageError(fmt::format("{}: --mode={} does not produce {}; it has: {}", bad, mode,
                                      metric->name, figureNames(figures)));
+    }
     Check c;
     c.text = text;
     c.metric = metric;
@@ -198,14 +204,15 @@ Check parseCondition(const std::string& text, std::string_view mode,
 }  // namespace
 
 std::vector<Check> parseChecks(std::string_view spec, std::string_view mode,
-                               const std::vector<FigureSource>& figures) {
+                               const std::vector<FigureSource>& figures,
+                               const std::vector<FigureRefusal>& refused) {
     std::vector<Check> checks;
     for (const std::string& part : splitConditions(spec)) {
         const std::string text = withoutBlanks(part);
         if (text.empty())
             throw UsageError(
                 fmt::format("invalid --check '{}': an empty condition (a comma too many?)", spec));
-        checks.push_back(parseCondition(text, mode, figures));
+        checks.push_back(parseCondition(text, mode, figures, refused));
     }
     return checks;
 }
@@ -241,7 +248,8 @@ void CheckOptions::declare(OptionTable& table) {
 }
 
 std::vector<Check> CheckOptions::parse(std::string_view mode,
-                                       const std::vector<FigureSource>& figures) const {
+                                       const std::vector<FigureSource>& figures,
+                                       const std::vector<FigureRefusal>& refused) const {
     if (spec.empty()) return {};
     std::string conditions = spec;
     if (spec.front() == '@') {
@@ -253,7 +261,7 @@ std::vector<Check> CheckOptions::parse(std::string_view mode,
         if (conditions.empty())
             throw UsageError(fmt::format("invalid --check={}: the file has no condition", spec));
     }
-    return parseChecks(conditions, mode, figures);
+    return parseChecks(conditions, mode, figures, refused);
 }
 
 nlohmann::json CheckOptions::baseline(std::string_view mode,

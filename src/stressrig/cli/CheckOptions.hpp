@@ -21,8 +21,9 @@ struct CheckOptions {
 
     void declare(OptionTable& table);
     /// The conditions of `spec` (a file's when it is `@FILE`), validated against the
-    /// figures `mode` produces. Throws UsageError with one line.
-    std::vector<Check> parse(std::string_view mode, const std::vector<FigureSource>& figures) const;
+    /// figures `mode` produces (`refused`: see parseChecks). Throws UsageError with one line.
+    std::vector<Check> parse(std::string_view mode, const std::vector<FigureSource>& figures,
+                             const std::vector<FigureRefusal>& refused = {}) const;
     BusyPolicy busyPolicy() const;
     /// The stored result `F*baseline` conditions compare with: the newest result of `mode`
     /// in --check-baseline (null when no condition is relative). Throws UsageError when a
@@ -31,9 +32,11 @@ struct CheckOptions {
 };
 
 /// `EXPR[,EXPR...]`: each `KEY[SEL] OP VALUE[UNIT]` (OP < <= > >= == !=), checked against
-/// the figures `mode` produces. Throws UsageError naming the condition.
+/// the figures `mode` produces. Throws UsageError naming the condition; a figure in
+/// `refused` with its reason.
 std::vector<Check> parseChecks(std::string_view spec, std::string_view mode,
-                               const std::vector<FigureSource>& figures);
+                               const std::vector<FigureSource>& figures,
+                               const std::vector<FigureRefusal>& refused = {});
 
 /// The conditions of a check file joined by commas: one per line, `#` comments, blank
 /// lines, and optionally a `checks:` line with `- EXPR` items under it.

@@ -49,6 +49,9 @@ class Mode {
     virtual bool measures() const { return true; }
     /// The figures of the result a `--check` may name, and where the result holds them.
     virtual std::vector<FigureSource> figures() const { return {}; }
+    /// Figures a `--check` may not name as the mode is configured, each with what to name
+    /// instead (a figure the mode never produces needs no entry).
+    virtual std::vector<FigureRefusal> refusedFigures() const { return {}; }
 };
 
 /// Every mode, in --help order. Each mode file defines its factory.

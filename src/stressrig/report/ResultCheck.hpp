@@ -25,6 +25,14 @@ struct FigureSource {
     std::string_view path = {};
 };
 
+/// A figure of the catalogue a mode does not produce as configured, where the plain refusal
+/// would leave the user without a way on: a `--check` of it is refused with `reason`
+/// (which says what to name instead).
+struct FigureRefusal {
+    std::string_view metric;
+    std::string_view reason;
+};
+
 enum class CheckOp { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
 
 /// What a busy machine does to the checks (--check-busy).
