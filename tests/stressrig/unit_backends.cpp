@@ -10,6 +10,7 @@
 #include "RigTestSupport.hpp"
 #include "backends/BackendComparison.hpp"
 #include "backends/BackendRegistry.hpp"
+#include "backends/GateLead.hpp"
 #include "backends/GraphJobs.hpp"
 #include "load/SyntheticGraphs.hpp"
 #include "pullsched/testchain/Presets.hpp"
@@ -336,3 +337,17 @@ TEST_P(EveryBackend, RejectsRunBeforePrepareAndBadSetups) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, EveryBackend, ::testing::ValuesIn(BackendRegistry::names()),
                          [](const auto& info) { return info.param; });
+
+// pullsched's prebuilt run: the gate leaves room for the posting the last run measured.
+TEST(GateLead, FollowsTheLastPostingWithAFloorAndDoublesAfterAnEarlyGate) {
+    using std::chrono::microseconds;
+    using std::chrono::milliseconds;
+    // nothing measured yet: 2 ms + 2 us per node
+    EXPECT_EQ(gateLead(Duration::zero(), false, 10'000), microseconds{22'000});
+    EXPECT_EQ(gateLead(Duration::zero(), true, 0), microseconds{2'000});
+    // measured: 1.5x + 0.5 ms, at least 2 ms
+    EXPECT_EQ(gateLead(milliseconds{4}, false, 10'000), microseconds{6'500});
+    EXPECT_EQ(gateLead(microseconds{100}, false, 64), microseconds{2'000});
+    // the last gate opened before its posting ended: the posting counts twice
+    EXPECT_EQ(gateLead(milliseconds{4}, true, 10'000), microseconds{12'500});
+}

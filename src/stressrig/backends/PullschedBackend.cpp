@@ -3,6 +3,8 @@
 // scheduler). As fast as possible, it runs the graph the way the other backends do: every
 // node posted untimed with its predecessors, behind a gate, so that building the graph is
 // not timed (the others build theirs in prepare()); the run's clock starts at the gate.
+// The gate's start leaves room for the posting as the previous run measured it
+// (GateLead.hpp): the workers idle until then, and a long idle slows the run that follows.
 // Threads that run jobs: `workers`, as in every backend. With planInRun that is
 // `workers - 1` workers and the caller, which posts the graph and then helps run its
 // (untimed) jobs in drain(), as oneTBB's caller builds its graph and runs it in a slot of
@@ -23,9 +25,11 @@
 #include <ostream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/GateLead.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/GraphRunner.hpp"
 #include "load/SchedulerFactory.hpp"
@@ -98,6 +102,8 @@ class PullschedBackend final : public GraphRunner {
         handles_.clear();
         scheduler_.reset();
         broken_ = false;
+        lastPosting_ = Duration::zero();  // a new graph: its posting not measured yet
+        gateEarly_ = false;
         const std::size_t n = graph.size();
         counter_.reset(n, setup.observer);
         completionLimit_ = setup.completionLimit;
@@ -150,11 +156,19 @@ class PullschedBackend final : public GraphRunner {
             postAsBatch();
             ++timedBuilds;
         } else {
-            const auto budget = std::chrono::microseconds{2 * jobs_.size() + 2000};
-            const JobHandle gate =
-                scheduler_->post([this] { jobs_.restartClock(); },
-                                 {.start = saturatingAdd(scheduler_->now(), budget)});
+            const TimePoint postingBegan = scheduler_->now();
+            posted_.store(false, std::memory_order_relaxed);
+            const JobHandle gate = scheduler_->post(
+                [this] {
+                    jobs_.restartClock();
+                    if (!posted_.load(std::memory_order_acquire)) gateEarly_ = true;
+                },
+                {.start = saturatingAdd(
+                     postingBegan,
+                     gateLead(lastPosting_, std::exchange(gateEarly_, false), jobs_.size()))});
             postEach(gate);
+            posted_.store(true, std::memory_order_release);
+            lastPosting_ = scheduler_->now() - postingBegan;
         }
         // Waits the scheduler's own way, as every backend does (oneTBB: wait_for_all): a
         // thread in drain() no longer counts as a busy poster whose CPU a woken worker
@@ -280,9 +294,12 @@ class PullschedBackend final : public GraphRunner {
     GraphJobs jobs_;            // as fast as possible: the graph, its bodies, the run's records
     std::vector<JobHandle> handles_;
     bool broken_ = false;
-    bool preparing_ = false;    // the runner's own stop check applies (see prepare())
-    bool drainEvents_ = false;  // an observer wants every onJobEnd before run() returns
-    bool planInRun_ = false;    // posting inside the timed region (BackendSetup::planInRun)
+    bool preparing_ = false;           // the runner's own stop check applies (see prepare())
+    bool drainEvents_ = false;         // an observer wants every onJobEnd before run() returns
+    bool planInRun_ = false;           // posting inside the timed region (BackendSetup::planInRun)
+    Duration lastPosting_{0};          // how long the last run's posting took (see GateLead.hpp)
+    std::atomic<bool> posted_{false};  // the gate job reads it on a worker
+    bool gateEarly_ = false;           // written by the gate job, read after drain()
     StopPredicate stop_;
     Duration completionLimit_{0};
     std::unique_ptr<Scheduler> scheduler_;
