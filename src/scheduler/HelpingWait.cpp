@@ -74,6 +74,9 @@ bool SchedulerCore::helperWorkSeen() const noexcept {
 
 std::optional<bool> SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
                                                TimePoint steadyDeadline) {
+    // Already done (a drain() whose jobs all ended while it helped): no steering set-up,
+    // whose look at the thread's CPU set is a system call, and no announcement.
+    if (done.done(done.context)) return true;
     const bool steerable = spread_.helperParking();
     wake_.announceHelperSleep();
     struct End {
