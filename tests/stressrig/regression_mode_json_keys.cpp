@@ -1,13 +1,14 @@
 // The result envelope of every mode keeps every key it had: each case runs the binary on a
-// tiny configuration and compares the envelope's key paths with a baseline recorded before
-// the rig's second rebuild (tests/stressrig/mode_json_keys/<case>.txt). A key may be added,
+// tiny configuration and compares the envelope's key paths with a recorded baseline
+// (tests/stressrig/mode_json_keys/<case>.txt, its first line names the commit). A key may be added,
 // never lost. Key paths are flattened: `verdict.throughput_cause`, arrays as `[]`
 // (`result.backends[].name`). The baselines hold the keys present in every one of three
 // recordings (one beside CPU load), so keys that only some outcomes write are left out;
 // keys below a field that is null or an empty array in this run count as kept (the field
 // is there, its value missing, as the rig writes a value it could not measure).
 //
-// To record: PULLSCHED_RECORD_JSON_KEYS=DIR writes each case's current keys to DIR/<case>.txt.
+// To record: PULLSCHED_RECORD_JSON_KEYS=DIR writes each case's current keys to DIR/<case>.txt;
+// a baseline is the lines common to three such recordings (tools/ci/record-json-keys.sh).
 //
 // The same runs hold the CSV files and the envelope to the metric catalogue: a column named
 // like a figure carries the catalogue's header for it (report/FigureLookalikes.hpp lists
