@@ -16,10 +16,15 @@ for i in 1 2 3; do
         load=$!
     fi
     PULLSCHED_RECORD_JSON_KEYS="$work/$i" "$bin" --gtest_brief=1 >/dev/null
-    [[ -n $load ]] && kill "$load" 2>/dev/null && wait "$load" 2>/dev/null || true
+    if [[ -n $load ]]; then
+        kill "$load" 2>/dev/null || true
+        wait "$load" 2>/dev/null || true
+    fi
 done
 commit=$(git rev-parse --short HEAD)
+count=0
 for f in "$work"/1/*.txt; do
+    count=$((count + 1))
     name=$(basename "$f" .txt)
     {
         echo "# Envelope keys of stressrig at $commit (case $name of regression_mode_json_keys.cpp): present in all of three recordings, one beside CPU load."
@@ -27,4 +32,4 @@ for f in "$work"/1/*.txt; do
             comm -12 - <(sort "$work/3/$name.txt")
     } >"tests/stressrig/mode_json_keys/$name.txt"
 done
-echo "record-json-keys: recorded $(ls "$work"/1/*.txt | wc -l) baselines at $commit"
+echo "record-json-keys: recorded $count baselines at $commit"
