@@ -59,12 +59,16 @@ SchedulerCore::Worker::Worker(unsigned idx, const SchedulerConfig& cfg,
 }
 
 SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter)
+    : SchedulerCore(cfg, std::move(starter), processCpus()) {}
+
+SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter,
+                             const std::vector<int>& allowedCpus)
     : cfg_((validate(cfg), cfg)),
       id_(nextSchedulerId.fetch_add(1, std::memory_order_relaxed)),
       clock_(cfg.clock ? cfg.clock : &steadyClock_),
       observer_(cfg.observer),
       loadController_(cfg.horizons),
-      helpersWakeable_(helpingAllowed() && cfg.workers < processCpus().size()),
+      helpersWakeable_(helpingAllowed() && cfg.workers < allowedCpus.size()),
       pool_(JobPool::create(cfg.initialJobCapacity)),
       entrance_(cfg.initialJobCapacity),
       ready_(cfg.initialJobCapacity, {&token_, &tokenHolderWaits_}),
@@ -73,7 +77,7 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
       timeQueue_(cfg.initialJobCapacity),
       wake_(static_cast<unsigned>(cfg.workers), helpersWakeable_),  // validated: <= 1024
       spread_(static_cast<unsigned>(cfg.workers),
-              cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? processCpus()
+              cfg.spreadWorkers && cfg.pinWorkers == WorkerPinning::None ? allowedCpus
                                                                          : std::vector<int>{},
               helpersWakeable_),
       workForce_(std::move(starter)) {

@@ -106,6 +106,10 @@ class SchedulerCore {
     bool waitGroupUntil(GroupState& group, TimePoint steadyDeadline);
 
   private:
+    /// `allowedCpus`: the process's CPUs, read once (a system call) for both of their uses.
+    SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter,
+                  const std::vector<int>& allowedCpus);
+
     /// One worker thread's state. Only the fields that live longer than one step of its
     /// loop are here; what one step tells the next (whether it groomed, how its wait
     /// ended) travels as arguments and return values (see workerLoop).
