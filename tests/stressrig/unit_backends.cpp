@@ -351,3 +351,24 @@ TEST(GateLead, FollowsTheLastPostingWithAFloorAndDoublesAfterAnEarlyGate) {
     // the last gate opened before its posting ended: the posting counts twice
     EXPECT_EQ(gateLead(milliseconds{4}, true, 10'000), microseconds{12'500});
 }
+
+// ... and the backend puts its gate there: each run's lead is gateLead() of the run before
+// it (the first of the graph's, with nothing measured), whatever the posting took.
+TEST(GateLead, ThePullschedBackendPutsEachGateWhereTheLastPostingSays) {
+    auto backend = BackendRegistry::graphRunner("pullsched");
+    const TestChainGraph g = chainGraph(2'000);
+    backend->prepare(g, trivialSetup(2, WeightPolicy::Raw));
+    BackendRun previous;
+    for (int run = 0; run < 4; ++run) {
+        const BackendRun r = backend->run();
+        expectExactlyOnce(r, g, "pullsched");
+        EXPECT_GT(r.posting.count(), 0) << "run " << run;
+        EXPECT_EQ(r.gateLead, run == 0 ? gateLead(Duration::zero(), false, g.size())
+                                       : gateLead(previous.posting, previous.gateEarly, g.size()))
+            << "run " << run;
+        previous = r;
+    }
+    // A new graph starts over: nothing measured for it yet.
+    backend->prepare(g, trivialSetup(2, WeightPolicy::Raw));
+    EXPECT_EQ(backend->run().gateLead, gateLead(Duration::zero(), false, g.size()));
+}

@@ -36,6 +36,13 @@ struct BackendRun {
     /// and the pool setting their predecessor counts, in every run
     /// (BackendInfo::buildsGraphEveryRun). 0 for a run on a schedule.
     std::uint32_t timedGraphBuilds = 0;
+    /// pullsched's prebuilt run (as fast as possible, without planInRun): how far ahead of
+    /// the start of posting its gate was put, how long the posting took, and whether the
+    /// gate opened before the posting ended; zero and false otherwise. The next run's
+    /// lead follows from these (gateLead), which a test checks.
+    testchain::Duration gateLead{0};
+    testchain::Duration posting{0};
+    bool gateEarly = false;
 
     bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
     /// Completed, hash ok, every node exactly once.

@@ -152,20 +152,20 @@ class PullschedBackend final : public GraphRunner {
         if (broken_) throw std::logic_error("pullsched backend: an earlier run timed out");
         jobs_.beginRun();
         std::uint32_t timedBuilds = 0;
+        Duration lead{0};
         if (planInRun_) {
             postAsBatch();
             ++timedBuilds;
         } else {
             const TimePoint postingBegan = scheduler_->now();
             posted_.store(false, std::memory_order_relaxed);
+            lead = gateLead(lastPosting_, std::exchange(gateEarly_, false), jobs_.size());
             const JobHandle gate = scheduler_->post(
                 [this] {
                     jobs_.restartClock();
                     if (!posted_.load(std::memory_order_acquire)) gateEarly_ = true;
                 },
-                {.start = saturatingAdd(
-                     postingBegan,
-                     gateLead(lastPosting_, std::exchange(gateEarly_, false), jobs_.size()))});
+                {.start = saturatingAdd(postingBegan, lead)});
             postEach(gate);
             posted_.store(true, std::memory_order_release);
             lastPosting_ = scheduler_->now() - postingBegan;
@@ -177,6 +177,11 @@ class PullschedBackend final : public GraphRunner {
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
         out.timedGraphBuilds = timedBuilds;
+        if (!planInRun_) {
+            out.gateLead = lead;
+            out.posting = lastPosting_;
+            out.gateEarly = gateEarly_;  // the gate job ran: drain() saw it end
+        }
         if (done) std::fill(handles_.begin(), handles_.end(), JobHandle{});
         return out;
     }
