@@ -63,15 +63,17 @@ std::string whoAccepts(std::string_view option, std::string_view current) {
     return fmt::format("--mode={} does not use it (it is an option of: {})", current, who);
 }
 
-/// The figures --check may name for `mode`: name, kind (which decides the units), label.
+/// The figures --check may name for `mode` as the given options set it up (which figures a
+/// mode has can depend on them, e.g. on --backends): name, kind (which decides the units),
+/// label; then those it refuses in this setup, with the reason.
 std::string figureHelp(const Mode& mode) {
     const std::vector<FigureSource> figures = mode.figures();
     if (figures.empty()) return {};
     std::string s = fmt::format(
-        "\nFigures --check may name for --mode={} (FIGURE[SEL] picks a backend, graph or level,\n"
-        "e.g. metg[pullsched]; units: duration ns us ms s min h; rate /s k/s /ms Hz, bare = per\n"
-        "second; ratio bare, x or %; percent %; count bare; memory KiB MiB GiB; memory growth\n"
-        "KiB/h MiB/h GiB/h; a condition that fails exits 4):\n",
+        "\nFigures --check may name for --mode={} with the options given (FIGURE[SEL] picks a\n"
+        "backend, graph or level, e.g. metg[pullsched]; units: duration ns us ms s min h; rate\n"
+        "/s k/s /ms Hz, bare = per second; ratio bare, x or %; percent %; count bare; memory KiB\n"
+        "MiB GiB; memory growth KiB/h MiB/h GiB/h; a condition that fails exits 4):\n",
         mode.name());
     for (const FigureSource& f : figures) {
         const Metric* m = MetricCatalogue::find(f.metric);
@@ -82,6 +84,8 @@ std::string figureHelp(const Mode& mode) {
                          : m->better == Better::Higher ? ", higher is better"
                                                        : "");
     }
+    for (const FigureRefusal& r : mode.refusedFigures())
+        s += fmt::format("  {:<24}refused here: {}\n", r.metric, r.reason);
     return s;
 }
 
@@ -103,6 +107,17 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
     cl->mode->declare(cl->table);
     cl->output.declare(cl->table);
     cl->checkOptions.declare(cl->table);
+    if (cl->action == CommandLine::Action::Help) {
+        // The options given shape the mode's figures (see figureHelp); a bad one does not
+        // keep the help from being shown.
+        std::vector<std::string> rest;
+        for (const std::string& a : args)
+            if (a != "--help" && a != "-h") rest.push_back(a);
+        try {
+            cl->table.parse(rest, [](std::string_view) { return std::string{}; });
+        } catch (const UsageError&) {
+        }
+    }
     if (cl->action != CommandLine::Action::Run) return cl;
     cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
     cl->mode->validate(cl->table);

@@ -244,8 +244,20 @@ TEST(Checks, DeadlineMissesOfComparedBackendsPointToPastDeadline) {
     EXPECT_FALSE(fs::exists(dir / "out"));
     // alone, both figures are there
     const rigtest::Result help = rig("--mode=run --help", dir);
-    EXPECT_NE(help.out.find("  deadline_misses "), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("  deadline_misses         count"), std::string::npos) << help.out;
     EXPECT_NE(help.out.find("  past_deadline "), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("refused here"), std::string::npos) << help.out;
+    // the help of the compared setup says so, with the reason
+    const rigtest::Result compared = rig("--mode=run --backends=pullsched,pool --help", dir);
+    EXPECT_EQ(compared.code, 0);
+    EXPECT_EQ(compared.out.find("  deadline_misses         count"), std::string::npos)
+        << compared.out;
+    EXPECT_NE(compared.out.find("  deadline_misses         refused here: compared backends"),
+              std::string::npos)
+        << compared.out;
+    EXPECT_NE(compared.out.find("  past_deadline "), std::string::npos) << compared.out;
+    // a bad option does not keep the help from being shown
+    EXPECT_EQ(rig("--mode=run --no-such-option --help", dir).code, 0);
     fs::remove_all(dir);
 }
 
