@@ -3,6 +3,7 @@
 // schedule, no job starts before its start time. No timed assertions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "backends/BackendRegistry.hpp"
 #include "backends/GateLead.hpp"
 #include "backends/GraphJobs.hpp"
+#include "backends/PredecessorCounts.hpp"
 #include "load/SyntheticGraphs.hpp"
 #include "pullsched/testchain/Presets.hpp"
 
@@ -216,6 +218,33 @@ TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
     const BackendRun run = jobs.finish(false);
     EXPECT_TRUE(run.result.hashOk);
     EXPECT_EQ(run.result.completedJobs, g.size());
+}
+
+// The pool's and Asio's dependency tracking: a node is handed out once, by the end of its
+// last predecessor, and a reset makes the next run hand out every node again.
+TEST(PredecessorCounts, ReleaseEachNodeOnceWhenItsLastPredecessorEnded) {
+    const TestChainGraph g = gridGraph(6, 5);
+    PredecessorCounts counts;
+    counts.prepare(g);
+    for (int run = 0; run < 2; ++run) {
+        counts.reset();
+        std::vector<std::uint32_t> ready;
+        counts.forEachRoot([&](std::uint32_t root) { ready.push_back(root); });
+        for (const std::uint32_t root : ready)
+            EXPECT_TRUE(g.node(root).predecessors().empty()) << "run " << run;
+        std::vector<bool> ended(g.size(), false);
+        // Whatever is ready ends; each node must become ready after all of its
+        // predecessors ended, and only once.
+        for (std::size_t next = 0; next < ready.size(); ++next) {
+            const std::uint32_t node = ready[next];
+            for (const std::uint32_t p : g.node(node).predecessors())
+                EXPECT_TRUE(ended[p]) << "node " << node << " ready before " << p;
+            ended[node] = true;
+            counts.ended(g, node, [&](std::uint32_t s) { ready.push_back(s); });
+        }
+        EXPECT_EQ(ready.size(), g.size()) << "run " << run;
+        EXPECT_TRUE(std::all_of(ended.begin(), ended.end(), [](bool e) { return e; }));
+    }
 }
 
 TEST_P(EveryBackend, RunsEachGraphExactlyOnceInDependencyOrder) {

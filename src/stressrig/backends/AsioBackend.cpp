@@ -2,7 +2,6 @@
 // run begins; a node whose last predecessor ended is posted by that predecessor's job,
 // or, if its start time is still ahead, handed to its own steady_timer, which posts it
 // at its start: real timed starts, without occupying a thread while waiting.
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/GraphRunner.hpp"
+#include "backends/PredecessorCounts.hpp"
 
 namespace pullsched::rig {
 
@@ -29,11 +29,8 @@ class AsioBackend final : public GraphRunner {
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopPool();
         jobs_.prepare(graph, setup, /*waitInJob*/ false, GraphJobs::Completion::CountDown);
+        counts_.prepare(jobs_.graph());
         const std::size_t n = graph.size();
-        predecessors_.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            predecessors_[i] = static_cast<std::uint32_t>(graph.node(i).predecessors().size());
-        pending_ = std::make_unique<std::atomic<std::uint32_t>[]>(n);
         pool_ = std::make_unique<asio::thread_pool>(setup.workers);
         timers_.clear();
         if (jobs_.scheduled()) {
@@ -46,11 +43,8 @@ class AsioBackend final : public GraphRunner {
     BackendRun run() override {
         if (broken_) throw std::logic_error("asio backend: an earlier run timed out");
         jobs_.beginRun();  // throws if not prepared
-        const std::size_t n = jobs_.size();
-        for (std::size_t i = 0; i < n; ++i)
-            pending_[i].store(predecessors_[i], std::memory_order_relaxed);
-        for (std::size_t i = 0; i < n; ++i)
-            if (predecessors_[i] == 0) release(static_cast<std::uint32_t>(i));
+        counts_.reset();
+        counts_.forEachRoot([this](std::uint32_t root) { release(root); });
         const bool done = jobs_.waitAll();
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
@@ -79,8 +73,7 @@ class AsioBackend final : public GraphRunner {
 
     void execute(std::uint32_t node) {
         jobs_.runNode(node);
-        for (std::uint32_t s : jobs_.graph().node(node).successors())
-            if (pending_[s].fetch_sub(1, std::memory_order_acq_rel) == 1) release(s);
+        counts_.ended(jobs_.graph(), node, [this](std::uint32_t s) { release(s); });
     }
 
     void stopPool() {
@@ -94,8 +87,7 @@ class AsioBackend final : public GraphRunner {
     }
 
     GraphJobs jobs_;
-    std::vector<std::uint32_t> predecessors_;
-    std::unique_ptr<std::atomic<std::uint32_t>[]> pending_;
+    PredecessorCounts counts_;
     std::unique_ptr<asio::thread_pool> pool_;
     std::vector<std::unique_ptr<asio::steady_timer>> timers_;  ///< per node, if scheduled
     bool broken_ = false;

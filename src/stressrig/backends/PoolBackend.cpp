@@ -1,7 +1,6 @@
 // pool: the floor every scheduler must beat. N threads take node ids from one FIFO queue
 // under one mutex and condition variable; each node has an atomic count of unfinished
 // predecessors, and the job that brings a count to 0 queues that successor.
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "backends/BackendFactories.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/GraphRunner.hpp"
+#include "backends/PredecessorCounts.hpp"
 
 namespace pullsched::rig {
 
@@ -27,11 +27,7 @@ class PoolBackend final : public GraphRunner {
     void prepare(const TestChainGraph& graph, const BackendSetup& setup) override {
         stopThreads();
         jobs_.prepare(graph, setup, /*waitInJob*/ true, GraphJobs::Completion::CountDown);
-        const std::size_t n = graph.size();
-        predecessors_.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            predecessors_[i] = static_cast<std::uint32_t>(graph.node(i).predecessors().size());
-        pending_ = std::make_unique<std::atomic<std::uint32_t>[]>(n);
+        counts_.prepare(jobs_.graph());
         stop_ = false;
         for (unsigned w = 0; w < setup.workers; ++w)
             threads_.emplace_back([this] { work(); });
@@ -40,13 +36,10 @@ class PoolBackend final : public GraphRunner {
     BackendRun run() override {
         if (broken_) throw std::logic_error("pool backend: an earlier run timed out");
         jobs_.beginRun();  // throws if not prepared
-        const std::size_t n = jobs_.size();
-        for (std::size_t i = 0; i < n; ++i)
-            pending_[i].store(predecessors_[i], std::memory_order_relaxed);
+        counts_.reset();
         {
             std::lock_guard lock(mutex_);
-            for (std::size_t i = 0; i < n; ++i)
-                if (predecessors_[i] == 0) queue_.push_back(static_cast<std::uint32_t>(i));
+            counts_.forEachRoot([&](std::uint32_t root) { queue_.push_back(root); });
         }
         ready_.notify_all();
         const bool done = jobs_.waitAll();
@@ -72,8 +65,7 @@ class PoolBackend final : public GraphRunner {
             }
             jobs_.runNode(node);
             released.clear();
-            for (std::uint32_t s : jobs_.graph().node(node).successors())
-                if (pending_[s].fetch_sub(1, std::memory_order_acq_rel) == 1) released.push_back(s);
+            counts_.ended(jobs_.graph(), node, [&](std::uint32_t s) { released.push_back(s); });
             if (released.empty()) continue;
             {
                 std::lock_guard lock(mutex_);
@@ -100,8 +92,7 @@ class PoolBackend final : public GraphRunner {
     }
 
     GraphJobs jobs_;
-    std::vector<std::uint32_t> predecessors_;
-    std::unique_ptr<std::atomic<std::uint32_t>[]> pending_;
+    PredecessorCounts counts_;
     std::mutex mutex_;
     std::condition_variable ready_;
     std::deque<std::uint32_t> queue_;  ///< guarded by mutex_
