@@ -1,9 +1,12 @@
 #include "CommandLine.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "cli/UsageError.hpp"
+#include "format/TextWrap.hpp"
 #include "load/TaskBenchPatterns.hpp"
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/Presets.hpp"
@@ -69,6 +72,7 @@ std::string whoAccepts(std::string_view option, std::string_view current) {
 std::string figureHelp(const Mode& mode) {
     const std::vector<FigureSource> figures = mode.figures();
     if (figures.empty()) return {};
+    constexpr std::size_t kName = 24, kUnit = 15;  // columns of a figure's name and unit
     std::string s = fmt::format(
         "\nFigures --check may name for --mode={} with the options given (FIGURE[SEL] picks a\n"
         "backend, graph or level, e.g. metg[pullsched]; units: duration ns us ms s min h; rate\n"
@@ -79,13 +83,20 @@ std::string figureHelp(const Mode& mode) {
         const Metric* m = MetricCatalogue::find(f.metric);
         if (!m) continue;
         const std::string_view kind = MetricCatalogue::nameOf(m->dimension);
-        s += fmt::format("  {:<24}{:<15}{}{}\n", m->name, kind.substr(kind.find(' ') + 1), m->label,
-                         m->better == Better::Lower    ? ", lower is better"
-                         : m->better == Better::Higher ? ", higher is better"
-                                                       : "");
+        const std::string text = fmt::format("{}{}", m->label,
+                                             m->better == Better::Lower    ? ", lower is better"
+                                             : m->better == Better::Higher ? ", higher is better"
+                                                                           : "");
+        const std::string_view unit = kind.substr(kind.find(' ') + 1);
+        const std::size_t start =
+            2 + std::max(kName, textColumns(m->name)) + std::max(kUnit, textColumns(unit));
+        s += fmt::format("  {:<{}}{:<{}}{}\n", m->name, kName, unit, kUnit,
+                         foldText(text, start, 2 + kName + kUnit));
     }
     for (const FigureRefusal& r : mode.refusedFigures())
-        s += fmt::format("  {:<24}refused here: {}\n", r.metric, r.reason);
+        s += fmt::format("  {:<{}}{}\n", r.metric, kName,
+                         foldText(fmt::format("refused here: {}", r.reason),
+                                  2 + std::max(kName, textColumns(r.metric)), 2 + kName));
     return s;
 }
 
@@ -136,8 +147,10 @@ namespace {
 
 /// `--mode=X --help`: what X does and the options X reads, then where the rest is.
 std::string modeHelpText(const CommandLine& cl) {
-    std::string s = fmt::format("stressrig --mode={}: {}\n\nOptions of --mode={}:", cl.mode->name(),
-                                cl.mode->summary(), cl.mode->name());
+    const std::string title =
+        fmt::format("stressrig --mode={}: {}", cl.mode->name(), cl.mode->summary());
+    std::string s =
+        fmt::format("{}\n\nOptions of --mode={}:", foldText(title, 0, 2), cl.mode->name());
     s += cl.table.help();
     s += figureHelp(*cl.mode);
     s += "\nGeneral help (every mode, patterns, rules, units, result files, exit codes):\n"
@@ -160,13 +173,15 @@ std::string helpText(const CommandLine& cl) {
          "side by side)\n\n"
          "Modes (--mode, default run):\n";
     for (const auto& m : makeModes())
-        s += fmt::format("  {:<16}{}\n", m->name(), m->summary());
+        s += fmt::format(
+            "  {:<16}{}\n", m->name(),
+            foldText(m->summary(), 2 + std::max<std::size_t>(16, textColumns(m->name())), 18));
     s += "\nPatterns (--pattern):\n" + testchain::presetHelp();
     s += fmt::format(
         "  Task Bench's dependence patterns as NAME:WxS (W points, S timesteps) or NAME:W\n"
         "  (steps from --nodes), with --radix and --imbalance (docs/granularity.md):\n"
         "    {}\n",
-        fmt::join(taskBenchPatternNames(), ", "));
+        foldText(fmt::format("{}", fmt::join(taskBenchPatternNames(), ", ")), 4, 4));
     s += "\nRules (--rules=SPEC, or --rules=@FILE with one rule per line, '#' comments):\n"
          "  SPEC = RULE:KEY=VAL[,KEY=VAL...] joined by ';' (each key at most once per rule)\n"
          "  RULE   seed | expand | reduce | prune | weight\n"
@@ -180,8 +195,8 @@ std::string helpText(const CommandLine& cl) {
          "or not at all:\n"
          "  <name>.json  the result envelope: configuration, environment, verdict, result, "
          "files\n"
-         "  <name>*.csv  measurements; '# key: value' lines carry the configuration; an empty "
-         "cell is a missing value\n"
+         "  <name>*.csv  measurements; '# key: value' lines carry the configuration; an empty\n"
+         "               cell is a missing value\n"
          "  <name>*.gp   self-contained Gnuplot scripts, rendered to .png when gnuplot is "
          "installed\n"
          "  <name>*.dot  graphs (Graphviz), rendered to .svg when dot is installed\n"

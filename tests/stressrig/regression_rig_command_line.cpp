@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "RigTestSupport.hpp"
+#include "format/TextWrap.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/Presets.hpp"
 
@@ -58,6 +61,36 @@ TEST(RigCommandLine, ModeHelpLeadsWithTheModesOptionsThenPointsToTheGeneralHelp)
     EXPECT_EQ(general.out.rfind("stressrig - runs", 0), 0u);
     EXPECT_NE(general.out.find("Options of --mode=run"), std::string::npos);
     EXPECT_EQ(general.out.find("General help"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+// Every help fits a terminal of kHelpWidth columns: long descriptions are folded under
+// their column, and only a single word too long for a line (a list without spaces) may
+// stick out.
+TEST(RigCommandLine, EveryHelpLineFitsTheHelpWidth) {
+    const fs::path dir = rigtest::scratch("cli", "help-width");
+    std::vector<std::string> args{"--help"};
+    for (const auto& m : pullsched::rig::makeModes())
+        if (m->name() != "compare") args.push_back(fmt::format("--mode={} --help", m->name()));
+    args.push_back("--mode=run --backends=all --help");  // with its "refused here" lines
+    for (const std::string& a : args) {
+        const Result r = rig(a, dir);
+        ASSERT_EQ(r.code, 0) << a;
+        std::size_t lines = 0;
+        for (std::size_t begin = 0; begin < r.out.size();) {
+            std::size_t end = r.out.find('\n', begin);
+            if (end == std::string::npos) end = r.out.size();
+            const std::string line = r.out.substr(begin, end - begin);
+            begin = end + 1;
+            ++lines;
+            if (pullsched::rig::textColumns(line) <= pullsched::rig::kHelpWidth) continue;
+            const auto word = line.find_first_not_of(' ');
+            EXPECT_EQ(line.find(' ', word), std::string::npos)
+                << a << ": a line of " << pullsched::rig::textColumns(line) << " columns:\n"
+                << line;
+        }
+        EXPECT_GT(lines, 20u) << a;
+    }
     fs::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
 #include "cli/OptionTable.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -10,6 +11,7 @@
 
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
+#include "format/TextWrap.hpp"
 #include "format/Units.hpp"
 
 namespace po = boost::program_options;
@@ -414,8 +416,11 @@ std::string OptionTable::help() const {
         std::string tail;
         if (!e.defaultText.empty()) tail = fmt::format("default {}", e.defaultText);
         if (!e.bounds.empty()) tail += fmt::format("{}{}", tail.empty() ? "" : "; ", e.bounds);
-        out += fmt::format("{:<26}{}{}\n", left, e.help,
-                           tail.empty() ? "" : fmt::format(" ({})", tail));
+        // The description beside the name, folded under its own column.
+        constexpr std::size_t kHelpColumn = 26;
+        const std::string text = tail.empty() ? e.help : fmt::format("{} ({})", e.help, tail);
+        out += fmt::format("{:<{}}{}\n", left, kHelpColumn,
+                           foldText(text, std::max(kHelpColumn, textColumns(left)), kHelpColumn));
     }
     return out;
 }

@@ -1,0 +1,24 @@
+#pragma once
+// Help text folded to the width of a terminal, with a hanging indent, so that an option's
+// long description stays beside its name instead of running across the next lines' column.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace pullsched::rig {
+
+/// The width --help is folded to: a common terminal's, and that of the help's fixed text.
+inline constexpr std::size_t kHelpWidth = 100;
+
+/// Columns `text` takes: its UTF-8 code points (µ, ≤ and × are one column each).
+std::size_t textColumns(std::string_view text) noexcept;
+
+/// `text` folded at spaces into lines of at most `width` columns, the first of which starts
+/// at column `startColumn` (after what the caller printed before it) and every further one
+/// after `indent` spaces. A word longer than a line stays whole on a line of its own. Runs
+/// of spaces at a fold are dropped; the result has no trailing newline.
+std::string foldText(std::string_view text, std::size_t startColumn, std::size_t indent,
+                     std::size_t width = kHelpWidth);
+
+}  // namespace pullsched::rig
