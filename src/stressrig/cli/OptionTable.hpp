@@ -94,7 +94,8 @@ class OptionTable {
 
     /// `{ "nodes": 64, "load_us": 500, ... }` in declaration order.
     nlohmann::json configuration() const;
-    /// The options by group, one line each: `--name=VALUE  help (default …; bounds)`.
+    /// The options by group: `--name=VALUE  help (default …; bounds)`, the description folded
+    /// under its column to kHelpWidth (format/TextWrap.hpp).
     std::string help() const;
 
   private:
