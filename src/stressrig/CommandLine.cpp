@@ -1,7 +1,5 @@
 #include "CommandLine.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -87,16 +85,13 @@ std::string figureHelp(const Mode& mode) {
                                              m->better == Better::Lower    ? ", lower is better"
                                              : m->better == Better::Higher ? ", higher is better"
                                                                            : "");
-        const std::string_view unit = kind.substr(kind.find(' ') + 1);
-        const std::size_t start =
-            2 + std::max(kName, textColumns(m->name)) + std::max(kUnit, textColumns(unit));
-        s += fmt::format("  {:<{}}{:<{}}{}\n", m->name, kName, unit, kUnit,
-                         foldText(text, start, 2 + kName + kUnit));
+        s += helpLine(
+            fmt::format("  {:<{}}{:<{}}", m->name, kName, kind.substr(kind.find(' ') + 1), kUnit),
+            2 + kName + kUnit, text);
     }
     for (const FigureRefusal& r : mode.refusedFigures())
-        s += fmt::format("  {:<{}}{}\n", r.metric, kName,
-                         foldText(fmt::format("refused here: {}", r.reason),
-                                  2 + std::max(kName, textColumns(r.metric)), 2 + kName));
+        s += helpLine(fmt::format("  {}", r.metric), 2 + kName,
+                      fmt::format("refused here: {}", r.reason));
     return s;
 }
 
@@ -173,9 +168,7 @@ std::string helpText(const CommandLine& cl) {
          "side by side)\n\n"
          "Modes (--mode, default run):\n";
     for (const auto& m : makeModes())
-        s += fmt::format(
-            "  {:<16}{}\n", m->name(),
-            foldText(m->summary(), 2 + std::max<std::size_t>(16, textColumns(m->name())), 18));
+        s += helpLine(fmt::format("  {}", m->name()), 18, m->summary());
     s += "\nPatterns (--pattern):\n" + testchain::presetHelp();
     s += fmt::format(
         "  Task Bench's dependence patterns as NAME:WxS (W points, S timesteps) or NAME:W\n"

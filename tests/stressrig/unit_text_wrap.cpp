@@ -51,6 +51,21 @@ TEST(TextWrap, MultiByteCharactersFoldByColumns) {
     EXPECT_EQ(foldText("µµµµ µµµµ µ", 0, 0, 10), "µµµµ µµµµ\nµ");
 }
 
+TEST(TextWrap, AHelpLinePadsItsLeftPartAndFoldsUnderTheColumn) {
+    EXPECT_EQ(helpLine("  --n=N", 10, "aaa bbb"), "  --n=N   aaa bbb\n");
+    // A left part wider than the column: the text follows it, as the padding did before.
+    EXPECT_EQ(helpLine("  --a-long-name", 10, "aaa"), "  --a-long-nameaaa\n");
+    // 30 words of 4 letters fold under column 10 of a 100-column line.
+    std::string text;
+    for (int i = 0; i < 30; ++i)
+        text += "word ";
+    const std::string line = helpLine("  --n", 10, text);
+    EXPECT_EQ(line.rfind("  --n     word word", 0), 0u) << line;
+    EXPECT_NE(line.find("\n          word"), std::string::npos) << line;
+    for (const std::string& l : linesOf(line))
+        EXPECT_LE(textColumns(l), kHelpWidth) << l;
+}
+
 TEST(TextWrap, SpacesAtAFoldAreDropped) {
     EXPECT_EQ(foldText("aaaa    bbbb  ", 0, 1, 6), "aaaa\n bbbb");
     EXPECT_EQ(foldText("   ", 0, 1, 6), "");

@@ -1,6 +1,5 @@
 #include "cli/OptionTable.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -419,8 +418,7 @@ std::string OptionTable::help() const {
         // The description beside the name, folded under its own column.
         constexpr std::size_t kHelpColumn = 26;
         const std::string text = tail.empty() ? e.help : fmt::format("{} ({})", e.help, tail);
-        out += fmt::format("{:<{}}{}\n", left, kHelpColumn,
-                           foldText(text, std::max(kHelpColumn, textColumns(left)), kHelpColumn));
+        out += helpLine(left, kHelpColumn, text);
     }
     return out;
 }

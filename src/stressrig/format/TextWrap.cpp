@@ -41,4 +41,13 @@ std::string foldText(std::string_view text, std::size_t startColumn, std::size_t
     return out;
 }
 
+std::string helpLine(std::string_view left, std::size_t column, std::string_view text) {
+    const std::size_t used = textColumns(left);
+    std::string out(left);
+    if (used < column) out.append(column - used, ' ');
+    out += foldText(text, std::max(column, used), column);
+    out += '\n';
+    return out;
+}
+
 }  // namespace pullsched::rig

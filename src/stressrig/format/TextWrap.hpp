@@ -21,4 +21,8 @@ std::size_t textColumns(std::string_view text) noexcept;
 std::string foldText(std::string_view text, std::size_t startColumn, std::size_t indent,
                      std::size_t width = kHelpWidth);
 
+/// One line of a help list: `left` padded to `column`, then `text` folded under that column
+/// (starting after `left` where it is wider), and a newline.
+std::string helpLine(std::string_view left, std::size_t column, std::string_view text);
+
 }  // namespace pullsched::rig
