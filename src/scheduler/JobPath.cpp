@@ -255,7 +255,13 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
             WorkerCounters::add(*counter);
         }
         bool waited = false;
-        {
+        if (job->refs.load(std::memory_order_acquire) == 1) {
+            // Only the scheduler holds it: with no handle, nobody can name it as a
+            // predecessor or wait for it, so nobody else takes its lock (the acquire sees
+            // every use of the last handle, made before that handle let go).
+            job->state.store(outcome, std::memory_order_release);
+            job->closed = true;
+        } else {
             std::lock_guard lock(job->succLock);
             job->state.store(outcome, std::memory_order_release);
             job->closed = true;

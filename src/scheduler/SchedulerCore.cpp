@@ -161,6 +161,14 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
         rec->seq = seq_.fetch_add(1, std::memory_order_relaxed);
     }
     if (rec->group) rec->group->submitted.fetch_add(1, std::memory_order_seq_cst);
+    // No predecessor: nobody else can reach rec yet, so its gate opens without a
+    // read-modify-write (on a freshly initialised record the locked instruction also
+    // waits for every store of the initialisation: 82 % of submit()'s samples in skynet).
+    if (preds.empty()) {
+        rec->gate.store(0, std::memory_order_relaxed);
+        releasePosted(rec);
+        return;
+    }
     // Every predecessor counted in the gate up front, with a plain store while rec is still
     // private; those found ended are taken off with the guard: one read-modify-write per
     // post instead of one more per predecessor.

@@ -143,6 +143,43 @@ TEST(SchedulerDag, SuccessorsCanBePostedFromInsideAPredecessor) {
     EXPECT_EQ(second, 2);
 }
 
+// A job whose handles are all gone by the time it ends is finalised without its successor
+// lock (nobody can name it any more): the successors wired through those handles before
+// they went must still be released, each once, after it; and a job posted from a job
+// with no predecessor (its gate opened without a read-modify-write) runs once too.
+TEST(SchedulerDag, SuccessorsWiredThroughHandlesGoneBeforeTheJobEndedStillRun) {
+    for (int rep = 0; rep < 50; ++rep) {
+        Scheduler sched(testkit::withWorkers(2));
+        std::atomic<bool> handlesGone{false};
+        std::atomic<int> order{0};
+        std::atomic<int> aEnded{0}, bStarted{0}, bRuns{0}, cRuns{0}, childRuns{0};
+        JobHandle a = sched.post([&] {
+            while (!handlesGone.load(std::memory_order_acquire))
+                std::this_thread::yield();
+            sched.postDetached([&] { childRuns.fetch_add(1); });
+            aEnded = ++order;
+        });
+        JobHandle b = sched.post(
+            [&] {
+                bStarted = ++order;
+                bRuns.fetch_add(1);
+            },
+            {}, {a});
+        sched.postDetached([&] { cRuns.fetch_add(1); }, {}, {a, b});
+        a = JobHandle{};
+        b = JobHandle{};
+        handlesGone.store(true, std::memory_order_release);
+        ASSERT_TRUE(sched.drainFor(std::chrono::seconds(60))) << "rep " << rep;
+        EXPECT_EQ(bRuns.load(), 1);
+        EXPECT_EQ(cRuns.load(), 1);
+        EXPECT_EQ(childRuns.load(), 1);
+        EXPECT_LT(aEnded.load(), bStarted.load()) << "rep " << rep;
+        const Statistics st = sched.stats();
+        EXPECT_EQ(st.completed, 4u);
+        EXPECT_TRUE(st.balanced());
+    }
+}
+
 // A worker that releases many successors keeps the first as its continuation and queues
 // the rest on its own queue, from which the other workers steal: each must still run once,
 // after the root and before the join, also with more workers than cores.
