@@ -169,7 +169,9 @@ std::string helpText(const CommandLine& cl) {
          "Modes (--mode, default run):\n";
     for (const auto& m : makeModes())
         s += helpLine(fmt::format("  {}", m->name()), 18, m->summary());
-    s += "\nPatterns (--pattern):\n" + testchain::presetHelp();
+    s += "\nPatterns (--pattern):\n";
+    for (const auto& p : testchain::presetList())
+        s += helpLine(fmt::format("  {}", p.name), 14, p.description);
     s += fmt::format(
         "  Task Bench's dependence patterns as NAME:WxS (W points, S timesteps) or NAME:W\n"
         "  (steps from --nodes), with --radix and --imbalance (docs/granularity.md):\n"

@@ -75,11 +75,4 @@ RuleSet preset(std::string_view name) {
     throw std::invalid_argument(fmt::format("unknown pattern '{}'; valid: {}", name, valid));
 }
 
-std::string presetHelp() {
-    std::string out;
-    for (const auto& p : presetList())
-        out += fmt::format("  {:<12}{}\n", p.name, p.description);
-    return out;
-}
-
 }  // namespace pullsched::testchain

@@ -21,7 +21,4 @@ const std::vector<PresetInfo>& presetList();
 /// The rules of a preset. Throws std::invalid_argument listing the valid names.
 RuleSet preset(std::string_view name);
 
-/// "name  description" lines, one per preset, for --help.
-std::string presetHelp();
-
 }  // namespace pullsched::testchain
