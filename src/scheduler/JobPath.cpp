@@ -232,6 +232,21 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
     finalize(job, outcome, &w);
 }
 
+namespace {
+
+/// Whether the one count left in `s`'s gate is this finalisation's: then a store takes it
+/// off instead of a read-modify-write (a chain's every release). The gate counts the
+/// decrements still to come, and only cancel() adds to it, through a handle; with the
+/// scheduler's the only reference to `s` there is no handle, so nobody else touches the
+/// gate. The acquire loads see the handle's last use and the earlier predecessors' doomed
+/// marks, as the read-modify-write would.
+bool lastGateCount(const JobRecord* s) noexcept {
+    return s->refs.load(std::memory_order_acquire) == 1 &&
+           s->gate.load(std::memory_order_acquire) == 1;
+}
+
+}  // namespace
+
 /// A job reached its final state: count it, close its successor list and notify the
 /// successors' gates. Cancellation cascades through a work list, not recursion, so a
 /// failed head of a 100k-job chain cannot overflow the stack.
@@ -272,7 +287,9 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         const bool ok = outcome == JobState::Completed;
         job->forEachSuccessor([&](JobRecord* s) {
             if (!ok) s->doomed.store(true, std::memory_order_relaxed);
-            const std::int32_t left = s->gate.fetch_sub(1, std::memory_order_acq_rel) - 1;
+            const std::int32_t left = lastGateCount(s)
+                                          ? (s->gate.store(0, std::memory_order_relaxed), 0)
+                                          : s->gate.fetch_sub(1, std::memory_order_acq_rel) - 1;
             if (w) PULLSCHED_TRACE_POINT(w->trace, now(), GateNotify, left);
             if (left == 0) {
                 if (s->doomed.load(std::memory_order_relaxed)) {
