@@ -16,6 +16,8 @@ std::uint64_t SchedulerCore::finishedCount() const noexcept {
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
+    for (const HelperCounters& h : helperCounters_)
+        add(h.counters);
     return n;
 }
 
@@ -99,6 +101,8 @@ Statistics SchedulerCore::stats() const {
     for (const auto& w : workers_)
         add(w->counters);
     add(external_);
+    for (const HelperCounters& h : helperCounters_)
+        add(h.counters);
     s.submitted = submittedCount();
     s.pending = s.submitted - ended;
     s.tokenHolderWaits = tokenHolderWaits_.load(std::memory_order_relaxed);

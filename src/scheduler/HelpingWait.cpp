@@ -42,15 +42,38 @@ bool SchedulerCore::helpUntil(TimePoint steadyDeadline, HelpStop stop) {
     } rebind{RecordCache::bound(), cache};
     RecordCache::bind(&cache);
     bool ran = false;
+    struct GiveBack {  // release: the block's next helper goes on from these counts
+        HelperCounters* helper;
+        ~GiveBack() {
+            if (helper) helper->taken.store(false, std::memory_order_release);
+        }
+    } giveBack{takeHelperCounters()};
+    WorkerCounters* own = giveBack.helper ? &giveBack.helper->counters : nullptr;
     const HelpDeadline deadline(steadyDeadline);  // cheap to ask after every job
     while (!closed_.load(std::memory_order_seq_cst) && !deadline.passed()) {
         if (stop.done && stop.done(stop.context)) break;
         JobRecord* job = takeForHelper();
         if (!job) break;
-        runOnCaller(job);
+        runOnCaller(job, own);
         ran = true;
     }
+    // Its finalisations with `own` did not look for a drain() to wake (another thread's):
+    // once, now that it stops.
+    if (ran && own) notifyDrainIfDone();
     return ran;
+}
+
+/// A free block of helperCounters_, or null (external_ then). Acquire: the block's counts
+/// as its last helper left them, so that this thread's single-writer increments go on
+/// from there.
+SchedulerCore::HelperCounters* SchedulerCore::takeHelperCounters() noexcept {
+    for (HelperCounters& h : helperCounters_) {
+        bool free = false;
+        if (!h.taken.load(std::memory_order_relaxed) &&
+            h.taken.compare_exchange_strong(free, true, std::memory_order_acquire))
+            return &h;
+    }
+    return nullptr;
 }
 
 /// The newest job posted from a job a thread in drain() ran (depth first, as a worker
@@ -106,14 +129,14 @@ std::optional<bool> SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done
 
 /// run() and finalize() for the calling thread, then for the continuation that released,
 /// and so on (as a worker runs its continuation next). Past its deadline a job expires,
-/// else it runs; its outcome is counted as a finalisation outside the workers is (finalize
-/// with no worker, which also wakes drain() when it was the last). While it runs, the
+/// else it runs; its outcome is counted in `own` (single writer, see helperCounters_; without
+/// one, as any finalisation outside the workers is, which also wakes drain()). While it runs, the
 /// thread counts as this scheduler's own (onOwnWorker): drain() and shutdown() from the job
 /// are refused, its posts are accepted like a worker's (the announcement in helpUntil
 /// covers them), and its untimed posts go to helperPosted_ (the first checks for a sleeper
 /// to wake, and the job's end once more, as on a worker). Once shutdown() began, a
 /// continuation goes back to the shared FIFO, where shutdown cancels it.
-void SchedulerCore::runOnCaller(JobRecord* job) {
+void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
     struct Restore {
         SchedulerCore& core;
         WorkerOf saved;
@@ -129,12 +152,16 @@ void SchedulerCore::runOnCaller(JobRecord* job) {
             continue;
         }
         if (groupCancelled(job)) {
-            finalize(job, JobState::Cancelled, nullptr);
+            finalize(job, JobState::Cancelled, nullptr, own);
         } else if (job->deadline != kNoDeadline && now() > job->deadline) {
-            finalize(job, JobState::Expired, nullptr);
+            finalize(job, JobState::Expired, nullptr, own);
         } else {
             job->state.store(JobState::Running, std::memory_order_relaxed);
-            WorkerCounters::add(external_.dispatches);
+            if (own) {
+                WorkerCounters::bump(own->dispatches);
+            } else {
+                WorkerCounters::add(external_.dispatches);
+            }
             JobState outcome = JobState::Completed;
             try {
                 job->task();
@@ -142,7 +169,7 @@ void SchedulerCore::runOnCaller(JobRecord* job) {
                 job->error = std::current_exception();  // published by finalize's state store
                 outcome = JobState::Failed;
             }
-            finalize(job, outcome, nullptr);
+            finalize(job, outcome, nullptr, own);
         }
         if (std::exchange(tlWorker_.helperPushes, 0) > 1) wakeForDueWork(nullptr);
         if (closed_.load(std::memory_order_relaxed)) break;  // Restore hands it back

@@ -250,7 +250,7 @@ bool lastGateCount(const JobRecord* s) noexcept {
 /// A job reached its final state: count it, close its successor list and notify the
 /// successors' gates. Cancellation cascades through a work list, not recursion, so a
 /// failed head of a 100k-job chain cannot overflow the stack.
-void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
+void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w, WorkerCounters* own) {
     JobRecord* cascade = nullptr;
     // Jobs this finalisation pushed onto the worker's own queue, and the job's posts onto
     // its `posted` queue before it (see release()).
@@ -259,12 +259,12 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         job->task.releaseCallable();  // captured resources go now, not when the record is reused
         // Counted before the final state is stored: whoever sees the state final (a
         // handle) also sees the job counted in stats().
-        WorkerCounters& c = countersOf(w);
+        WorkerCounters& c = w ? w->counters : own ? *own : external_;
         auto* counter = outcome == JobState::Completed ? &c.completed
                         : outcome == JobState::Failed  ? &c.failed
                         : outcome == JobState::Expired ? &c.expired
                                                        : &c.cancelled;
-        if (w) {
+        if (w || own) {
             WorkerCounters::bump(*counter);
         } else {
             WorkerCounters::add(*counter);
@@ -313,7 +313,7 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         // Ended last, with release: drain() takes "every posted job ended" to mean that
         // every final state is stored and every successor released (see allFinished).
         // A worker's loop also reads its own count to tell that a busy spell ended.
-        if (w) {
+        if (w || own) {
             WorkerCounters::publish(c.ended);
         } else {
             WorkerCounters::add(c.ended, 1, std::memory_order_release);
@@ -327,7 +327,8 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w) {
         }
         releaseRef(done);  // the scheduler's reference
     }
-    if (!w) notifyDrainIfDone();  // a worker checks when it runs out of work
+    // A worker checks when it runs out of work, a helping thread when it stops helping.
+    if (!w && !own) notifyDrainIfDone();
 }
 
 }  // namespace pullsched::detail

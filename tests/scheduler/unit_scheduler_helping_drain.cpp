@@ -85,6 +85,42 @@ TEST(SchedulerHelpingDrain, HeldWorkersLeaveTheJobsToTheWaitingThread) {
     EXPECT_EQ(s.completed, s.submitted);
 }
 
+// Several threads helping at once, more than the scheduler has counter blocks for helpers
+// (the others count on the shared block): every job they ran is counted once in stats(),
+// and every drain() returns, though the helpers' own finalisations do not look for a
+// drain() to wake until they stop helping.
+TEST(SchedulerHelpingDrain, JobsRunByManyHelpingThreadsAreCountedOnce) {
+    constexpr int kThreads = 6;
+    constexpr int kJobsEach = 300;
+    constexpr int kAll = kThreads * kJobsEach;
+    for (int rep = 0; rep < 5; ++rep) {
+        Scheduler sched(config(2, true));
+        HeldWorkers held(sched, 2);
+        std::atomic<int> ran{0};
+        std::atomic<int> drained{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.emplace_back([&] {
+                for (int i = 0; i < kJobsEach; ++i)
+                    sched.postDetached([&] {
+                        if (ran.fetch_add(1) + 1 == kAll) held.release();
+                    });
+                if (sched.drainFor(std::chrono::seconds(60))) drained.fetch_add(1);
+            });
+        for (auto& t : threads)
+            t.join();
+        held.release();  // only if a drain() failed: the last job releases them
+        EXPECT_EQ(drained.load(), kThreads) << "rep " << rep;
+        EXPECT_EQ(ran.load(), kAll);
+        const Statistics s = sched.stats();
+        EXPECT_EQ(s.completed, static_cast<std::uint64_t>(kAll + 2)) << "rep " << rep;
+        EXPECT_EQ(s.dispatches, s.completed);
+        EXPECT_EQ(s.submitted, s.completed);
+        EXPECT_EQ(s.pending, 0u);
+        EXPECT_TRUE(s.balanced());
+    }
+}
+
 // Switched off, the waiting thread runs nothing: with the workers held, a bounded wait
 // ends with the jobs still queued, and once released the workers run them all.
 void expectTheWaitingThreadRunsNothing(const SchedulerConfig& cfg) {

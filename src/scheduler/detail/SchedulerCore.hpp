@@ -5,6 +5,7 @@
 // file per concern (the groups below name theirs); the sleep/wake protocol is a class of
 // its own (WakeProtocol), and so are the queues, the load controller and CpuSpread.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
@@ -168,7 +169,9 @@ class SchedulerCore {
     // The pull loop and a job's path (JobPath.cpp).
     void workerLoop(Worker& w);
     void run(JobRecord* job, Worker& w);
-    void finalize(JobRecord* job, JobState outcome, Worker* w);
+    /// `own`: with no worker, a counter block only the calling thread writes (a helping
+    /// thread's, see HelperCounters), counted without locked instructions.
+    void finalize(JobRecord* job, JobState outcome, Worker* w, WorkerCounters* own = nullptr);
     [[gnu::always_inline]] inline void release(JobRecord* job, Worker* w, std::uint32_t& ownPushes);
     /// release() for a job whose gate opened in submit(): an untimed post from a job on
     /// this scheduler's worker goes to that worker's `posted` queue, any other to release().
@@ -231,7 +234,7 @@ class SchedulerCore {
     /// sleeps as a non-helping waiter does: its extra look at the queues read lines the
     /// workers write (a drain() of 16 jobs paid ~30 ns per job for it).
     std::optional<bool> helperSleep(WakeSignal& signal, HelpStop done, TimePoint steadyDeadline);
-    void runOnCaller(JobRecord* job);
+    void runOnCaller(JobRecord* job, WorkerCounters* own);
 
     /// Take a queued job for running or expiring (see Cancellation.cpp). False: cancel()
     /// won it and finalised it already; the queue's reference it held is dropped here.
@@ -261,9 +264,6 @@ class SchedulerCore {
         return static_cast<const SchedulerCore*>(core)->allFinished();
     }
     void notifyDrainIfDone() noexcept;
-    WorkerCounters& countersOf(Worker* w) noexcept {
-        return w ? w->counters : external_;
-    }
     void bump(Worker* w, WorkerCounters::Counter WorkerCounters::*c, std::uint64_t by = 1) noexcept;
     void noteQueueDepth() noexcept;
     /// Call the observer, if any; what it throws is counted and dropped.
@@ -357,6 +357,17 @@ class SchedulerCore {
     /// Busy workers on different CPUs (see CpuSpread); disabled when pinned.
     CpuSpread spread_;
     WorkerCounters external_;  ///< events on non-worker threads (fetch_add)
+    /// Counter blocks for threads that help in drain() or wait(), one per helping thread
+    /// while it helps (taken in helpUntil, given back after): its jobs are counted as a
+    /// worker's are, by one writer, instead of with a fetch_add on external_ each (three
+    /// locked instructions per job on a chain the caller runs). Four: more threads waiting
+    /// at once than that fall back to external_.
+    struct HelperCounters {
+        std::atomic<bool> taken{false};
+        WorkerCounters counters;
+    };
+    std::array<HelperCounters, 4> helperCounters_;
+    HelperCounters* takeHelperCounters() noexcept;
     std::vector<std::unique_ptr<Worker>> workers_;
     WorkForce workForce_;
 
