@@ -167,6 +167,11 @@ class PullschedBackend final : public GraphRunner {
                 },
                 {.start = saturatingAdd(postingBegan, lead)});
             postEach(gate);
+            // Only the posting needs the handles. Let go of them before the run, as a
+            // planner that keeps no handle does: a job the scheduler alone holds ends
+            // without its successor lock, and releases a last predecessor count with a
+            // store. (Planned in the run they go after it: that would be timed there.)
+            std::fill(handles_.begin(), handles_.end(), JobHandle{});
             posted_.store(true, std::memory_order_release);
             lastPosting_ = scheduler_->now() - postingBegan;
         }
