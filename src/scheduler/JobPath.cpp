@@ -235,11 +235,11 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
 namespace {
 
 /// Whether the one count left in `s`'s gate is this finalisation's: then a store takes it
-/// off instead of a read-modify-write (a chain's every release). The gate counts the
-/// decrements still to come, and only cancel() adds to it, through a handle; with the
-/// scheduler's the only reference to `s` there is no handle, so nobody else touches the
-/// gate. The acquire loads see the handle's last use and the earlier predecessors' doomed
-/// marks, as the read-modify-write would.
+/// off instead of a read-modify-write (every release in a chain whose handles are gone).
+/// The gate counts the decrements still to come, and only cancel() adds to it, through a
+/// handle; with the scheduler's the only reference to `s` there is no handle, so nobody
+/// else touches the gate. The acquire loads see the handle's last use and the earlier
+/// predecessors' doomed marks, as the read-modify-write would.
 bool lastGateCount(const JobRecord* s) noexcept {
     return s->refs.load(std::memory_order_acquire) == 1 &&
            s->gate.load(std::memory_order_acquire) == 1;
