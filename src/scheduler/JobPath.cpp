@@ -241,8 +241,7 @@ namespace {
 /// else touches the gate. The acquire loads see the handle's last use and the earlier
 /// predecessors' doomed marks, as the read-modify-write would.
 bool lastGateCount(const JobRecord* s) noexcept {
-    return s->refs.load(std::memory_order_acquire) == 1 &&
-           s->gate.load(std::memory_order_acquire) == 1;
+    return soleReference(s) && s->gate.load(std::memory_order_acquire) == 1;
 }
 
 }  // namespace
@@ -270,10 +269,9 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w, Worker
             WorkerCounters::add(*counter);
         }
         bool waited = false;
-        if (job->refs.load(std::memory_order_acquire) == 1) {
-            // Only the scheduler holds it: with no handle, nobody can name it as a
-            // predecessor or wait for it, so nobody else takes its lock (the acquire sees
-            // every use of the last handle, made before that handle let go).
+        if (soleReference(job)) {
+            // No handle: nobody else can name it as a predecessor or wait for it, so
+            // nobody else takes its lock.
             job->state.store(outcome, std::memory_order_release);
             job->closed = true;
         } else {

@@ -240,9 +240,7 @@ class SchedulerCore {
     /// won it and finalised it already; the queue's reference it held is dropped here.
     /// Without a handle nobody can cancel a job, so then it costs two loads, no RMW.
     bool claimQueued(JobRecord* job) noexcept {
-        if (job->refs.load(std::memory_order_acquire) == 1 &&
-            !job->claimed.load(std::memory_order_relaxed))
-            return true;
+        if (soleReference(job) && !job->claimed.load(std::memory_order_relaxed)) return true;
         if (!job->claimed.exchange(true, std::memory_order_acq_rel)) return true;
         releaseRef(job);
         return false;

@@ -11,13 +11,19 @@ namespace pullsched::detail {
 /// Give a record whose last reference was dropped back to its pool.
 void returnToPool(JobRecord* rec) noexcept;
 
+/// Whether the caller holds the record's only reference (for the scheduler: no handle
+/// names the job). Then nobody else can take one (a reference is only ever copied from
+/// another), so nobody else can wire to, wait for or cancel the job; acquire: everything
+/// the last other holder did happened before.
+inline bool soleReference(const JobRecord* rec) noexcept {
+    return rec->refs.load(std::memory_order_acquire) == 1;
+}
+
 /// Drop one reference; the last one returns the record to its pool. Holding the only
-/// reference, nobody else can take one (a reference is only ever copied from another),
-/// so a load decides and the atomic read-modify-write is saved: the common case for the
-/// scheduler's reference, since most handles are gone before the job ends.
+/// reference, a load decides and the atomic read-modify-write is saved: the common case
+/// for the scheduler's reference, since most handles are gone before the job ends.
 inline void releaseRef(JobRecord* rec) noexcept {
-    if (rec->refs.load(std::memory_order_acquire) == 1 ||
-        rec->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (soleReference(rec) || rec->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         rec->refs.store(0, std::memory_order_relaxed);
         returnToPool(rec);
     }
