@@ -325,19 +325,27 @@ BENCHMARK(BM_Sched_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTi
 BENCHMARK(BM_Sched_BatchSpawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_Tbb_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 
+/// PULLSCHED_BENCH_LARGE=1 adds fib(30) and skynet depth 7 (2.7 and 11.1 million calls,
+/// 0.2-1 s each): the sizes at which a breadth-first expansion used to take hundreds of
+/// megabytes, for a peak-memory check (`/usr/bin/time -v`, one benchmark per process).
+bool largeSizes() {
+    const char* v = std::getenv("PULLSCHED_BENCH_LARGE");
+    return v && *v && std::string(v) != "0";
+}
+
 /// Each benchmark at 1 and 2 workers (threads), at least 0.5 s of iterations.
 void fibArgs(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "workers"});
-    for (const long n : {20, 25})
+    for (const long n : {20L, 25L, largeSizes() ? 30L : 0L})
         for (const long w : {1, 2})
-            b->Args({n, w});
+            if (n) b->Args({n, w});
     b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 }
 void skynetArgs(benchmark::internal::Benchmark* b) {
     b->ArgNames({"depth", "workers"});
-    for (const long d : {5, 6})
+    for (const long d : {5L, 6L, largeSizes() ? 7L : 0L})
         for (const long w : {1, 2})
-            b->Args({d, w});
+            if (d) b->Args({d, w});
     b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 }
 
