@@ -330,7 +330,7 @@ BENCHMARK(BM_Tbb_Spawn16)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime
 /// megabytes, for a peak-memory check (`/usr/bin/time -v`, one benchmark per process).
 bool largeSizes() {
     const char* v = std::getenv("PULLSCHED_BENCH_LARGE");
-    return v && *v && std::string(v) != "0";
+    return v && v[0] == '1';  // as PULLSCHED_BENCH_HELP and _PIN
 }
 
 /// Each benchmark at 1 and 2 workers (threads), at least 0.5 s of iterations.
