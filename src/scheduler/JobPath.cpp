@@ -308,14 +308,6 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w, Worker
         // batch, not per job. The jobs are already visible to thieves and spinners; this check
         // follows the last push, so a worker that parked meanwhile is not left asleep.
         if (w && std::exchange(ownPushes, 0) > 1) wakeForDueWork(w);
-        // Ended last, with release: drain() takes "every posted job ended" to mean that
-        // every final state is stored and every successor released (see allFinished).
-        // A worker's loop also reads its own count to tell that a busy spell ended.
-        if (w || own) {
-            WorkerCounters::publish(c.ended);
-        } else {
-            WorkerCounters::add(c.ended, 1, std::memory_order_release);
-        }
         JobRecord* done = job;
         job = nullptr;
         if (cascade) {
@@ -324,6 +316,16 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w, Worker
             outcome = JobState::Cancelled;
         }
         releaseRef(done);  // the scheduler's reference
+        // Ended last, with release: drain() takes "every posted job ended" to mean that
+        // every final state is stored, every successor released and the scheduler's
+        // reference dropped, so that a value whose handles are gone is destroyed by then
+        // (see allFinished). A worker's loop also reads its own count to tell that a busy
+        // spell ended.
+        if (w || own) {
+            WorkerCounters::publish(c.ended);
+        } else {
+            WorkerCounters::add(c.ended, 1, std::memory_order_release);
+        }
     }
     // A worker checks when it runs out of work, a helping thread when it stops helping.
     if (!w && !own) notifyDrainIfDone();

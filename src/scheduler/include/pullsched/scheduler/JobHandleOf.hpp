@@ -37,7 +37,8 @@ void waitForValue(Scheduler& sched, const JobHandle& job);
 
 /// A JobHandle (it names the job as a predecessor like any) that also reaches the job's
 /// value. The value lives in the job's record, in place when it fits the record's inline
-/// storage (48 bytes, as a capture does), else on the heap, until the last handle goes.
+/// storage (48 bytes, as a capture does), else on the heap, until the last handle goes
+/// and the scheduler let go of the job (just after it ended; drain() returns after that).
 /// get() waits for the job like Scheduler::wait() (helping; from inside a job of the same
 /// scheduler only if it is final, as a predecessor is), so the scheduler must be alive
 /// unless the job is final (it is, once the scheduler shut down).
