@@ -272,3 +272,43 @@ TEST_P(SleepingHelper, IsWokenForJobsATimedGateReleases) {
 
 INSTANTIATE_TEST_SUITE_P(DrainOrWait, SleepingHelper, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Wait" : "Drain"; });
+
+// A thread in wait() that runs the last job itself counts it on its own counters, whose
+// finalisation does not look for a drain() to wake; it looks once as it stops helping.
+// Here nobody else could: the worker ended its job before the last one, and the job's end
+// notifies only wait()'s signal. Without that look the drain() below sleeps to its bound.
+TEST(SchedulerHelpingDrain, AWaitThatRanTheLastJobWakesASleepingDrain) {
+    Scheduler sched(config(1, true));
+    HeldWorkers held(sched, 1);
+    std::atomic<bool> started{false}, go{false};
+    const JobHandle last = sched.post([&] {
+        started = true;
+        while (!go.load())
+            std::this_thread::yield();
+    });
+    std::atomic<bool> waited{false};
+    std::thread waiter([&] { waited = sched.waitFor(last, std::chrono::seconds(60)); });
+    while (!started.load())  // the waiter took it: nothing is queued any more
+        std::this_thread::yield();
+    // drainFor() at its bound still returns true (the jobs are done by then), so the
+    // drainer notes whether it returned well before it: a hang turned into a failure.
+    std::atomic<bool> drained{false};
+    std::thread drainer([&] {
+        const auto bound = std::chrono::seconds(60);
+        const auto began = std::chrono::steady_clock::now();
+        const bool done = sched.drainFor(bound);
+        drained = done && std::chrono::steady_clock::now() - began < bound / 2;
+    });
+    // Time for the drainer to find nothing queued and fall asleep (a bound on the set-up,
+    // not an assertion: a drainer still awake sees the end itself and the test still passes).
+    std::this_thread::sleep_for(50ms);
+    held.release();
+    while (sched.stats().completed < 1)  // the worker's held job ended: it is idle again
+        std::this_thread::yield();
+    go = true;
+    waiter.join();
+    drainer.join();
+    EXPECT_TRUE(waited.load());
+    EXPECT_TRUE(drained.load()) << "drain() slept to its bound: not woken when the last job ended";
+    EXPECT_TRUE(sched.stats().balanced());
+}
