@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Medians of the granularity runs tools/bench/rig_ab.sh wrote, one table per side.
 
-  tools/bench/rig_ab_summary.py OUT        (OUT/NAME/runN/granularity.json)
+  tools/bench/rig_ab_summary.py OUT        (OUT/NAME/runN/granularity*.json)
 
 Per graph and backend: the empty-job overhead in ns/job (if the runs measured it with
 --overhead), the efficiency at the smallest job size and METG(50 %), each the median
@@ -35,9 +35,11 @@ def metg_cell(entries):
 
 def table(side_dir):
     dirs = sorted(glob.glob(os.path.join(side_dir, "run*")))
-    runs = [json.load(open(os.path.join(d, "granularity.json")))["result"] for d in dirs]
+    # The rig names its files granularity-BACKEND.* when it runs one backend only.
+    files = [f for d in dirs for f in sorted(glob.glob(os.path.join(d, "granularity*.json")))[:1]]
+    runs = [json.load(open(f))["result"] for f in files]
     if not runs:
-        raise ValueError(f"{side_dir}: no runN/granularity.json")
+        raise ValueError(f"{side_dir}: no runN/granularity*.json")
     loads = [float(line.split("load average:")[1].split(",")[0])
              for d in dirs for line in open(os.path.join(d, "load.txt")) if "load average:" in line]
     name = os.path.basename(side_dir.rstrip("/"))
