@@ -1,16 +1,17 @@
 #include "pullsched/testchain/Calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 namespace pullsched::testchain {
 
 namespace {
 
-double mean(std::span<const double> xs) {
-    return std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
+/// A batch's estimate: its fastest trial (see estimateConverged).
+double fastest(std::span<const double> xs) {
+    return *std::max_element(xs.begin(), xs.end());
 }
 
 Calibration combine(double prev, double curr, std::size_t samples) {
@@ -34,12 +35,28 @@ std::optional<Calibration> estimateConverged(std::span<const double> samples, st
     if (batch == 0) batch = 1;
     const std::size_t batches = samples.size() / batch;
     for (std::size_t b = 1; b < batches; ++b) {
-        const double prev = mean(samples.subspan((b - 1) * batch, batch));
-        const double curr = mean(samples.subspan(b * batch, batch));
+        const double prev = fastest(samples.subspan((b - 1) * batch, batch));
+        const double curr = fastest(samples.subspan(b * batch, batch));
         if (curr > 0.0 && std::abs(curr - prev) <= tolerance * curr)
             return combine(prev, curr, (b + 1) * batch);
     }
     return std::nullopt;
+}
+
+CacheCheck checkCached(double cached, double measured, double tolerance) noexcept {
+    if (relativeErrorPercent(cached, measured) <= tolerance * 100.0) return CacheCheck::Confirmed;
+    if (measured < cached && measured * 2.0 >= cached) return CacheCheck::RunsSlower;
+    return CacheCheck::Stale;
+}
+
+std::optional<Calibration> recheckCached(double cached, const std::function<double()>& sample,
+                                         double tolerance) {
+    const double measured = std::max({sample(), sample(), sample()});
+    const CacheCheck check = checkCached(cached, measured, tolerance);
+    if (check == CacheCheck::Stale) return std::nullopt;
+    Calibration c{cached, relativeErrorPercent(cached, measured), true, 3};
+    if (check == CacheCheck::RunsSlower) c.slowerAtCheckPercent = c.errorPercent;
+    return c;
 }
 
 Calibration calibrateWith(const std::function<double()>& sample, std::size_t batch,
@@ -61,8 +78,8 @@ Calibration calibrateWith(const std::function<double()>& sample, std::size_t bat
     }
     std::span<const double> all{samples};
     const std::size_t n = samples.size() / batch * batch;
-    return combine(mean(all.subspan(n - 2 * batch, batch)), mean(all.subspan(n - batch, batch)),
-                   samples.size());
+    return combine(fastest(all.subspan(n - 2 * batch, batch)),
+                   fastest(all.subspan(n - batch, batch)), samples.size());
 }
 
 }  // namespace pullsched::testchain

@@ -108,10 +108,8 @@ const Calibration& ComputationalLoad::calibrate(const CalibrationCache& cache) {
     const std::string key = cacheKey();
     if (auto cached = cache.load(key)) {
         sampleSpeed();  // warm-up
-        // One short measurement (mean of three trials) re-checks the cached figure.
-        const double measured = (sampleSpeed() + sampleSpeed() + sampleSpeed()) / 3.0;
-        if (confirmsCached(*cached, measured)) {
-            calibration_ = Calibration{*cached, relativeErrorPercent(*cached, measured), true, 4};
+        if (auto c = recheckCached(*cached, [this] { return sampleSpeed(); })) {
+            calibration_ = *c;
             return calibration_;
         }
     }

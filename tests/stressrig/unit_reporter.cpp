@@ -243,6 +243,25 @@ TEST(Reporter, MessagesAreOneLine) {
     fs::remove_all(dir);
 }
 
+TEST(Reporter, ACalibrationKeptWhileTheCpuRanSlowerIsAWarning) {
+    const fs::path dir = rigtest::scratch("reporter", "calibration");
+    StopRequest stop;
+    ModeResult r = sampleResult();
+    r.calibration = {{"speed_per_us", 590.0}, {"cached", true}, {"slower_at_check_percent", 38.0}};
+    const ReportRun slower = report(r, dir / "slower", stop);
+    const std::string expected = "the CPU ran 38 % slower when the job body's calibration";
+    EXPECT_NE(slower.out.find("warning: " + expected), std::string::npos) << slower.out;
+    ASSERT_EQ(slower.envelope["warnings"].size(), 1u);
+    EXPECT_NE(slower.envelope["warnings"][0].get<std::string>().find(expected), std::string::npos);
+    EXPECT_EQ(slower.envelope["verdict_class"], "caveat");
+    // confirmed or fresh: nothing to say
+    r.calibration["slower_at_check_percent"] = 0.0;
+    const ReportRun confirmed = report(r, dir / "confirmed", stop);
+    EXPECT_EQ(confirmed.out.find("warning:"), std::string::npos) << confirmed.out;
+    EXPECT_TRUE(confirmed.envelope["warnings"].empty());
+    fs::remove_all(dir);
+}
+
 TEST(Reporter, NameOptionOverridesTheModesName) {
     OutputSettings o;
     o.name = "mine";

@@ -18,9 +18,12 @@ JobBody::JobBody(std::string_view kind, Progress* progress)
 
 std::string JobBody::text() const {
     const testchain::Calibration& c = load_.calibration();
-    return fmt::format(
+    std::string text = fmt::format(
         "speed {:.4g}/us, error {:.2f} %, {}", c.speed, c.errorPercent,
         c.fromCache ? "cached (re-checked)" : fmt::format("fresh ({} samples)", c.samples));
+    if (c.slowerAtCheckPercent > 0.0)
+        text += fmt::format(", the CPU {:.0f} % slower at the re-check", c.slowerAtCheckPercent);
+    return text;
 }
 
 nlohmann::json JobBody::json() const {
@@ -29,7 +32,8 @@ nlohmann::json JobBody::json() const {
             {"speed_per_us", c.speed},
             {"error_percent", c.errorPercent},
             {"cached", c.fromCache},
-            {"samples", c.samples}};
+            {"samples", c.samples},
+            {"slower_at_check_percent", c.slowerAtCheckPercent}};
 }
 
 }  // namespace pullsched::rig

@@ -21,7 +21,8 @@ class JobBody {
     const testchain::ComputationalLoad& load() const noexcept { return load_; }
     /// "speed 726.2/us, error 4.05 %, cached (re-checked)".
     std::string text() const;
-    /// { "kind", "speed_per_us", "error_percent", "cached", "samples" }.
+    /// { "kind", "speed_per_us", "error_percent", "cached", "samples",
+    ///   "slower_at_check_percent" }.
     nlohmann::json json() const;
 
   private:

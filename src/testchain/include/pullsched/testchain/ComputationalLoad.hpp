@@ -24,8 +24,9 @@ class ComputationalLoad {
 
     /// Fresh calibration with the real clock (no cache).
     const Calibration& calibrate();
-    /// Uses the cached speed if one short measurement confirms it within 5 %, else
-    /// recalibrates and stores the new speed.
+    /// Uses the cached speed if one short measurement confirms it within 5 % or runs
+    /// slower (a busy machine: noted in slowerAtCheckPercent), else recalibrates and
+    /// stores the new speed (see checkCached).
     const Calibration& calibrate(const CalibrationCache& cache);
     /// Injects a known calibration (tests, or a speed computed elsewhere).
     void setCalibration(const Calibration& c) noexcept { calibration_ = c; }
