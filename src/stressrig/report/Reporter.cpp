@@ -123,8 +123,8 @@ std::vector<std::string> warningsOf(const ModeResult& r) {
 
 /// The envelope: { mode, version, configuration, environment, calibration, files, partial,
 /// verdict, warnings, failures, exit_status, result }; files are filled in when written.
-nlohmann::json envelopeOf(const ModeResult& r, const Invocation& inv, Environment& env,
-                          bool interrupted, int status) {
+nlohmann::json envelopeOf(const ModeResult& r, const std::vector<std::string>& warnings,
+                          const Invocation& inv, Environment& env, bool interrupted, int status) {
     nlohmann::json envelope;
     envelope["mode"] = inv.mode;
     envelope["version"] = env.version;
@@ -134,7 +134,7 @@ nlohmann::json envelopeOf(const ModeResult& r, const Invocation& inv, Environmen
     envelope["files"] = nlohmann::json::array();
     envelope["partial"] = interrupted;
     envelope["verdict"] = r.verdict;
-    envelope["warnings"] = warningsOf(r);
+    envelope["warnings"] = warnings;
     envelope["failures"] = r.failures;
     envelope["exit_status"] = status;
     envelope["result"] = r.result;
@@ -344,9 +344,9 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         status = stop.exitCode() ? stop.exitCode() : kExitInterrupted;
 
     const std::string name = baseName(r);
-    nlohmann::json envelope = envelopeOf(r, inv, env, interrupted, status);
-    // what the verdict means, coloured alike in the pictures and on the page
     const std::vector<std::string> warnings = warningsOf(r);
+    nlohmann::json envelope = envelopeOf(r, warnings, inv, env, interrupted, status);
+    // what the verdict means, coloured alike in the pictures and on the page
     const VerdictFacts facts{r.systemFailure, r.overload, !warnings.empty(),
                              inv.measures && env.busy(), interrupted};
     const VerdictClass verdictClass = verdictClassOf(facts);
