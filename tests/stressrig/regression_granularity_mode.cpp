@@ -267,13 +267,44 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
         const double planned = s.at("plan_and_run_ns_per_job");
         EXPECT_GT(planned, 0);
         EXPECT_EQ(res.at("plan_and_run_ns_per_job").at("chain-16").at(b), planned);
+        // two threads ran the jobs: the busiest ran at least half of them
+        for (const char* key :
+             {"empty_busiest_thread_share", "plan_and_run_busiest_thread_share"}) {
+            SCOPED_TRACE(key);
+            const double share = s.at(key);
+            EXPECT_GE(share, 0.5);
+            EXPECT_LE(share, 1.0);
+            EXPECT_EQ(res.at(key).at("chain-16").at(b), share);
+        }
     }
     const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
     ASSERT_TRUE(metg.hasColumn("empty jobs (ns/job)"));
     ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run (ns/job)"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs: busiest thread's share"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run: busiest thread's share"));
     const double pullschedNs = g.at("backends").at("pullsched").at("empty_ns_per_job");
     EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs (ns/job)")), pullschedNs,
                 1e-3 * pullschedNs);  // the CSV's significant digits
+    fs::remove_all(dir);
+}
+
+// With one worker a single thread runs every job, so every share is exactly 1: the share is
+// counted per thread, not estimated.
+TEST(GranularityMode, OneWorkerRunsEveryEmptyJobOnOneThread) {
+    const fs::path dir = rigtest::scratch("granularity", "one-worker");
+    const Result r =
+        rig("--mode=granularity --graphs=grid:4x4,isolated:16 --backends=all "
+            "--workers=1 --sizes=1us --overhead --reps=1 --backend-warmup=0 "
+            "--no-render --quiet --json --out=.",
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json e = rigtest::stdoutEnvelope(r);
+    const json& res = e.at("result");
+    for (const char* key : {"empty_busiest_thread_share", "plan_and_run_busiest_thread_share"})
+        for (const auto& [graph, backends] : res.at(key).items())
+            for (const auto& [backend, share] : backends.items())
+                EXPECT_EQ(share.get<double>(), 1.0) << key << " " << graph << " " << backend;
+    EXPECT_EQ(res.at("empty_busiest_thread_share").size(), 2u);
     fs::remove_all(dir);
 }
 

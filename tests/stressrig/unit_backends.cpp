@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <latch>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "RigTestSupport.hpp"
 #include "backends/BackendComparison.hpp"
 #include "backends/BackendRegistry.hpp"
+#include "backends/BusiestThread.hpp"
 #include "backends/GateLead.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/PredecessorCounts.hpp"
@@ -218,6 +221,71 @@ TEST(GraphJobs, ABackendWithItsOwnWaitCountsNothingDown) {
     const BackendRun run = jobs.finish(false);
     EXPECT_TRUE(run.result.hashOk);
     EXPECT_EQ(run.result.completedJobs, g.size());
+}
+
+// The share of a run's jobs that its busiest thread ran: jobs that did not run (default
+// ids) do not count.
+TEST(BusiestThread, IsTheLargestShareOfTheJobsThatRan) {
+    // Both alive at once: a finished thread's id may be given to the next one.
+    std::thread::id a;
+    std::thread::id b;
+    std::latch bothKnown(2);
+    {
+        std::jthread ta([&] {
+            a = std::this_thread::get_id();
+            bothKnown.arrive_and_wait();
+        });
+        std::jthread tb([&] {
+            b = std::this_thread::get_id();
+            bothKnown.arrive_and_wait();
+        });
+    }
+    ASSERT_NE(a, b);
+    const std::thread::id none{};
+    EXPECT_EQ(busiestThreadShare(std::vector<std::thread::id>{}), 0.0);
+    EXPECT_EQ(busiestThreadShare(std::vector{none, none}), 0.0);
+    EXPECT_EQ(busiestThreadShare(std::vector{a, a, a}), 1.0);
+    EXPECT_EQ(busiestThreadShare(std::vector{a, b, a, a}), 0.75);
+    EXPECT_EQ(busiestThreadShare(std::vector{b, a, b, a}), 0.5);
+    EXPECT_EQ(busiestThreadShare(std::vector{b, none, a, none, b}), 2.0 / 3.0);
+}
+
+// GraphJobs notes which thread ran each node: a run whose first 40 nodes ran on one thread
+// and the other 24 on another reports 40 / 64; the next run starts afresh.
+TEST(GraphJobs, ReportsTheShareOfTheJobsItsBusiestThreadRan) {
+    const RuleSet rules = preset("stationary");
+    const TestChainGraph g = TestChainGraph::generate(rules, 64);
+    ASSERT_EQ(g.size(), 64u);
+    GraphJobs jobs;
+    jobs.prepare(g, trivialSetup(2, rules.schedulingWeightPolicy()), /*waitInJob=*/false,
+                 GraphJobs::Completion::OwnWait);
+    jobs.beginRun();
+    {
+        // The first thread stays alive until the second is done: a finished thread's id
+        // may be given to the next one.
+        std::latch firstPartRan(1);
+        std::latch secondPartRan(1);
+        std::jthread first([&] {
+            for (std::uint32_t i = 0; i < 40; ++i)
+                jobs.runNode(i);  // index order is a topological order
+            firstPartRan.count_down();
+            secondPartRan.wait();
+        });
+        std::jthread second([&] {
+            firstPartRan.wait();
+            for (std::uint32_t i = 40; i < g.size(); ++i)
+                jobs.runNode(i);
+            secondPartRan.count_down();
+        });
+    }
+    const BackendRun split = jobs.finish(false);
+    EXPECT_TRUE(split.result.hashOk);
+    EXPECT_EQ(split.busiestThreadShare, 40.0 / 64.0);
+
+    jobs.beginRun();
+    for (std::uint32_t i = 0; i < g.size(); ++i)
+        jobs.runNode(i);
+    EXPECT_EQ(jobs.finish(false).busiestThreadShare, 1.0);
 }
 
 // The pool's and Asio's dependency tracking: a node is handed out once, by the end of its

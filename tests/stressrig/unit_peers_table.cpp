@@ -42,9 +42,11 @@ json efficiency() {
     json b;
     b["asio"] = {{"empty_ns_per_job", 150.0},
                  {"plan_and_run_ns_per_job", 150.0},
+                 {"empty_busiest_thread_share", 1.0},
                  {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.5}}}}};
     b["pullsched"] = {{"empty_ns_per_job", 120.0},
                       {"plan_and_run_ns_per_job", 310.0},
+                      {"empty_busiest_thread_share", 0.5625},
                       {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.75}}}}};
     b["tbb"] = {{"empty_ns_per_job", nullptr},
                 {"plan_and_run_ns_per_job", 290.0},
@@ -110,6 +112,12 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     EXPECT_LT(o.find("**Dispatch overhead**"), planning) << o;
     EXPECT_NE(o.find("| chain-100 | 310 | 290 | **150** |", planning), std::string::npos) << o;
     EXPECT_NE(o.find("| grid-4x4 | n/a | n/a | n/a |", planning), std::string::npos) << o;
+    // which share of the empty jobs the busiest thread ran: a fact, nothing in bold
+    const std::size_t share = o.find("**Busiest thread's share**");
+    ASSERT_NE(share, std::string::npos) << o;
+    EXPECT_LT(planning, share) << o;
+    EXPECT_NE(o.find("| chain-100 | 56 % | n/a | 100 % |", share), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 | n/a | n/a | n/a |", share), std::string::npos) << o;
     EXPECT_NE(o.find("| chain-100 at 1 µs | **75 %** | n/a | 50 % |"), std::string::npos) << o;
     // "> 64 µs" is not an order: the best reached METG is bold; a METG above a size at
     // which the efficiency run reached 50 % is marked (the two runs disagree), and so is

@@ -170,6 +170,21 @@ def main():
                     fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
                 )
             lines.append("")
+        if any("empty_busiest_thread_share" in g["backends"].get(b, {})
+               for g in graphs for b in backends):
+            # Whether a dispatch cost was paid while spreading the work or by one thread
+            # that ran the whole graph: no best value, no bold.
+            lines.append("**Busiest thread's share** of the empty jobs of the prebuilt graph "
+                         "(median over the runs; 100 %: one thread ran the whole graph, "
+                         "50 %: an even split over two):")
+            lines.append("")
+            lines += [head, rule]
+            for g in graphs:
+                vals = [num(g["backends"].get(b, {}).get("empty_busiest_thread_share"))
+                        for b in backends]
+                cells = ["n/a" if v is None else f"{100 * v:.0f} %" for v in vals]
+                lines.append(f"| {g['graph']} | " + " | ".join(cells) + " |")
+            lines.append("")
         lines.append("**Efficiency** at job sizes of 1 / 10 / 100 µs (max(work / P, critical "
                      "path) / median makespan):")
         lines.append("")

@@ -38,6 +38,10 @@ struct GranularitySweep {
     /// execution, BackendSetup::planInRun), median makespan / nodes.
     SampleStatistics plannedMakespanUs;
     double plannedNsPerJob = kMissing;
+    /// --overhead: of each run's jobs, the share its busiest thread ran (1: one thread ran
+    /// the whole graph), median over the measured runs; prebuilt and planned in the run.
+    double emptyBusiestShare = kMissing;
+    double plannedBusiestShare = kMissing;
 };
 
 /// When a sweep may end before its largest size.

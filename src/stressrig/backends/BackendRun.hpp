@@ -43,6 +43,10 @@ struct BackendRun {
     testchain::Duration gateLead{0};
     testchain::Duration posting{0};
     bool gateEarly = false;
+    /// As fast as possible: the share of the node jobs that the thread which ran the most
+    /// of them ran (busiestThreadShare): 1 when one thread ran the whole graph. 0 for a run
+    /// on a schedule, where it is not measured.
+    double busiestThreadShare = 0;
 
     bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
     /// Completed, hash ok, every node exactly once.

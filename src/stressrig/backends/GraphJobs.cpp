@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backends/BusiestThread.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 
 namespace pullsched::rig {
@@ -67,6 +68,7 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(n);
     began_.resize(n);
     ended_.resize(n);
+    ranBy_.resize(n);
     waited_.resize(n);
     prepared_ = true;
 }
@@ -79,6 +81,7 @@ void GraphJobs::beginRun() {
         executions_[i].store(0, std::memory_order_relaxed);
     std::fill(began_.begin(), began_.end(), JobTiming::kNotRun);
     std::fill(ended_.begin(), ended_.end(), JobTiming::kNotRun);
+    std::fill(ranBy_.begin(), ranBy_.end(), std::thread::id{});
     std::fill(waited_.begin(), waited_.end(), Duration{0});
     remaining_.store(exits_, std::memory_order_relaxed);
     {
@@ -128,6 +131,7 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     waited_[i] = waited;
     began_[i] = t0 - anchor_;
     ended_[i] = t1 - anchor_;
+    ranBy_[i] = std::this_thread::get_id();
     executions_[i].fetch_add(1, std::memory_order_relaxed);
     endNode(i);
 }
@@ -202,6 +206,7 @@ BackendRun GraphJobs::finish(bool timedOut) {
                 exitsRan = false;
         }
     }
+    out.busiestThreadShare = busiestThreadShare(ranBy_);
     r.nodesPosted = n;
     r.completed = exitsRan;
     r.runTime = lastEnd;

@@ -91,6 +91,7 @@ class GraphJobs {
     std::vector<Duration> began_;
     std::vector<Duration> ended_;
     std::vector<Duration> waited_;
+    std::vector<std::thread::id> ranBy_;        ///< the thread that ran the node; {} if none
     std::atomic<std::ptrdiff_t> remaining_{0};  ///< exits still to end
     std::mutex mutex_;
     std::condition_variable doneCv_;

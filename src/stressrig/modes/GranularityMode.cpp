@@ -289,8 +289,8 @@ class GranularityMode final : public Mode {
                              const GraphChoice& choice, GranularityMeasurement& m,
                              std::size_t& step) const;
     void measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi, const std::string& what,
-                     std::vector<double>& makespans, GranularityPoint* p,
-                     GranularityMeasurement& m) const;
+                     std::vector<double>& makespans, GranularityPoint* p, GranularityMeasurement& m,
+                     std::vector<double>* busiestShares = nullptr) const;
     void measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P, std::size_t step,
                           std::size_t totalSteps, GranularityMeasurement& m) const;
     void measureSize(RunContext& ctx, const JobBody& body, GraphUnderTest& g, unsigned P,
@@ -437,7 +437,8 @@ GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, 
 // spent).
 void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi,
                                   const std::string& what, std::vector<double>& makespans,
-                                  GranularityPoint* p, GranularityMeasurement& m) const {
+                                  GranularityPoint* p, GranularityMeasurement& m,
+                                  std::vector<double>* busiestShares) const {
     GraphRunner& backend = *g.backends[bi];
     std::string failure;
     for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
@@ -455,7 +456,10 @@ void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_
         if (run.ok()) {
             if (p) ++p->verified;
             ++m.runsVerified;
-            if (i >= backends_.warmup) makespans.push_back(toUs(run.result.runTime));
+            if (i >= backends_.warmup) {
+                makespans.push_back(toUs(run.result.runTime));
+                if (busiestShares) busiestShares->push_back(run.busiestThreadShare);
+            }
             continue;
         }
         failure = runFailure(run);
@@ -487,11 +491,15 @@ void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsig
             setup.planInRun = planInRun;
             g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
             std::vector<double> makespans;
+            std::vector<double> shares;
             measureRuns(ctx, g, bi, planInRun ? "empty jobs, planned in the run" : "empty jobs",
-                        makespans, nullptr, m);
+                        makespans, nullptr, m, &shares);
             SampleStatistics& stats = planInRun ? sweep.plannedMakespanUs : sweep.emptyMakespanUs;
             stats = SampleStatistics::of(makespans);
             (planInRun ? sweep.plannedNsPerJob : sweep.emptyNsPerJob) = stats.median * 1e3 / nodes;
+            if (!shares.empty())
+                (planInRun ? sweep.plannedBusiestShare : sweep.emptyBusiestShare) =
+                    SampleStatistics::of(shares).median;
             if (m.partial) break;
         }
         ctx.progress.progress(
@@ -573,6 +581,8 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     metgTable.addColumn("stopped", CsvTable::Kind::Text);
     metgTable.addColumn("empty jobs (ns/job)");
     metgTable.addColumn("empty jobs planned in the run (ns/job)");
+    metgTable.addColumn("empty jobs: busiest thread's share");
+    metgTable.addColumn("empty jobs planned in the run: busiest thread's share");
     for (const GraphResult& g : m.results)
         for (const GranularitySweep& s : g.sweeps) {
             for (const GranularityPoint& p : s.points)
@@ -583,7 +593,8 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
             metgTable.addRow({g.choice.label, s.backend, s.metg.valueUs, s.metg.kindName(),
                               s.metg.boundUs, s.metg.firstReachedUs,
                               s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped,
-                              s.emptyNsPerJob, s.plannedNsPerJob});
+                              s.emptyNsPerJob, s.plannedNsPerJob, s.emptyBusiestShare,
+                              s.plannedBusiestShare});
         }
     curves.setComment("units",
                       "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
@@ -591,7 +602,10 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     metgTable.setComment("units",
                          "metg, bound, first reached: us per unit weight; empty jobs: "
                          "ns per job (median makespan of empty jobs / nodes, --overhead; "
-                         "planned in the run: the graph built inside the timed run)");
+                         "planned in the run: the graph built inside the timed run); busiest "
+                         "thread's share: of the jobs of a run, the share the thread that ran "
+                         "the most of them ran (1: one thread ran the whole graph), median "
+                         "over the measured runs");
     metgTable.setComment("metg", definition(P));
     metgTable.setComment("metg kind",
                          "interpolated; at_or_below_smallest (METG <= bound); above_largest "
@@ -723,6 +737,18 @@ std::vector<std::string> GranularityMode::graphLines(const GraphResult& g) const
         text.push_back(
             fmt::format("    empty jobs, graph built in the run (planning + dispatch): {}",
                         fmt::join(each, ", ")));
+        // A cost per job measured while one thread ran the whole graph is that thread's
+        // cost, not the cost of spreading the work: the share says which it was.
+        each.clear();
+        const auto share = [](double v) {
+            return textOr(v, [](double x) { return fmt::format("{:.0f} %", 100 * x); });
+        };
+        for (const GranularitySweep& s : g.sweeps)
+            each.push_back(fmt::format("{} {} / {}", s.backend, share(s.emptyBusiestShare),
+                                       share(s.plannedBusiestShare)));
+        text.push_back(fmt::format(
+            "    empty jobs run by the busiest thread (prebuilt / built in the run): {}",
+            fmt::join(each, ", ")));
     }
     std::string h = fmt::format("    {:>10}", "job size");
     for (const GranularitySweep& s : g.sweeps)
@@ -803,6 +829,8 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
     nlohmann::json metgByGraph = nlohmann::json::object();
     nlohmann::json emptyByGraph = nlohmann::json::object();
     nlohmann::json plannedByGraph = nlohmann::json::object();
+    nlohmann::json emptyShareByGraph = nlohmann::json::object();
+    nlohmann::json plannedShareByGraph = nlohmann::json::object();
     nlohmann::json byBackend = nlohmann::json::object();
     for (const std::string& b : backendList_)
         byBackend[b] = {{"start_times", m.startTimes.at(b)}, {"metg_us", nlohmann::json::object()}};
@@ -812,6 +840,8 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
             if (overhead_) {
                 emptyByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyNsPerJob);
                 plannedByGraph[g.choice.label][s.backend] = jsonNumber(s.plannedNsPerJob);
+                emptyShareByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyBusiestShare);
+                plannedShareByGraph[g.choice.label][s.backend] = jsonNumber(s.plannedBusiestShare);
             }
             metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
             byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
@@ -822,6 +852,8 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
     if (overhead_) {
         j["empty_ns_per_job"] = emptyByGraph;
         j["plan_and_run_ns_per_job"] = plannedByGraph;
+        j["empty_busiest_thread_share"] = emptyShareByGraph;
+        j["plan_and_run_busiest_thread_share"] = plannedShareByGraph;
     }
     j["backends"] = byBackend;
     j["graphs"] = graphs;
@@ -857,6 +889,8 @@ nlohmann::json GranularityMode::graphJson(const GraphResult& g) const {
         if (overhead_) {
             bj[s.backend]["empty_ns_per_job"] = jsonNumber(s.emptyNsPerJob);
             bj[s.backend]["plan_and_run_ns_per_job"] = jsonNumber(s.plannedNsPerJob);
+            bj[s.backend]["empty_busiest_thread_share"] = jsonNumber(s.emptyBusiestShare);
+            bj[s.backend]["plan_and_run_busiest_thread_share"] = jsonNumber(s.plannedBusiestShare);
         }
     }
     gj["backends"] = bj;
