@@ -66,10 +66,7 @@ void GraphJobs::prepare(const TestChainGraph& graph, const BackendSetup& setup, 
     graph_.recalculate();
     expectedHash_ = graph_.graphHash();
     executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(n);
-    began_.resize(n);
-    ended_.resize(n);
-    ranBy_.resize(n);
-    waited_.resize(n);
+    runs_.resize(n);
     prepared_ = true;
 }
 
@@ -79,10 +76,7 @@ void GraphJobs::beginRun() {
     const std::size_t n = graph_.size();
     for (std::size_t i = 0; i < n; ++i)
         executions_[i].store(0, std::memory_order_relaxed);
-    std::fill(began_.begin(), began_.end(), JobTiming::kNotRun);
-    std::fill(ended_.begin(), ended_.end(), JobTiming::kNotRun);
-    std::fill(ranBy_.begin(), ranBy_.end(), std::thread::id{});
-    std::fill(waited_.begin(), waited_.end(), Duration{0});
+    std::fill(runs_.begin(), runs_.end(), NodeRun{});
     remaining_.store(exits_, std::memory_order_relaxed);
     {
         std::lock_guard lock(mutex_);
@@ -128,10 +122,7 @@ void GraphJobs::runNode(std::uint32_t i) noexcept {
     if (w > 0 && load_) load_->invoke(w, timeBase_);
     graph_.node(i).calculate(graph_.nodes());
     const TimePoint t1 = SteadyClock::now();
-    waited_[i] = waited;
-    began_[i] = t0 - anchor_;
-    ended_[i] = t1 - anchor_;
-    ranBy_[i] = std::this_thread::get_id();
+    runs_[i] = {t0 - anchor_, t1 - anchor_, waited, std::this_thread::get_id()};
     executions_[i].fetch_add(1, std::memory_order_relaxed);
     endNode(i);
 }
@@ -187,15 +178,15 @@ BackendRun GraphJobs::finish(bool timedOut) {
         j.level = static_cast<std::uint32_t>(node.level);
         j.weight = weight_[i];
         j.scheduledStart = start_[i];
-        j.actualStart = began_[i];
-        j.end = ended_[i];
+        j.actualStart = runs_[i].began;
+        j.end = runs_[i].ended;
         j.posted = true;
         j.posts = 1;
         out.executions[i] = executions_[i].load(std::memory_order_relaxed);
         j.state = j.ran() ? JobState::Completed : JobState::Cancelled;
         if (j.ran()) {
             ++r.completedJobs;
-            out.startWait += waited_[i];
+            out.startWait += runs_[i].waited;
         } else {
             ++r.cancelled;
         }
@@ -206,7 +197,10 @@ BackendRun GraphJobs::finish(bool timedOut) {
                 exitsRan = false;
         }
     }
-    out.busiestThreadShare = busiestThreadShare(ranBy_);
+    std::vector<std::thread::id> ranBy(n);
+    for (std::size_t i = 0; i < n; ++i)
+        ranBy[i] = runs_[i].ranBy;
+    out.busiestThreadShare = busiestThreadShare(ranBy);
     r.nodesPosted = n;
     r.completed = exitsRan;
     r.runTime = lastEnd;

@@ -88,10 +88,16 @@ class GraphJobs {
     // Per run. Each job writes only its own node's slots.
     TimePoint anchor_{};
     std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;
-    std::vector<Duration> began_;
-    std::vector<Duration> ended_;
-    std::vector<Duration> waited_;
-    std::vector<std::thread::id> ranBy_;        ///< the thread that ran the node; {} if none
+    /// What a node job notes of itself, in one place: a job writes one cache line of the
+    /// rig's, not one per figure (each more line costs a transfer between the cores
+    /// whenever neighbouring nodes run on two threads, and adds to every backend's cost).
+    struct NodeRun {
+        Duration began = testchain::JobTiming::kNotRun;
+        Duration ended = testchain::JobTiming::kNotRun;
+        Duration waited{0};
+        std::thread::id ranBy;  ///< the thread that ran the job; {} if none
+    };
+    std::vector<NodeRun> runs_;
     std::atomic<std::ptrdiff_t> remaining_{0};  ///< exits still to end
     std::mutex mutex_;
     std::condition_variable doneCv_;
