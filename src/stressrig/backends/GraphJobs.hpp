@@ -88,9 +88,10 @@ class GraphJobs {
     // Per run. Each job writes only its own node's slots.
     TimePoint anchor_{};
     std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;
-    /// What a node job notes of itself, in one place: a job writes one cache line of the
-    /// rig's, not one per figure (each more line costs a transfer between the cores
-    /// whenever neighbouring nodes run on two threads, and adds to every backend's cost).
+    /// What a node job notes of itself, in one place: one cache line of the rig's per job
+    /// besides its execution count, not one per figure (each more line costs a transfer
+    /// between the cores whenever neighbouring nodes run on two threads, and adds to every
+    /// backend's cost).
     struct NodeRun {
         Duration began = testchain::JobTiming::kNotRun;
         Duration ended = testchain::JobTiming::kNotRun;
