@@ -52,6 +52,22 @@ def fmt_row(label, values, text, best):
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
+def graph_table(title, graphs, backends, key, text, best):
+    """A table of one per-backend figure of the granularity result, a row per graph; none
+    when no backend has the figure (a result written before it existed). `best` picks the
+    bold value of a row; None: nothing in bold."""
+    if not any(key in g["backends"].get(b, {}) for g in graphs for b in backends):
+        return []
+    lines = [title, "", "| | " + " | ".join(backends) + " |", "|---|" + "---:|" * len(backends)]
+    for g in graphs:
+        vals = [num(g["backends"].get(b, {}).get(key)) for b in backends]
+        if best:
+            lines.append(fmt_row(g["graph"], vals, text, best))
+        else:
+            lines.append(f"| {g['graph']} | " + " | ".join(text(v) for v in vals) + " |")
+    return lines + [""]
+
+
 def metg_text(entry):
     """METG of one graph and backend from the granularity result's per-backend record."""
     kind = entry.get("metg_kind")
@@ -147,44 +163,22 @@ def main():
 
     if eff:
         graphs = eff["result"]["graphs"]
-        lines.append("**Dispatch overhead** (empty jobs, median makespan / nodes, ns per job):")
-        lines.append("")
-        lines += [head, rule]
-        for g in graphs:
-            vals = [num(g["backends"].get(b, {}).get("empty_ns_per_job")) for b in backends]
-            lines.append(
-                fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
-            )
-        lines.append("")
-        if any("plan_and_run_ns_per_job" in g["backends"].get(b, {})
-               for g in graphs for b in backends):
-            lines.append("**Planning + dispatch** (empty jobs, the graph built inside the timed "
-                         "run: pullsched posts it in batches of 1024, oneTBB constructs its "
-                         "nodes and edges; ns per job):")
-            lines.append("")
-            lines += [head, rule]
-            for g in graphs:
-                vals = [num(g["backends"].get(b, {}).get("plan_and_run_ns_per_job"))
-                        for b in backends]
-                lines.append(
-                    fmt_row(g["graph"], vals, lambda v: "n/a" if v is None else f"{v:.0f}", min)
-                )
-            lines.append("")
-        if any("empty_busiest_thread_share" in g["backends"].get(b, {})
-               for g in graphs for b in backends):
-            # Whether a dispatch cost was paid while spreading the work or by one thread
-            # that ran the whole graph: no best value, no bold.
-            lines.append("**Busiest thread's share** of the empty jobs of the prebuilt graph "
-                         "(median over the runs; 100 %: one thread ran the whole graph, "
-                         "50 %: an even split over two):")
-            lines.append("")
-            lines += [head, rule]
-            for g in graphs:
-                vals = [num(g["backends"].get(b, {}).get("empty_busiest_thread_share"))
-                        for b in backends]
-                cells = ["n/a" if v is None else f"{100 * v:.0f} %" for v in vals]
-                lines.append(f"| {g['graph']} | " + " | ".join(cells) + " |")
-            lines.append("")
+        ns = lambda v: "n/a" if v is None else f"{v:.0f}"
+        lines += graph_table(
+            "**Dispatch overhead** (empty jobs, median makespan / nodes, ns per job):",
+            graphs, backends, "empty_ns_per_job", ns, min)
+        lines += graph_table(
+            "**Planning + dispatch** (empty jobs, the graph built inside the timed run: "
+            "pullsched posts it in batches of 1024, oneTBB constructs its nodes and edges; "
+            "ns per job):",
+            graphs, backends, "plan_and_run_ns_per_job", ns, min)
+        # Whether a dispatch cost was paid while spreading the work or by one thread that
+        # ran the whole graph: a fact, with no best value.
+        lines += graph_table(
+            "**Busiest thread's share** of the empty jobs of the prebuilt graph (median over "
+            "the runs; 100 %: one thread ran the whole graph, 50 %: an even split over two):",
+            graphs, backends, "empty_busiest_thread_share",
+            lambda v: "n/a" if v is None else f"{100 * v:.0f} %", None)
         lines.append("**Efficiency** at job sizes of 1 / 10 / 100 µs (max(work / P, critical "
                      "path) / median makespan):")
         lines.append("")
