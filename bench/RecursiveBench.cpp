@@ -6,16 +6,16 @@
 //   BM_<lib>_Skynet/depth:D/workers:W each job spawns 10 until depth D; the leaves carry
 //                                     their number, every parent sums its children
 //
-// pullsched has no waiting inside a job, so a call posts its children and leaves the sum
-// to a join counter: the child that fills its parent's last slot sums the parent and
-// delivers upwards (a continuation posted with the children as predecessors would run when
-// the children's jobs end, before their subtrees delivered). So every call is one job.
 // oneTBB (the Taskflow suite's shape): fib runs fib(n-1) as a task and computes fib(n-2)
 // on the calling thread before task_group::wait(); skynet runs its 10 children as tasks
-// and waits. oneTBB thus creates fewer tasks (one per inner fib call) than pullsched
-// creates jobs (one per call); the figure compared is the wall time of the whole
-// computation, and `ns_per_call` divides it by the recursion's calls, the same count for
-// both.
+// and waits. pullsched has no waiting inside a job, so a call posts its children and
+// leaves the sum to a join counter: the child that fills its parent's last slot sums the
+// parent and delivers upwards (a continuation posted with the children as predecessors
+// would run when the children's jobs end, before their subtrees delivered). Its fib has
+// oneTBB's shape: a call posts fib(n-1) and goes on with fib(n-2) in the same job, so both
+// create one job or task per inner fib call (and one per skynet call). The figure compared
+// is the wall time of the whole computation; `ns_per_call` divides it by the recursion's
+// calls, the same count for both.
 //
 // Timed region: post the root (pullsched: from the benchmark thread) and wait until the
 // result is there (pullsched: drainFor; oneTBB: the root call inside task_arena::execute).
@@ -117,12 +117,19 @@ void deliver(Join<Arity>* node, unsigned slot, std::uint64_t value, std::uint64_
 
 using FibJoin = Join<2>;
 
-/// fib(n) for slot `slot` of `parent` (or into `out` at the root).
+/// fib(n) for slot `slot` of `parent` (or into `out` at the root), in oneTBB's shape: a
+/// call posts fib(n-1) and goes on with fib(n-2) itself, down to n < 2, so that there is
+/// one job per inner call, as there is one task per inner call there.
 void fibJob(Scheduler& s, unsigned n, FibJoin* parent, unsigned slot, std::uint64_t* out) {
-    if (n < 2) return deliver(parent, slot, n, out);
-    auto* node = new FibJoin(parent, slot, out);
-    s.postDetached([&s, n, node] { fibJob(s, n - 1, node, 0, nullptr); });
-    s.postDetached([&s, n, node] { fibJob(s, n - 2, node, 1, nullptr); });
+    while (n >= 2) {
+        auto* node = new FibJoin(parent, slot, out);
+        s.postDetached([&s, n, node] { fibJob(s, n - 1, node, 0, nullptr); });
+        parent = node;  // fib(n-2) fills the node's second slot, on this thread
+        slot = 1;
+        out = nullptr;
+        n -= 2;
+    }
+    deliver(parent, slot, n, out);
 }
 
 using SkyJoin = Join<10>;
