@@ -21,7 +21,8 @@
 // result is there (pullsched: drainFor; oneTBB: the root call inside task_arena::execute).
 // Not timed: the Scheduler and the task_arena. Both run the recursion on W threads:
 // oneTBB's calling thread is one of its arena's W; pullsched's W workers, with the thread
-// in drainFor() not helping (helpWhileWaiting off, as in the rig's comparison). With
+// in drainFor() not helping (helpWhileWaiting off; the rig's --mode=spawn counts the caller
+// as oneTBB does: W - 1 workers and a helping caller). With
 // helping on, the waiting thread ran jobs beside the W workers: 3 threads on the 2-vCPU
 // machines at workers:2, which made the second worker look useless (fib(25): 14.1 ms with
 // 2 workers + helper against 11.8 ms with 2 workers alone, base 093901b).

@@ -67,6 +67,8 @@ const std::string kGran =
     "--mode=granularity --graphs=isolated:32 --min-size=1us --max-size=4us --step=2 --reps=2 "
     "--workers=2";
 
+const std::string kSpawn = "--mode=spawn --shapes=fib:10,skynet:2 --reps=2";
+
 const std::vector<KeyCase>& keyCases() {
     static const std::vector<KeyCase> cases{
         {"run", {}, kRun},
@@ -91,6 +93,8 @@ const std::vector<KeyCase>& keyCases() {
          {},
          "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us --hold=100ms "
          "--warmup=10ms"},
+        {"spawn", {}, kSpawn},
+        {"spawn-backends-all", {}, kSpawn + kAll},
         {"granularity", {}, kGran},
         {"granularity-backends-all", {}, kGran + kAll},
         {"compare", {kRun + " --out=a", kRun + " --out=b"}, "compare a b"},

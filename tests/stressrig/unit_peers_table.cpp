@@ -1,7 +1,8 @@
 // tools/bench/peers_table.py, the "Compared with" table, on hand-made result envelopes:
 // backends in the registry's order, the best of a row in bold, a missing figure as
 // "n/a" (never 0), METG "> bound" never bold, a METG the efficiency run contradicts or a
-// noisy sweep marked, the load average of each run listed.
+// noisy sweep marked, the load average of each run listed; the spawn run's ns per call
+// and speed-up per shape and worker count.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -92,7 +93,48 @@ json metg() {
                 {{"graph", "grid-4x4"}, {"backends", none}}}}}}};
 }
 
+/// --mode=spawn: one shape, 1 and 2 workers; tbb's 2-worker run missing.
+json spawn() {
+    auto point = [](unsigned w, json ns, json speedUp) {
+        return json{{"workers", w},
+                    {"runs", 3},
+                    {"verified", 3},
+                    {"ns_per_call_median", ns},
+                    {"speed_up", speedUp}};
+    };
+    json shape = {
+        {"name", "fib-25"},
+        {"backends",
+         {{{"name", "pullsched"}, {"points", {point(1, 60.0, 1.0), point(2, 36.0, 1.667)}}},
+          {{"name", "tbb"}, {"points", {point(1, 110.0, 1.0), point(2, nullptr, nullptr)}}},
+          {{"name", "asio"}, {"points", {point(1, 150.0, 1.0), point(2, 450.0, 0.333)}}}}}};
+    return {{"mode", "spawn"},
+            {"environment", environment(0.75)},
+            {"result", {{"workers", {1, 2}}, {"shapes", {shape}}}}};
+}
+
 }  // namespace
+
+TEST(PeersTable, SpawnRowsPerShapeAndWorkerCount) {
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    rigtest::TempDir dir("peers");
+    write(dir.path / "efficiency", efficiency());
+    write(dir.path / "spawn", spawn());
+    const rigtest::CommandRun r =
+        rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string& o = r.output;
+    const std::size_t work = o.find("**Work that jobs create**");
+    ASSERT_NE(work, std::string::npos) << o;
+    EXPECT_NE(o.find("| fib-25, 1 worker | **60** | 110 | 150 |", work), std::string::npos) << o;
+    EXPECT_NE(o.find("| fib-25, 2 workers | **36** | n/a | 450 |", work), std::string::npos) << o;
+    const std::size_t speed = o.find("**Speed-up** of that work from 1 worker");
+    ASSERT_NE(speed, std::string::npos) << o;
+    EXPECT_NE(o.find("| fib-25, 2 workers | **1.67** | n/a | 0.33 |", speed), std::string::npos)
+        << o;
+    EXPECT_NE(o.find("- spawn: load average 0.75 → 0.75"), std::string::npos) << o;
+    EXPECT_NE(o.find("- spawn: 18 of 18 runs verified"), std::string::npos) << o;
+}
 
 TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";

@@ -5,11 +5,13 @@
 #   tools/bench/peers.sh [OUT]          (make peers; OUT defaults to out/peers)
 #   PEERS_QUICK=1 tools/bench/peers.sh  (small graphs, one rep: checks the pipeline only)
 #
-# Three rig runs, every run of every backend verified by graph hash and exactly-once counts:
+# Four rig runs, every run of every backend verified (graph hash and exactly-once counts; the
+# recursion's result):
 #   1. granularity --overhead --sizes=1us,10us,100us   dispatch overhead (empty jobs) and
 #                                                       efficiency at 1 / 10 / 100 µs
 #   2. granularity (√2 sweep)                           METG(50 %) per graph
 #   3. param-range, isolated jobs at 200 µs and 2 ms    mean concurrency of a load peak
+#   4. spawn, fibonacci and skynet on 1 and 2 workers  work that jobs create
 # then tools/bench/peers_table.py writes OUT/compared-with.md (machine and load average
 # included) and prints it. Exit 2 on bad arguments, non-zero if a rig run failed.
 set -euo pipefail
@@ -34,11 +36,15 @@ graphs+=",stencil_1d:8x100,fft:8x64,tree:8x10,nearest:8x100"
 reps=3
 points=10
 to=100
+shapes="fib:20,fib:25,skynet:5,skynet:6"
+spawn_reps=5
 if [ "${PEERS_QUICK:-0}" != 0 ]; then
   graphs="burst:64,chain:200,grid:10x10,stencil_1d:4x8"
   reps=1
   points=3
   to=12
+  shapes="fib:15,skynet:3"
+  spawn_reps=1
 fi
 
 # Each run's text report goes to OUT/NAME.txt; its verdict line is echoed.
@@ -60,5 +66,7 @@ run concurrency-200us --mode=param-range --pattern=isolated --load=200us --from=
   --to="$to" --points="$points"
 run concurrency-2ms --mode=param-range --pattern=isolated --load=2ms --from=10 \
   --to="$to" --points="$points"
+
+run spawn --mode=spawn --shapes="$shapes" --workers=1,2 --reps="$spawn_reps"
 
 python3 "$here/peers_table.py" "$out" | tee "$out/compared-with.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Markdown "Compared with" table from the rig results tools/bench/peers.sh wrote.
 
-  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*)
+  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*, OUT/spawn)
 
 Reads the JSON envelopes only (their `result` and `environment`), prints one table per
 figure with a column per backend, the best value of each row in bold, and the machine
@@ -122,6 +122,44 @@ def metg_order(entry):
     return None
 
 
+def spawn_tables(result, backends):
+    """Work that jobs create (--mode=spawn): ns per call per shape and worker count, and the
+    speed-up from the first worker count to the others."""
+    workers = result.get("workers", [])
+    head = "| | " + " | ".join(backends) + " |"
+    rule = "|---|" + "---:|" * len(backends)
+
+    def point(shape, backend, w):
+        for b in shape["backends"]:
+            if b["name"] == backend:
+                return next((p for p in b["points"] if p["workers"] == w), {})
+        return {}
+
+    def label(shape, w):
+        return f"{shape['name']}, {w} worker{'' if w == 1 else 's'}"
+
+    lines = ["**Work that jobs create** (`--mode=spawn`: every inner call of a fibonacci or "
+             "skynet recursion spawns its children from inside a job, each backend in its own "
+             "idiom; median run / calls, ns per call):", "", head, rule]
+    for shape in result["shapes"]:
+        for w in workers:
+            vals = [num(point(shape, b, w).get("ns_per_call_median")) for b in backends]
+            lines.append(fmt_row(label(shape, w), vals,
+                                 lambda v: "n/a" if v is None else f"{v:.0f}", min))
+    lines.append("")
+    if len(workers) > 1:
+        lines += [f"**Speed-up** of that work from {workers[0]} worker"
+                  f"{'' if workers[0] == 1 else 's'} (median ns per call there / here; "
+                  "above 1: more workers helped):", "", head, rule]
+        for shape in result["shapes"]:
+            for w in workers[1:]:
+                vals = [num(point(shape, b, w).get("speed_up")) for b in backends]
+                lines.append(fmt_row(label(shape, w), vals,
+                                     lambda v: "n/a" if v is None else f"{v:.2f}", max))
+        lines.append("")
+    return lines
+
+
 def environment_line(name, e):
     env = e.get("environment", {})
     return (
@@ -137,7 +175,7 @@ def main():
     out = sys.argv[1]
     runs = {
         name: envelope(os.path.join(out, name))
-        for name in ("efficiency", "metg", "concurrency-200us", "concurrency-2ms")
+        for name in ("efficiency", "metg", "concurrency-200us", "concurrency-2ms", "spawn")
     }
     first = next((e for e in runs.values() if e), None)
     if first is None:
@@ -234,6 +272,10 @@ def main():
             lines.append(fmt_row(label, vals, lambda v: "n/a" if v is None else f"{v:.2f}", max))
         lines.append("")
 
+    spawn = runs["spawn"]
+    if spawn:
+        lines += spawn_tables(spawn["result"], backends)
+
     lines.append("Load average during each run (2 cores; above ~1 the figures include "
                  "competition for the CPU):")
     lines.append("")
@@ -248,6 +290,12 @@ def main():
     if verified:
         lines.append("- " + "; ".join(verified) +
                      " (completed, graph hash right, every node exactly once)")
+    if spawn:
+        points = [p for s in spawn["result"]["shapes"] for b in s["backends"]
+                  for p in b["points"]]
+        lines.append(f"- spawn: {sum(p['verified'] for p in points)} of "
+                     f"{sum(p['runs'] for p in points)} runs verified (the recursion's result "
+                     f"right)")
     print("\n".join(lines))
     return 0
 

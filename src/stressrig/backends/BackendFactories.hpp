@@ -20,4 +20,10 @@ std::unique_ptr<StreamRunner> makeOpenMpStreamRunner(const BackendInfo& info);
 std::unique_ptr<StreamRunner> makeAsioStreamRunner(const BackendInfo& info);
 std::unique_ptr<StreamRunner> makePoolStreamRunner(const BackendInfo& info);
 
+std::unique_ptr<RecursionRunner> makePullschedRecursionRunner(const BackendInfo& info);
+std::unique_ptr<RecursionRunner> makeTbbRecursionRunner(const BackendInfo& info);
+std::unique_ptr<RecursionRunner> makeOpenMpRecursionRunner(const BackendInfo& info);
+std::unique_ptr<RecursionRunner> makeAsioRecursionRunner(const BackendInfo& info);
+std::unique_ptr<RecursionRunner> makePoolRecursionRunner(const BackendInfo& info);
+
 }  // namespace pullsched::rig

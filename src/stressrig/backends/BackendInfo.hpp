@@ -12,10 +12,12 @@ namespace pullsched::rig {
 
 class GraphRunner;
 class StreamRunner;
+class RecursionRunner;
 struct BackendInfo;
 
 using GraphRunnerFactory = std::unique_ptr<GraphRunner> (*)(const BackendInfo&);
 using StreamRunnerFactory = std::unique_ptr<StreamRunner> (*)(const BackendInfo&);
+using RecursionRunnerFactory = std::unique_ptr<RecursionRunner> (*)(const BackendInfo&);
 
 struct BackendInfo {
     std::string_view name;     ///< --backends name, JSON key
@@ -35,9 +37,11 @@ struct BackendInfo {
     /// nullptr: the backend cannot run that kind of load.
     GraphRunnerFactory makeGraphRunner = nullptr;
     StreamRunnerFactory makeStreamRunner = nullptr;
+    RecursionRunnerFactory makeRecursionRunner = nullptr;
 
     bool runsGraphs() const noexcept { return makeGraphRunner != nullptr; }
     bool runsStreams() const noexcept { return makeStreamRunner != nullptr; }
+    bool runsRecursion() const noexcept { return makeRecursionRunner != nullptr; }
 };
 
 }  // namespace pullsched::rig

@@ -25,6 +25,7 @@ constexpr std::array kBackends{
             "scheduler releases it then",
         .makeGraphRunner = &makePullschedGraphRunner,
         .makeStreamRunner = &makePullschedStreamRunner,
+        .makeRecursionRunner = &makePullschedRecursionRunner,
     },
     BackendInfo{
         .name = "tbb",
@@ -37,6 +38,7 @@ constexpr std::array kBackends{
                                 "task_arena::enqueue at the arrival time",
         .makeGraphRunner = &makeTbbGraphRunner,
         .makeStreamRunner = &makeTbbStreamRunner,
+        .makeRecursionRunner = &makeTbbRecursionRunner,
     },
     BackendInfo{
         .name = "openmp",
@@ -51,6 +53,7 @@ constexpr std::array kBackends{
             "to the parallel region's single thread, which creates an OpenMP task",
         .makeGraphRunner = &makeOpenMpGraphRunner,
         .makeStreamRunner = &makeOpenMpStreamRunner,
+        .makeRecursionRunner = &makeOpenMpRecursionRunner,
     },
     BackendInfo{
         .name = "asio",
@@ -63,6 +66,7 @@ constexpr std::array kBackends{
             "native: each job waits on a steady_timer armed ahead for its intended start",
         .makeGraphRunner = &makeAsioGraphRunner,
         .makeStreamRunner = &makeAsioStreamRunner,
+        .makeRecursionRunner = &makeAsioRecursionRunner,
     },
     BackendInfo{
         .name = "pool",
@@ -77,6 +81,7 @@ constexpr std::array kBackends{
                                 "the job into the FIFO at the arrival time",
         .makeGraphRunner = &makePoolGraphRunner,
         .makeStreamRunner = &makePoolStreamRunner,
+        .makeRecursionRunner = &makePoolRecursionRunner,
     },
 };
 
@@ -122,6 +127,14 @@ std::unique_ptr<StreamRunner> BackendRegistry::streamRunner(std::string_view nam
         throw std::invalid_argument("backend '" + std::string(name) +
                                     "' cannot run arrival streams");
     return b.makeStreamRunner(b);
+}
+
+std::unique_ptr<RecursionRunner> BackendRegistry::recursionRunner(std::string_view name) {
+    const BackendInfo& b = find(name);
+    if (!b.runsRecursion())
+        throw std::invalid_argument("backend '" + std::string(name) +
+                                    "' cannot run work that its jobs create");
+    return b.makeRecursionRunner(b);
 }
 
 std::vector<std::string> BackendRegistry::parseList(std::string_view list) {

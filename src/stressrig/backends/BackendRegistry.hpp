@@ -10,6 +10,7 @@
 
 #include "backends/BackendInfo.hpp"
 #include "backends/GraphRunner.hpp"
+#include "backends/RecursionRunner.hpp"
 #include "backends/StreamRunner.hpp"
 
 namespace pullsched::rig {
@@ -27,6 +28,9 @@ class BackendRegistry {
     /// unknown name or a backend without that capability.
     static std::unique_ptr<GraphRunner> graphRunner(std::string_view name);
     static std::unique_ptr<StreamRunner> streamRunner(std::string_view name);
+    /// The backend's runner of work its jobs create (RecursionRunner.hpp). Throws
+    /// std::invalid_argument for an unknown name or a backend without that capability.
+    static std::unique_ptr<RecursionRunner> recursionRunner(std::string_view name);
     /// "a,b,c" or "all" → names in the order given (duplicates removed). Throws
     /// std::invalid_argument for an unknown or empty name.
     static std::vector<std::string> parseList(std::string_view list);

@@ -68,6 +68,7 @@ std::unique_ptr<Mode> makePipecleanMode();
 std::unique_ptr<Mode> makeSoakMode();
 std::unique_ptr<Mode> makeHeadroomMode();
 std::unique_ptr<Mode> makeGranularityMode();
+std::unique_ptr<Mode> makeSpawnMode();
 std::unique_ptr<Mode> makeCompareMode();
 
 }  // namespace pullsched::rig

@@ -15,6 +15,7 @@ std::vector<std::unique_ptr<Mode>> makeModes() {
     modes.push_back(makeSoakMode());
     modes.push_back(makeHeadroomMode());
     modes.push_back(makeGranularityMode());
+    modes.push_back(makeSpawnMode());
     modes.push_back(makeCompareMode());
     return modes;
 }

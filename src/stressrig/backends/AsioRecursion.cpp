@@ -1,0 +1,83 @@
+// Boost.Asio: a handler posts its children to the thread_pool (asio::post) and leaves its
+// sum to a JoinCounter; the run ends when the count of posted handlers not yet ended
+// falls to zero.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include "backends/BackendFactories.hpp"
+#include "backends/PostedRecursion.hpp"
+#include "backends/RecursionRunner.hpp"
+
+namespace pullsched::rig {
+
+namespace {
+
+class AsioRecursion final : public RecursionRunner {
+  public:
+    using RecursionRunner::RecursionRunner;
+    std::string_view idiom() const noexcept override {
+        return "a handler posts its children to the thread_pool and leaves its sum to a join "
+               "counter; the caller waits until no posted handler is open";
+    }
+    ~AsioRecursion() override {
+        if (pool_) pool_->join();
+    }
+    void prepare(unsigned workers) override {
+        if (workers == 0) throw std::invalid_argument("asio recursion: 0 workers");
+        if (pool_) pool_->join();
+        pool_.emplace(workers);
+    }
+    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+        if (!pool_) throw std::logic_error("asio recursion: not prepared");
+        RecursionRun r;
+        const auto t0 = std::chrono::steady_clock::now();
+        postRecursion(post_, abandon, shape, &r.result);
+        {
+            std::unique_lock lock(mutex_);
+            ended_.wait(lock, [&] { return open_.load(std::memory_order_acquire) == 0; });
+        }
+        r.wall =
+            std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
+        r.abandoned = abandon.load(std::memory_order_relaxed);
+        return r;
+    }
+
+  private:
+    struct Post {
+        AsioRecursion* self;
+        template <class F>
+        void operator()(F&& f) {
+            self->open_.fetch_add(1, std::memory_order_relaxed);
+            boost::asio::post(*self->pool_, [self = self, f = std::forward<F>(f)]() mutable {
+                f();
+                if (self->open_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                    std::lock_guard lock(self->mutex_);  // the waiter sees it or waits
+                    self->ended_.notify_all();
+                }
+            });
+        }
+    };
+    std::optional<boost::asio::thread_pool> pool_;
+    std::atomic<long> open_{0};  ///< handlers posted and not ended
+    std::mutex mutex_;
+    std::condition_variable ended_;
+    Post post_{this};
+};
+
+}  // namespace
+
+std::unique_ptr<RecursionRunner> makeAsioRecursionRunner(const BackendInfo& info) {
+    return std::make_unique<AsioRecursion>(info);
+}
+
+}  // namespace pullsched::rig

@@ -1,0 +1,69 @@
+#include "backends/Recursion.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+namespace pullsched::rig {
+
+namespace {
+
+std::uint64_t fibOf(unsigned n) {
+    std::uint64_t a = 0, b = 1;
+    for (unsigned i = 0; i < n; ++i) {
+        const std::uint64_t next = a + b;
+        a = b;
+        b = next;
+    }
+    return a;
+}
+
+std::uint64_t pow10(unsigned d) {
+    std::uint64_t p = 1;
+    for (unsigned i = 0; i < d; ++i)
+        p *= 10;
+    return p;
+}
+
+}  // namespace
+
+std::uint64_t expectedResult(const RecursionShape& shape) {
+    if (shape.kind == RecursionKind::Fib) return fibOf(shape.size);
+    const std::uint64_t leaves = pow10(shape.size);
+    return leaves * (leaves - 1) / 2;
+}
+
+std::uint64_t callCount(const RecursionShape& shape) {
+    if (shape.kind == RecursionKind::Fib) return 2 * fibOf(shape.size + 1) - 1;
+    return (pow10(shape.size + 1) - 1) / 9;
+}
+
+std::string recursionLabel(const RecursionShape& shape) {
+    return (shape.kind == RecursionKind::Fib ? "fib-" : "skynet-") + std::to_string(shape.size);
+}
+
+std::optional<RecursionShape> parseRecursion(std::string_view text) {
+    const std::size_t colon = text.find(':');
+    const std::string_view name = text.substr(0, colon);
+    RecursionShape shape;
+    if (name == "fib") {
+        shape.kind = RecursionKind::Fib;
+    } else if (name == "skynet") {
+        shape.kind = RecursionKind::Skynet;
+    } else {
+        return std::nullopt;
+    }
+    const std::string what(text);
+    if (colon == std::string_view::npos)
+        throw std::invalid_argument("'" + what + "': give the size, e.g. fib:25 or skynet:6");
+    const std::string_view digits = text.substr(colon + 1);
+    unsigned size = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), size);
+    if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty())
+        throw std::invalid_argument("'" + what + "': the size must be a whole number");
+    const unsigned max = shape.kind == RecursionKind::Fib ? kMaxFib : kMaxSkynetDepth;
+    if (size > max) throw std::invalid_argument("'" + what + "': at most " + std::to_string(max));
+    shape.size = size;
+    return shape;
+}
+
+}  // namespace pullsched::rig

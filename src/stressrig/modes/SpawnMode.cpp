@@ -1,0 +1,426 @@
+// --mode=spawn: work that jobs create. A fibonacci and a skynet recursion whose every inner
+// call spawns its children from inside a job, on each backend in its own idiom, timed as a
+// whole from the root's spawn to the result; ns per call, against oneTBB, and the gain from
+// the first worker count to the others. Every run's result is checked.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/SampleStatistics.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/Recursion.hpp"
+#include "backends/RecursionRunner.hpp"
+#include "cli/BackendOptions.hpp"
+#include "cli/UsageError.hpp"
+#include "format/Units.hpp"
+#include "load/Progress.hpp"
+#include "load/StopRequest.hpp"
+#include "modes/Mode.hpp"
+#include "report/MissingValues.hpp"
+#include "report/TextFormat.hpp"
+
+namespace pullsched::rig {
+
+namespace {
+
+/// The backend the ratios are taken against, when it runs.
+constexpr std::string_view kReference = "tbb";
+
+/// The measured runs of one shape on one backend at one worker count.
+struct SpawnPoint {
+    unsigned workers = 0;
+    std::vector<double> wallUs;  ///< measured runs (warm-ups left out), in run order
+    unsigned runs = 0;           ///< warm-ups included
+    unsigned verified = 0;       ///< runs whose result was right
+    SampleStatistics nsPerCall;
+    double vsReference = kMissing;  ///< median ns per call / the reference backend's
+    double speedUp = kMissing;      ///< median at the first worker count / median here
+};
+
+struct SpawnSeries {
+    std::string backend;
+    std::string idiom;
+    std::vector<SpawnPoint> points;  ///< one per worker count, in --workers order
+};
+
+struct SpawnShapeResult {
+    RecursionShape shape;
+    std::vector<SpawnSeries> series;  ///< one per backend, in --backends order
+};
+
+struct SpawnMeasurement {
+    std::vector<SpawnShapeResult> shapes;
+    std::vector<std::string> failures;
+    bool partial = false;
+    std::string abandoned;  ///< the run a stop request cut short, e.g. "fib-40 on tbb, 1 worker"
+};
+
+std::string workersText(unsigned n) {
+    return fmt::format("{} worker{}", n, n == 1 ? "" : "s");
+}
+
+/// Sets `abandon` within 20 ms of a stop request, so that a long recursion ends soon.
+class AbandonOnStop {
+  public:
+    AbandonOnStop(const StopRequest& stop, std::atomic<bool>& abandon)
+        : thread_([&stop, &abandon](std::stop_token token) {
+              while (!token.stop_requested()) {
+                  if (stop.requested()) {
+                      abandon.store(true, std::memory_order_relaxed);
+                      return;
+                  }
+                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+              }
+          }) {}
+
+  private:
+    std::jthread thread_;
+};
+
+class SpawnMode final : public Mode {
+  public:
+    std::string_view name() const override { return "spawn"; }
+    std::string_view summary() const override {
+        return "work that jobs create: fibonacci and skynet recursions, each backend in its "
+               "own idiom; ns per call, against oneTBB, and the gain from more workers";
+    }
+    void declare(OptionTable& t) override {
+        t.group("Recursion");
+        t.text("shapes", shapes_, "LIST",
+               fmt::format("recursions, comma-separated: fib:N (fib(n) spawns fib(n-1) and goes "
+                           "on with fib(n-2) itself; N <= {}) and skynet:D (every call spawns 10 "
+                           "until depth D; D <= {})",
+                           kMaxFib, kMaxSkynetDepth),
+               [](const std::string& v) {
+                   parseShapes(v);
+                   return v;
+               });
+        t.countList("workers", workers_, 1, 1024,
+                    "worker counts, e.g. 1,2; speed-up is taken against the first");
+        t.count("reps", reps_, 1, 1000, "measured runs of each shape, backend and worker count");
+        t.duration("settle", settle_, 0ns, 1s,
+                   "pause before every run, so that the threads of the backend that ran "
+                   "before (oneTBB's and OpenMP's spin after a run) are idle and every run "
+                   "starts from idle workers; 0: back to back");
+        t.group("Backends");
+        std::string names;
+        for (const BackendInfo& b : BackendRegistry::all())
+            names += (names.empty() ? "" : ", ") + std::string(b.name);
+        backends_.declareList(
+            t, fmt::format("schedulers that run the recursions, each in its own idiom (the "
+                           "report says how), comma-separated, or all: {}; the ratios are taken "
+                           "against {} when it runs",
+                           names, kReference));
+        t.count("backend-warmup", backends_.warmup, 0, 100,
+                "untimed runs of each shape, backend and worker count before the measured ones");
+    }
+    void validate(const OptionTable&) override {
+        shapeList_ = parseShapes(shapes_);
+        backendList_ = backends_.names();
+    }
+
+    ModeResult run(RunContext& ctx) override {
+        const SpawnMeasurement m = measure(ctx);
+        ModeResult r;
+        r.name = "spawn";
+        r.partial = m.partial;
+        r.failures = m.failures;
+        r.systemFailure = !m.failures.empty();
+        if (!m.abandoned.empty())
+            r.warnings.push_back(fmt::format(
+                "the run of {} was abandoned at the stop request: no figure from it", m.abandoned));
+        r.text = textLines(m);
+        r.verdict = verdict(m);
+        r.result = resultJson(m);
+        r.tables.push_back({"", pointsTable(m)});
+        r.tables.push_back({"-runs", runsTable(m)});
+        return r;
+    }
+
+  private:
+    static std::vector<RecursionShape> parseShapes(const std::string& list) {
+        std::vector<RecursionShape> out;
+        std::size_t begin = 0;
+        while (begin <= list.size()) {
+            const std::size_t end = std::min(list.find(',', begin), list.size());
+            const std::string item = list.substr(begin, end - begin);
+            try {
+                const auto shape = parseRecursion(item);
+                if (!shape)
+                    throw UsageError(fmt::format(
+                        "--shapes: '{}' is not a recursion: give fib:N or skynet:D", item));
+                out.push_back(*shape);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(fmt::format("--shapes: {}", e.what()));
+            }
+            begin = end + 1;
+        }
+        return out;
+    }
+
+    // ---- measure
+
+    /// Worker counts outermost (each its own runners, prepared once), then shapes, then
+    /// rounds, and the backends interleaved inside a round, so that a change in the
+    /// machine's load meets every backend alike.
+    SpawnMeasurement measure(RunContext& ctx) const {
+        SpawnMeasurement m;
+        for (const RecursionShape& shape : shapeList_) {
+            SpawnShapeResult s{shape, {}};
+            for (const std::string& b : backendList_) {
+                SpawnSeries series{
+                    b, std::string(BackendRegistry::recursionRunner(b)->idiom()), {}};
+                for (const unsigned w : workers_) {
+                    series.points.emplace_back();
+                    series.points.back().workers = w;
+                }
+                s.series.push_back(std::move(series));
+            }
+            m.shapes.push_back(std::move(s));
+        }
+        std::atomic<bool> abandon{false};
+        const AbandonOnStop watcher(ctx.stop, abandon);
+        const unsigned rounds = backends_.warmup + reps_;
+        const std::size_t total = workers_.size() * shapeList_.size();
+        std::size_t step = 0;
+        for (std::size_t wi = 0; wi < workers_.size() && !m.partial; ++wi) {
+            std::vector<std::unique_ptr<RecursionRunner>> runners;
+            for (const std::string& b : backendList_) {
+                runners.push_back(BackendRegistry::recursionRunner(b));
+                runners.back()->prepare(workers_[wi]);  // untimed: threads, arena
+            }
+            for (SpawnShapeResult& s : m.shapes) {
+                ctx.progress.note(
+                    fmt::format("{} on {}", recursionLabel(s.shape), workersText(workers_[wi])));
+                std::vector<bool> failed(runners.size(), false);
+                for (unsigned round = 0; round < rounds && !m.partial; ++round)
+                    for (std::size_t bi = 0; bi < runners.size() && !m.partial; ++bi) {
+                        if (failed[bi]) continue;
+                        SpawnPoint& p = s.series[bi].points[wi];
+                        if (settle_ > Duration{0} && ctx.stop.sleepFor(settle_)) {
+                            m.partial = true;
+                            break;
+                        }
+                        const RecursionRun run = runners[bi]->run(s.shape, abandon);
+                        if (run.abandoned || ctx.stop.requested()) {
+                            m.partial = true;
+                            if (run.abandoned)
+                                m.abandoned =
+                                    fmt::format("{} on {}, {}", recursionLabel(s.shape),
+                                                s.series[bi].backend, workersText(workers_[wi]));
+                            break;
+                        }
+                        ++p.runs;
+                        if (run.result != expectedResult(s.shape)) {
+                            failed[bi] = true;
+                            m.failures.push_back(fmt::format(
+                                "{} on {} with {} computed {} instead of {}", s.series[bi].backend,
+                                recursionLabel(s.shape), workersText(workers_[wi]), run.result,
+                                expectedResult(s.shape)));
+                            continue;
+                        }
+                        ++p.verified;
+                        if (round >= backends_.warmup) p.wallUs.push_back(toUs(run.wall));
+                    }
+                ctx.progress.progress(++step, total,
+                                      fmt::format("{} on {} done", recursionLabel(s.shape),
+                                                  workersText(workers_[wi])));
+                if (m.partial) break;
+            }
+        }
+        analyse(m);
+        return m;
+    }
+
+    // ---- analyse
+
+    static void analyse(SpawnMeasurement& m) {
+        for (SpawnShapeResult& s : m.shapes) {
+            const double calls = static_cast<double>(callCount(s.shape));
+            for (SpawnSeries& series : s.series)
+                for (SpawnPoint& p : series.points) {
+                    std::vector<double> ns;
+                    for (const double us : p.wallUs)
+                        ns.push_back(us * 1e3 / calls);
+                    p.nsPerCall = SampleStatistics::of(ns);
+                }
+            const auto ref =
+                std::find_if(s.series.begin(), s.series.end(),
+                             [](const SpawnSeries& x) { return x.backend == kReference; });
+            for (SpawnSeries& series : s.series)
+                for (std::size_t wi = 0; wi < series.points.size(); ++wi) {
+                    SpawnPoint& p = series.points[wi];
+                    if (ref != s.series.end())
+                        p.vsReference = p.nsPerCall.median / ref->points[wi].nsPerCall.median;
+                    p.speedUp = series.points.front().nsPerCall.median / p.nsPerCall.median;
+                }
+        }
+    }
+
+    // ---- present
+
+    std::vector<std::string> textLines(const SpawnMeasurement& m) const {
+        std::vector<std::string> text;
+        std::string workers;
+        for (const unsigned w : workers_)
+            workers += (workers.empty() ? "" : ",") + std::to_string(w);
+        workers = workers_.size() == 1 ? workersText(workers_.front()) : workers + " workers";
+        text.push_back(fmt::format(
+            "Spawn: recursions whose jobs spawn their children, on {}; {} measured runs "
+            "each after {} warm-up, backends interleaved, {} pause before each; ns per call = "
+            "median run / calls",
+            workers, reps_, backends_.warmup, durationText(settle_)));
+        const bool withReference =
+            std::find(backendList_.begin(), backendList_.end(), kReference) != backendList_.end();
+        for (const SpawnShapeResult& s : m.shapes) {
+            text.push_back(fmt::format("{}: {} calls, result {}", recursionLabel(s.shape),
+                                       callCount(s.shape), expectedResult(s.shape)));
+            for (const SpawnSeries& series : s.series)
+                for (std::size_t wi = 0; wi < series.points.size(); ++wi) {
+                    const SpawnPoint& p = series.points[wi];
+                    const auto ns = [](double v) { return fmt::format("{:.1f}", v); };
+                    std::string line =
+                        fmt::format("  {:<10} {:>11}: {:>7} ns per call [{} .. {}], {} runs",
+                                    series.backend, workersText(p.workers),
+                                    textOr(p.nsPerCall.median, ns), textOr(p.nsPerCall.min, ns),
+                                    textOr(p.nsPerCall.max, ns), p.nsPerCall.count);
+                    if (withReference && series.backend != kReference)
+                        line +=
+                            fmt::format(", {} x {}",
+                                        textOr(p.vsReference,
+                                               [](double v) { return fmt::format("{:.2f}", v); }),
+                                        kReference);
+                    if (wi > 0)
+                        line += fmt::format(
+                            ", {} x the speed on {}",
+                            textOr(p.speedUp, [](double v) { return fmt::format("{:.2f}", v); }),
+                            workers_.front());
+                    text.push_back(std::move(line));
+                }
+        }
+        for (const std::string& b : backendList_)
+            text.push_back(fmt::format("{}: {}.", b, BackendRegistry::recursionRunner(b)->idiom()));
+        return text;
+    }
+
+    std::string verdict(const SpawnMeasurement& m) const {
+        std::string v = m.partial ? "interrupted: partial result; " : "";
+        if (!m.failures.empty()) v += fmt::format("{} wrong results; ", m.failures.size());
+        const std::size_t last = workers_.size() - 1;
+        v += fmt::format("on {}:", workersText(workers_[last]));
+        const std::string& lead = backendList_.front();
+        bool first = true;
+        for (const SpawnShapeResult& s : m.shapes) {
+            const SpawnPoint& p = s.series.front().points[last];
+            v += fmt::format(
+                "{} {} {} {} ns per call", first ? "" : ";", recursionLabel(s.shape), lead,
+                textOr(p.nsPerCall.median, [](double x) { return fmt::format("{:.1f}", x); }));
+            if (lead != kReference && !std::isnan(p.vsReference))
+                v += fmt::format(" ({:.2f} x {})", p.vsReference, kReference);
+            if (last > 0 && !std::isnan(p.speedUp))
+                v += fmt::format(", {:.2f} x the speed on {}", p.speedUp, workers_.front());
+            first = false;
+        }
+        return v;
+    }
+
+    nlohmann::json resultJson(const SpawnMeasurement& m) const {
+        nlohmann::json j;
+        j["workers"] = workers_;
+        j["reps"] = reps_;
+        j["warmup"] = backends_.warmup;
+        j["reference"] = kReference;
+        j["shapes"] = nlohmann::json::array();
+        for (const SpawnShapeResult& s : m.shapes) {
+            nlohmann::json js;
+            js["name"] = recursionLabel(s.shape);
+            js["kind"] = s.shape.kind == RecursionKind::Fib ? "fib" : "skynet";
+            js["size"] = s.shape.size;
+            js["calls"] = callCount(s.shape);
+            js["result"] = expectedResult(s.shape);
+            js["backends"] = nlohmann::json::array();
+            for (const SpawnSeries& series : s.series) {
+                nlohmann::json jb;
+                jb["name"] = series.backend;
+                jb["idiom"] = series.idiom;
+                jb["points"] = nlohmann::json::array();
+                for (const SpawnPoint& p : series.points)
+                    jb["points"].push_back({{"workers", p.workers},
+                                            {"runs", p.runs},
+                                            {"verified", p.verified},
+                                            {"wall_us", p.wallUs},
+                                            {"ns_per_call_median", jsonNumber(p.nsPerCall.median)},
+                                            {"ns_per_call_min", jsonNumber(p.nsPerCall.min)},
+                                            {"ns_per_call_max", jsonNumber(p.nsPerCall.max)},
+                                            {"vs_reference", jsonNumber(p.vsReference)},
+                                            {"speed_up", jsonNumber(p.speedUp)}});
+                js["backends"].push_back(std::move(jb));
+            }
+            j["shapes"].push_back(std::move(js));
+        }
+        return j;
+    }
+
+    CsvTable pointsTable(const SpawnMeasurement& m) const {
+        CsvTable t;
+        t.addColumn("shape", CsvTable::Kind::Text);
+        t.addColumn("calls");
+        t.addColumn("workers");
+        t.addColumn("backend", CsvTable::Kind::Text);
+        t.addColumn("measured runs");
+        t.addColumn("ns per call");
+        t.addColumn("ns per call min");
+        t.addColumn("ns per call max");
+        t.addColumn(fmt::format("vs {}", kReference));
+        t.addColumn(fmt::format("speed-up vs {} workers", workers_.front()));
+        for (const SpawnShapeResult& s : m.shapes)
+            for (const SpawnSeries& series : s.series)
+                for (const SpawnPoint& p : series.points)
+                    t.addRow({recursionLabel(s.shape), double(callCount(s.shape)),
+                              double(p.workers), series.backend, double(p.nsPerCall.count),
+                              p.nsPerCall.median, p.nsPerCall.min, p.nsPerCall.max, p.vsReference,
+                              p.speedUp});
+        return t;
+    }
+
+    static CsvTable runsTable(const SpawnMeasurement& m) {
+        CsvTable t;
+        t.addColumn("shape", CsvTable::Kind::Text);
+        t.addColumn("workers");
+        t.addColumn("backend", CsvTable::Kind::Text);
+        t.addColumn("run");
+        t.addColumn("run us");
+        t.addColumn("ns per call");
+        for (const SpawnShapeResult& s : m.shapes) {
+            const double calls = static_cast<double>(callCount(s.shape));
+            for (const SpawnSeries& series : s.series)
+                for (const SpawnPoint& p : series.points)
+                    for (std::size_t i = 0; i < p.wallUs.size(); ++i)
+                        t.addRow({recursionLabel(s.shape), double(p.workers), series.backend,
+                                  double(i + 1), p.wallUs[i], p.wallUs[i] * 1e3 / calls});
+        }
+        return t;
+    }
+
+    std::string shapes_ = "fib:25,skynet:6";
+    std::vector<unsigned> workers_{1, 2};
+    unsigned reps_ = 5;
+    Duration settle_ = std::chrono::milliseconds(20);
+    BackendOptions backends_;
+    std::vector<RecursionShape> shapeList_;
+    std::vector<std::string> backendList_;
+};
+
+}  // namespace
+
+std::unique_ptr<Mode> makeSpawnMode() {
+    return std::make_unique<SpawnMode>();
+}
+
+}  // namespace pullsched::rig

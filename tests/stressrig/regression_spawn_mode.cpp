@@ -1,0 +1,178 @@
+// End-to-end runs of --mode=spawn on small recursions: every run counted and verified, the
+// figures recomputed from the runs the envelope reports (ns per call, the ratio to oneTBB,
+// the speed-up), one CSV row per shape, backend and worker count; bad input exits 2 with
+// nothing written; SIGINT inside a long recursion abandons it and says so. No timing is
+// asserted.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "RigTestSupport.hpp"
+#include "report/CsvTable.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pullsched::rig::CsvTable;
+using rigtest::Result;
+using rigtest::rig;
+
+namespace {
+
+/// The backends of --backends=all in this build (RigTestSupport.hpp says why TSan differs).
+std::vector<std::string> backends() {
+    std::vector<std::string> out;
+    for (const char* b : {"pullsched", "tbb", "openmp", "asio", "pool"})
+        if (!rigtest::skipUnderThreadSanitizer(b)) out.emplace_back(b);
+    return out;
+}
+
+std::string backendsOption() {
+    std::string list;
+    for (const std::string& b : backends())
+        list += (list.empty() ? "" : ",") + b;
+    return "--backends=" + list;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+const json* backendOf(const json& shape, const std::string& name) {
+    for (const json& b : shape.at("backends"))
+        if (b.at("name") == name) return &b;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
+    const fs::path dir = rigtest::scratch("spawn", "tiny");
+    const Result r =
+        rig("--mode=spawn --shapes=fib:12,skynet:2 --workers=1,2 --reps=3 "
+            "--backend-warmup=1 --settle=1ms --quiet --no-render --json --out=. " +
+                backendsOption(),
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const json e = rigtest::stdoutEnvelope(r);
+    EXPECT_EQ(e.at("mode"), "spawn");
+    EXPECT_FALSE(e.at("partial").get<bool>());
+    EXPECT_TRUE(e.at("failures").empty());
+    for (const char* f : {"spawn.csv", "spawn-runs.csv", "spawn.json"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+
+    const json& res = e.at("result");
+    EXPECT_EQ(res.at("workers"), json::array({1, 2}));
+    ASSERT_EQ(res.at("shapes").size(), 2u);
+    const json& fib = res.at("shapes")[0];
+    EXPECT_EQ(fib.at("name"), "fib-12");
+    EXPECT_EQ(fib.at("calls"), 465u);  // 2 fib(13) - 1
+    EXPECT_EQ(fib.at("result"), 144u);
+    EXPECT_EQ(res.at("shapes")[1].at("result"), 4950u);  // 0 + 1 + ... + 99
+    const bool withTbb = backendOf(fib, "tbb") != nullptr;
+    for (const json& shape : res.at("shapes")) {
+        ASSERT_EQ(shape.at("backends").size(), backends().size());
+        const double calls = shape.at("calls");
+        const json* tbb = backendOf(shape, "tbb");
+        for (const json& b : shape.at("backends")) {
+            const std::string what =
+                shape.at("name").get<std::string>() + " " + b.at("name").get<std::string>();
+            EXPECT_FALSE(b.at("idiom").get<std::string>().empty()) << what;
+            ASSERT_EQ(b.at("points").size(), 2u) << what;
+            std::vector<double> medians;
+            for (std::size_t wi = 0; wi < 2; ++wi) {
+                const json& p = b.at("points")[wi];
+                EXPECT_EQ(p.at("runs"), 4u) << what;  // 1 warm-up + 3
+                EXPECT_EQ(p.at("verified"), 4u) << what;
+                const std::vector<double> wall = p.at("wall_us");
+                ASSERT_EQ(wall.size(), 3u) << what;
+                std::vector<double> ns;
+                for (const double us : wall)
+                    ns.push_back(us * 1e3 / calls);
+                const double med = p.at("ns_per_call_median");
+                EXPECT_DOUBLE_EQ(med, median(ns)) << what;
+                EXPECT_DOUBLE_EQ(p.at("ns_per_call_min").get<double>(),
+                                 *std::min_element(ns.begin(), ns.end()))
+                    << what;
+                medians.push_back(med);
+                if (tbb) {
+                    const double ref = tbb->at("points")[wi].at("ns_per_call_median");
+                    EXPECT_DOUBLE_EQ(p.at("vs_reference").get<double>(), med / ref) << what;
+                } else {
+                    EXPECT_TRUE(p.at("vs_reference").is_null()) << what;
+                }
+            }
+            EXPECT_DOUBLE_EQ(b.at("points")[0].at("speed_up").get<double>(), 1.0) << what;
+            EXPECT_DOUBLE_EQ(b.at("points")[1].at("speed_up").get<double>(),
+                             medians[0] / medians[1])
+                << what;
+        }
+    }
+    const CsvTable points = CsvTable::readFile(dir / "spawn.csv");
+    EXPECT_EQ(points.rowCount(), 2 * backends().size() * 2);
+    EXPECT_EQ(points.hasColumn("vs tbb"), true);
+    const CsvTable runs = CsvTable::readFile(dir / "spawn-runs.csv");
+    EXPECT_EQ(runs.rowCount(), 2 * backends().size() * 2 * 3);
+    EXPECT_EQ(withTbb, !rigtest::skipUnderThreadSanitizer("tbb"));
+    fs::remove_all(dir);
+}
+
+TEST(SpawnMode, BadInputExitsTwoWithNothingWritten) {
+    struct Case {
+        std::string args, message;
+    };
+    for (const Case& c : std::vector<Case>{
+             {"--shapes=fib:41", "--shapes: 'fib:41': at most 40"},
+             {"--shapes=fib:20,stencil_1d:8x100",
+              "--shapes: 'stencil_1d:8x100' is not a recursion: give fib:N or skynet:D"},
+             {"--shapes=skynet:", "--shapes: 'skynet:': the size must be a whole number"},
+             {"--workers=0", "--workers"},
+             {"--backends=nope", "--backends: "},
+         }) {
+        const fs::path dir = rigtest::scratch("spawn", "bad");
+        const Result r = rig("--mode=spawn --quiet --out=out " + c.args, dir);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_FALSE(fs::exists(dir / "out")) << c.args;
+        fs::remove_all(dir);
+    }
+}
+
+// fib(40) is 331 million calls, seconds on any backend: the stop must abandon the run
+// itself, and the result must say that it did.
+TEST(SpawnMode, SigintInsideARecursionAbandonsItAndSaysSo) {
+    const fs::path dir = rigtest::scratch("spawn", "stop");
+    const std::string backend = "pullsched";
+    const pid_t pid =
+        rigtest::startRig({"--mode=spawn", "--shapes=fib:40", "--workers=1",
+                           "--backends=" + backend, "--no-render", "--name=r", "--out=out"},
+                          dir);
+    ASSERT_TRUE(rigtest::waitForText(dir / "stderr.txt", "fib-40 on 1 worker"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const json e = rigtest::fileEnvelope(dir / "out/r.json");
+    EXPECT_EQ(e.at("partial"), true);
+    EXPECT_TRUE(e.at("failures").empty()) << e.at("failures");
+    const std::string warnings = e.at("warnings").dump();
+    EXPECT_NE(warnings.find("the run of fib-40 on " + backend +
+                            ", 1 worker was abandoned at the stop request"),
+              std::string::npos)
+        << warnings;
+    EXPECT_EQ(e.at("result").at("shapes")[0].at("backends")[0].at("points")[0].at("runs"), 0u);
+    fs::remove_all(dir);
+}
