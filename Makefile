@@ -70,7 +70,8 @@ reference: setup $(BUILD_DIR)/CMakeCache.txt
 	@bash tools/plot/reference-series.sh --build=$(BUILD_DIR) --out=$(OUT)/reference
 
 # pullsched beside oneTBB, OpenMP, Boost.Asio and a plain pool on the same graphs: dispatch
-# overhead, efficiency at 1/10/100 µs, METG, load-peak concurrency; OUT/peers/compared-with.md
+# overhead, efficiency at 1/10/100 µs, METG, load-peak concurrency, work that jobs create
+# (fibonacci, skynet); OUT/peers/compared-with.md
 # (tools/bench/peers.sh; PEERS_QUICK=1 for a quick check of the pipeline).
 peers: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target stressrig

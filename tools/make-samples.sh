@@ -45,6 +45,7 @@ sample closed-vs-open --mode=closed --users=4 --workers=2 --load=500us --duratio
 sample sweep --mode=sweep --workers=1,2 --load=200us --from=500/s --to=6.5k/s --step=1k/s --hold=1s
 sample pipeclean --mode=pipeclean
 sample headroom --mode=headroom --load=500us --hold=1s
+sample spawn --mode=spawn --backends=all
 sample soak --mode=soak --rate=2k/s --duration=2min --interval=10s --workers=2 --load=500us
 
 run_ab=(--pattern=burst --nodes=64 --load=500us --reps=10 --life-window=0s --quiet)
