@@ -129,3 +129,23 @@ TEST(MachineCpuTicks, StealPercentBetweenTwoReadings) {
     const MachineCpuTicks now = MachineCpuTicks::read();
     EXPECT_TRUE(now.known);
 }
+
+TEST(MachineCpuTicks, OtherWorkIsTheBusyTimeThisProcessDidNotUse) {
+    // user nice system idle iowait irq softirq steal; 100 ticks a second, 2 cores
+    const MachineCpuTicks a = MachineCpuTicks::parse("cpu  1000 0 100 5000 20 0 0 0");
+    EXPECT_EQ(a.idle, 5020u) << "idle and iowait";
+    // 200 ticks (1 s on 2 cores): 150 busy, of which this process used 0.5 s = 50 ticks
+    const MachineCpuTicks b = MachineCpuTicks::parse("cpu  1140 0 110 5040 30 0 0 0");
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::otherWorkCores(a, b, 500ms, 100, 2), 1.0);
+    // all of the busy time was ours: no other work, and never below zero
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::otherWorkCores(a, b, 1500ms, 100, 2), 0.0);
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::otherWorkCores(a, b, 3s, 100, 2), 0.0);
+    // steal is time the machine's CPUs spent elsewhere: other work too
+    const MachineCpuTicks s = MachineCpuTicks::parse("cpu  1040 0 110 5040 30 0 0 100");
+    EXPECT_DOUBLE_EQ(MachineCpuTicks::otherWorkCores(a, s, 0ms, 100, 2), 1.5);
+    // too short to tell (under 50 ticks), or unknown: NaN
+    const MachineCpuTicks c = MachineCpuTicks::parse("cpu  1020 0 100 5020 20 0 0 0");
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::otherWorkCores(a, c, 0ms, 100, 2)));
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::otherWorkCores({}, b, 0ms, 100, 2)));
+    EXPECT_TRUE(std::isnan(MachineCpuTicks::otherWorkCores(b, a, 0ms, 100, 2)));
+}

@@ -73,7 +73,29 @@ TEST(Environment, CaptureFillsEveryField) {
     EXPECT_FALSE(e.buildType.empty());
     EXPECT_GE(e.cores, 1u);
     EXPECT_TRUE(e.loadAverageStart.has_value());
-    EXPECT_EQ(e.comments().size(), 7u);
+    EXPECT_EQ(e.comments().size(), 8u);
+    EXPECT_TRUE(e.json().contains("other_work_cores"));
+}
+
+// The load average lags by a minute: other work measured during the run makes it busy too.
+TEST(Environment, BusyWhenOtherWorkKeptAQuarterOfTheCoresBusy) {
+    Environment e;
+    e.cores = 2;
+    e.loadAverageStart = 0.1;
+    e.loadAverageEnd = 0.2;
+    e.otherWorkCores = 0.49;
+    EXPECT_FALSE(e.busy());
+    EXPECT_TRUE(e.busyWarning().empty());
+    e.otherWorkCores = 0.5;
+    EXPECT_TRUE(e.busy());
+    EXPECT_EQ(e.busyWarning(),
+              "other work kept 0.50 of 2 cores busy during the run, so times and lateness "
+              "include competition for the CPU (results will be noisy)");
+    EXPECT_DOUBLE_EQ(e.json()["other_work_cores"].get<double>(), 0.5);
+    EXPECT_TRUE(e.json()["busy"].get<bool>());
+    e.otherWorkCores.reset();  // /proc/stat could not tell
+    EXPECT_FALSE(e.busy());
+    EXPECT_TRUE(e.json()["other_work_cores"].is_null());
 }
 
 TEST(SampleStatistics, MissingValuesAreExcludedAndCounted) {

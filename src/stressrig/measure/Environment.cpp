@@ -1,8 +1,10 @@
 #include "measure/Environment.hpp"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -88,11 +90,18 @@ Environment Environment::capture() {
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     env.date = date;
     env.loadAverageStart = loadAverage();
+    env.machineAtCapture = MachineCpuTicks::read();
+    env.ownCpuAtCapture = ProcessSampler::snapshot().cpuTime;
     return env;
 }
 
 void Environment::finish() {
     loadAverageEnd = loadAverage();
+    const MachineCpuTicks now = MachineCpuTicks::read();
+    const double other = MachineCpuTicks::otherWorkCores(
+        machineAtCapture, now, ProcessSampler::snapshot().cpuTime - ownCpuAtCapture,
+        ::sysconf(_SC_CLK_TCK), cores);
+    otherWorkCores = std::isnan(other) ? std::nullopt : std::optional<double>(other);
 }
 
 std::optional<double> Environment::loadAverage() {
@@ -101,19 +110,35 @@ std::optional<double> Environment::loadAverage() {
     return l[0];
 }
 
+namespace {
+bool loadAbove(const Environment& e) {
+    const double limit = e.cores / 2.0;
+    return (e.loadAverageStart && *e.loadAverageStart > limit) ||
+           (e.loadAverageEnd && *e.loadAverageEnd > limit);
+}
+bool otherWorkAbove(const Environment& e) {
+    return e.otherWorkCores && *e.otherWorkCores >= e.cores / 4.0;
+}
+}  // namespace
+
 bool Environment::busy() const {
-    const double limit = cores / 2.0;
-    return (loadAverageStart && *loadAverageStart > limit) ||
-           (loadAverageEnd && *loadAverageEnd > limit);
+    return loadAbove(*this) || otherWorkAbove(*this);
 }
 
 std::string Environment::busyWarning() const {
-    if (!busy()) return {};
-    const double l = std::max(loadAverageStart.value_or(0), loadAverageEnd.value_or(0));
-    return fmt::format(
-        "load average {:.2f} on {} cores: other work is running, so times and lateness "
-        "include competition for the CPU (results will be noisy)",
-        l, cores);
+    if (loadAbove(*this)) {
+        const double l = std::max(loadAverageStart.value_or(0), loadAverageEnd.value_or(0));
+        return fmt::format(
+            "load average {:.2f} on {} cores: other work is running, so times and lateness "
+            "include competition for the CPU (results will be noisy)",
+            l, cores);
+    }
+    if (otherWorkAbove(*this))
+        return fmt::format(
+            "other work kept {:.2f} of {} cores busy during the run, so times and lateness "
+            "include competition for the CPU (results will be noisy)",
+            *otherWorkCores, cores);
+    return {};
 }
 
 nlohmann::json Environment::json() const {
@@ -128,6 +153,7 @@ nlohmann::json Environment::json() const {
     j["date"] = date;
     j["load_average_start"] = loadAverageStart ? nlohmann::json(*loadAverageStart) : nullptr;
     j["load_average_end"] = loadAverageEnd ? nlohmann::json(*loadAverageEnd) : nullptr;
+    j["other_work_cores"] = otherWorkCores ? nlohmann::json(*otherWorkCores) : nullptr;
     j["busy"] = busy();
     return j;
 }
@@ -142,6 +168,8 @@ std::vector<std::pair<std::string, std::string>> Environment::comments() const {
         {"date", date},
         {"load average", fmt::format("{} at start, {} at end", jsonOrNull(loadAverageStart),
                                      jsonOrNull(loadAverageEnd))},
+        {"other work", fmt::format("{} of {} cores during the run", jsonOrNull(otherWorkCores),
+                                   cores)},
     };
 }
 

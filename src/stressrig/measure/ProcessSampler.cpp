@@ -1,5 +1,6 @@
 #include "measure/ProcessSampler.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <iterator>
@@ -34,6 +35,7 @@ MachineCpuTicks MachineCpuTicks::parse(std::string_view line) {
     t.known = true;
     t.stealKnown = columns >= 8;  // Linux 2.6.11 and later
     t.steal = t.stealKnown ? column[7] : 0;
+    t.idle = column[3] + (columns >= 5 ? column[4] : 0);
     return t;
 }
 
@@ -51,6 +53,21 @@ double MachineCpuTicks::stealPercent(const MachineCpuTicks& earlier,
         return std::numeric_limits<double>::quiet_NaN();
     return 100.0 * static_cast<double>(later.steal - earlier.steal) /
            static_cast<double>(later.total - earlier.total);
+}
+
+double MachineCpuTicks::otherWorkCores(const MachineCpuTicks& earlier,
+                                       const MachineCpuTicks& later,
+                                       std::chrono::nanoseconds ownCpu, long ticksPerSecond,
+                                       unsigned cores) noexcept {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (!earlier.known || !later.known || later.total < earlier.total + kMinTicks ||
+        later.idle < earlier.idle || ticksPerSecond <= 0)
+        return kNaN;
+    const double ticks = static_cast<double>(later.total - earlier.total);
+    const double idle = static_cast<double>(later.idle - earlier.idle);
+    const double own = std::chrono::duration<double>(ownCpu).count() * double(ticksPerSecond);
+    const double other = std::max(0.0, ticks - idle - own);
+    return std::min(other / ticks, 1.0) * cores;
 }
 
 ProcessSampler::ProcessSampler(std::chrono::nanoseconds interval, DepthProbe depthProbe)

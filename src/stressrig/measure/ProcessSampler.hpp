@@ -26,6 +26,7 @@ struct MachineCpuTicks {
     bool stealKnown = false;  ///< the kernel reports steal time (8th column)
     std::uint64_t total = 0;  ///< user + nice + system + idle + iowait + irq + softirq + steal
     std::uint64_t steal = 0;  ///< time a hypervisor ran something else on this machine's CPUs
+    std::uint64_t idle = 0;   ///< idle + iowait
 
     /// Parses "cpu  user nice system idle iowait irq softirq steal guest guest_nice";
     /// unknown (known == false) for anything else. Guest time is inside user and nice.
@@ -36,6 +37,15 @@ struct MachineCpuTicks {
     /// hypervisor between the two readings; NaN when either lacks steal or no time passed.
     static double stealPercent(const MachineCpuTicks& earlier,
                                const MachineCpuTicks& later) noexcept;
+    /// How many of the machine's `cores` other work kept busy on average between the two
+    /// readings: its busy ticks (steal included) less `ownCpu`, this process's CPU time
+    /// meanwhile, over all its ticks. The load average lags by a minute, so a short run
+    /// beside other work would otherwise pass for a quiet one. NaN when either reading is
+    /// unknown or fewer than kMinTicks passed (too short to tell at 10 ms a tick).
+    static double otherWorkCores(const MachineCpuTicks& earlier, const MachineCpuTicks& later,
+                                 std::chrono::nanoseconds ownCpu, long ticksPerSecond,
+                                 unsigned cores) noexcept;
+    static constexpr std::uint64_t kMinTicks = 50;
 };
 
 /// One row of the sampled series.
