@@ -168,8 +168,8 @@ std::vector<std::pair<std::string, std::string>> Environment::comments() const {
         {"date", date},
         {"load average", fmt::format("{} at start, {} at end", jsonOrNull(loadAverageStart),
                                      jsonOrNull(loadAverageEnd))},
-        {"other work", fmt::format("{} of {} cores during the run", jsonOrNull(otherWorkCores),
-                                   cores)},
+        {"other work",
+         fmt::format("{} of {} cores during the run", jsonOrNull(otherWorkCores), cores)},
     };
 }
 
