@@ -86,6 +86,13 @@ class AbandonOnStop {
 class SpawnMode final : public Mode {
   public:
     std::string_view name() const override { return "spawn"; }
+    /// Each point is told apart by its shape, backend and worker count:
+    /// `--check='time_per_call[fib-25/pullsched/2]<=60ns'`.
+    std::vector<FigureSource> figures() const override {
+        return {{"time_per_call", "shapes[name].backends[name].points[workers].ns_per_call_median"},
+                {"vs_tbb", "shapes[name].backends[name].points[workers].vs_reference"},
+                {"speed_up", "shapes[name].backends[name].points[workers].speed_up"}};
+    }
     std::string_view summary() const override {
         return "work that jobs create: fibonacci and skynet recursions, each backend in its "
                "own idiom; ns per call, against oneTBB, and the gain from more workers";

@@ -99,6 +99,14 @@ constexpr std::array kMetrics = {
            "threshold"},
     Metric{"runs_verified", "runs_verified", "", Count, 1, kHigher, "verified runs",
            "runs in which every job ran exactly once with the expected hash"},
+    // spawn: work that jobs create
+    Metric{"time_per_call", "ns_per_call_median", "", Duration, 0.001, kLower, "time per call",
+           "median run of a recursion over its calls: what one job spawned from a job costs",
+           "median time per call"},
+    Metric{"vs_tbb", "vs_reference", "", Ratio, 1, kLower, "ratio to oneTBB",
+           "time per call over oneTBB's on as many threads"},
+    Metric{"speed_up", "speed_up", "", Ratio, 1, kHigher, "speed-up",
+           "time per call on the first worker count over the time per call here"},
     // pipeclean
     Metric{"failures", "failures", "", Count, 1, kLower, "failed patterns",
            "patterns whose run failed"},
@@ -154,7 +162,7 @@ const Metric* MetricCatalogue::forPath(std::string_view path, std::string& quali
 std::string_view MetricCatalogue::jsonUnit(const Metric& m) {
     switch (m.dimension) {
         case Duration:
-            return m.toBase == 1000 ? "ms" : "µs";
+            return m.toBase == 1000 ? "ms" : m.toBase == 0.001 ? "ns" : "µs";
         case Rate:
             return "/s";
         case Percent:
@@ -195,7 +203,7 @@ std::string MetricCatalogue::format(const Metric& m, double jsonValue) {
 std::string_view MetricCatalogue::csvUnit(const Metric& m) {
     switch (m.dimension) {
         case Duration:
-            return m.toBase == 1000 ? "ms" : "us";
+            return m.toBase == 1000 ? "ms" : m.toBase == 0.001 ? "ns" : "us";
         case Rate:
             return "per s";
         case Percent:
