@@ -55,8 +55,7 @@ double MachineCpuTicks::stealPercent(const MachineCpuTicks& earlier,
            static_cast<double>(later.total - earlier.total);
 }
 
-double MachineCpuTicks::otherWorkCores(const MachineCpuTicks& earlier,
-                                       const MachineCpuTicks& later,
+double MachineCpuTicks::otherWorkCores(const MachineCpuTicks& earlier, const MachineCpuTicks& later,
                                        std::chrono::nanoseconds ownCpu, long ticksPerSecond,
                                        unsigned cores) noexcept {
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
