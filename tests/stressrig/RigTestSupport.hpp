@@ -206,4 +206,20 @@ inline bool skipUnderThreadSanitizer(const std::string& backend) {
 #endif
 }
 
+/// The backends of --backends=all that this build runs, in the registry's order.
+inline std::vector<std::string> runnableBackends() {
+    std::vector<std::string> out;
+    for (const char* b : {"pullsched", "tbb", "openmp", "asio", "pool"})
+        if (!skipUnderThreadSanitizer(b)) out.emplace_back(b);
+    return out;
+}
+
+/// `--backends=` naming runnableBackends().
+inline std::string runnableBackendsOption() {
+    std::string list;
+    for (const std::string& b : runnableBackends())
+        list += (list.empty() ? "" : ",") + b;
+    return "--backends=" + list;
+}
+
 }  // namespace rigtest

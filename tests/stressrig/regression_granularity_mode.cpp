@@ -39,10 +39,7 @@ double number(const json& v) {
 /// The backends of --backends=all in this build: a TSan build leaves out the ones whose
 /// libraries are not instrumented (RigTestSupport.hpp says why).
 std::vector<std::string> allBackends() {
-    std::vector<std::string> out;
-    for (const char* b : {"pullsched", "tbb", "openmp", "asio", "pool"})
-        if (!rigtest::skipUnderThreadSanitizer(b)) out.emplace_back(b);
-    return out;
+    return rigtest::runnableBackends();
 }
 
 std::string backendsOption() {

@@ -1,8 +1,8 @@
 // End-to-end runs of --mode=spawn on small recursions: every run counted and verified, the
 // figures recomputed from the runs the envelope reports (ns per call, the ratio to oneTBB,
 // the speed-up), one CSV row per shape, backend and worker count; bad input exits 2 with
-// nothing written; SIGINT inside a long recursion abandons it and says so. No timing is
-// asserted.
+// nothing written; SIGINT inside a long recursion abandons it and says so, and one in the
+// pause before a run (--settle) ends the run there. No timing is asserted.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,17 +30,7 @@ namespace {
 
 /// The backends of --backends=all in this build (RigTestSupport.hpp says why TSan differs).
 std::vector<std::string> backends() {
-    std::vector<std::string> out;
-    for (const char* b : {"pullsched", "tbb", "openmp", "asio", "pool"})
-        if (!rigtest::skipUnderThreadSanitizer(b)) out.emplace_back(b);
-    return out;
-}
-
-std::string backendsOption() {
-    std::string list;
-    for (const std::string& b : backends())
-        list += (list.empty() ? "" : ",") + b;
-    return "--backends=" + list;
+    return rigtest::runnableBackends();
 }
 
 double median(std::vector<double> v) {
@@ -62,7 +52,7 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     const Result r =
         rig("--mode=spawn --shapes=fib:12,skynet:2 --workers=1,2 --reps=3 "
             "--backend-warmup=1 --settle=1ms --quiet --no-render --json --out=. " +
-                backendsOption(),
+                rigtest::runnableBackendsOption(),
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json e = rigtest::stdoutEnvelope(r);
@@ -174,5 +164,27 @@ TEST(SpawnMode, SigintInsideARecursionAbandonsItAndSaysSo) {
               std::string::npos)
         << warnings;
     EXPECT_EQ(e.at("result").at("shapes")[0].at("backends")[0].at("points")[0].at("runs"), 0u);
+    fs::remove_all(dir);
+}
+
+// fib:1 is one call: a thousand runs take milliseconds, unless every run first waits its
+// --settle of a second; then the SIGINT meets the rig in a pause, before all but a few
+// runs, and no run is abandoned (none was running).
+TEST(SpawnMode, SigintInTheSettlePauseEndsTheRunThere) {
+    const fs::path dir = rigtest::scratch("spawn", "settle");
+    const pid_t pid = rigtest::startRig(
+        {"--mode=spawn", "--shapes=fib:1", "--workers=1", "--reps=1000", "--settle=1s",
+         "--backends=pullsched", "--no-render", "--name=r", "--out=out"},
+        dir);
+    ASSERT_TRUE(rigtest::waitForText(dir / "stderr.txt", "fib-1 on 1 worker"));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const json e = rigtest::fileEnvelope(dir / "out/r.json");
+    EXPECT_EQ(e.at("partial"), true);
+    EXPECT_EQ(e.at("warnings").dump().find("abandoned"), std::string::npos) << e.at("warnings");
+    EXPECT_LT(e.at("result").at("shapes")[0].at("backends")[0].at("points")[0].at("runs"), 1001u);
     fs::remove_all(dir);
 }

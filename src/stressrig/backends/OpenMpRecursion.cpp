@@ -29,9 +29,7 @@ std::uint64_t fibOmp(unsigned n, const std::atomic<bool>& abandon) {
 std::uint64_t skynetOmp(std::uint64_t num, unsigned levels, const std::atomic<bool>& abandon) {
     if (levels == 0) return num;
     if (abandon.load(std::memory_order_relaxed)) return 0;
-    std::uint64_t step = 1;
-    for (unsigned i = 1; i < levels; ++i)
-        step *= 10;
+    const std::uint64_t step = powerOfTen(levels - 1);
     std::uint64_t part[10] = {};
     for (unsigned i = 0; i < 10; ++i) {
 #pragma omp task shared(part, abandon) firstprivate(i, num, step, levels)

@@ -37,9 +37,7 @@ void skynetPosted(Post& post, const std::atomic<bool>& abandon, std::uint64_t nu
                   JoinCounter<10>* parent, unsigned slot, std::uint64_t* out) {
     if (levels == 0) return deliver(parent, slot, num, out);
     if (abandon.load(std::memory_order_relaxed)) return deliver(parent, slot, 0, out);
-    std::uint64_t step = 1;
-    for (unsigned i = 1; i < levels; ++i)
-        step *= 10;
+    const std::uint64_t step = powerOfTen(levels - 1);
     auto* node = new JoinCounter<10>(parent, slot, out);
     for (unsigned i = 0; i < 10; ++i)
         post([&post, &abandon, n = num + i * step, levels, node, i] {

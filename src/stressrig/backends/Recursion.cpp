@@ -17,24 +17,17 @@ std::uint64_t fibOf(unsigned n) {
     return a;
 }
 
-std::uint64_t pow10(unsigned d) {
-    std::uint64_t p = 1;
-    for (unsigned i = 0; i < d; ++i)
-        p *= 10;
-    return p;
-}
-
 }  // namespace
 
 std::uint64_t expectedResult(const RecursionShape& shape) {
     if (shape.kind == RecursionKind::Fib) return fibOf(shape.size);
-    const std::uint64_t leaves = pow10(shape.size);
+    const std::uint64_t leaves = powerOfTen(shape.size);
     return leaves * (leaves - 1) / 2;
 }
 
 std::uint64_t callCount(const RecursionShape& shape) {
     if (shape.kind == RecursionKind::Fib) return 2 * fibOf(shape.size + 1) - 1;
-    return (pow10(shape.size + 1) - 1) / 9;
+    return (powerOfTen(shape.size + 1) - 1) / 9;
 }
 
 std::string recursionLabel(const RecursionShape& shape) {

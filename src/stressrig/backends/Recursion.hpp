@@ -23,6 +23,15 @@ struct RecursionShape {
 inline constexpr unsigned kMaxFib = 40;
 inline constexpr unsigned kMaxSkynetDepth = 8;
 
+/// 10^exponent: skynet's counts (a call with `levels` levels below it covers 10^levels
+/// leaves, each of its ten children 10^(levels − 1)).
+constexpr std::uint64_t powerOfTen(unsigned exponent) noexcept {
+    std::uint64_t p = 1;
+    for (unsigned i = 0; i < exponent; ++i)
+        p *= 10;
+    return p;
+}
+
 /// fib(n); skynet: the sum of the leaves 0 .. 10^depth − 1.
 std::uint64_t expectedResult(const RecursionShape& shape);
 /// Calls of the recursion: fib 2 fib(n+1) − 1; skynet (10^(depth+1) − 1) / 9.

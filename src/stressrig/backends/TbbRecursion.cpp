@@ -33,9 +33,7 @@ std::uint64_t fibTbb(unsigned n, const std::atomic<bool>& abandon) {
 std::uint64_t skynetTbb(std::uint64_t num, unsigned levels, const std::atomic<bool>& abandon) {
     if (levels == 0) return num;
     if (abandon.load(std::memory_order_relaxed)) return 0;
-    std::uint64_t step = 1;
-    for (unsigned i = 1; i < levels; ++i)
-        step *= 10;
+    const std::uint64_t step = powerOfTen(levels - 1);
     std::uint64_t part[10] = {};
     tbb::task_group g;
     for (unsigned i = 0; i < 10; ++i)

@@ -311,8 +311,8 @@ class SpawnMode final : public Mode {
                     text.push_back(std::move(line));
                 }
         }
-        for (const std::string& b : backendList_)
-            text.push_back(fmt::format("{}: {}.", b, BackendRegistry::recursionRunner(b)->idiom()));
+        for (const SpawnSeries& series : m.shapes.front().series)  // the idioms, once
+            text.push_back(fmt::format("{}: {}.", series.backend, series.idiom));
         return text;
     }
 
