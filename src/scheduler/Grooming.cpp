@@ -1,6 +1,7 @@
 #include <thread>
 #include <utility>
 
+#include "detail/FanOutLookAhead.hpp"
 #include "detail/SchedulerCore.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/detail/CpuRelax.hpp"
@@ -17,15 +18,6 @@ namespace {
 /// cover it unless the groomer was preempted, and then yielding lets it run. An argument,
 /// as for SpinLock's 64; not measured.
 constexpr unsigned kHandOutPauses = 64;
-
-/// How far a tender looks down a chain of single successors from its head for a fan-out
-/// (see fansOutAhead). An argument, not a tuned value: burst-1024 opens with a chain of 9
-/// behind its gate (the case measured, commit df0c298: both workers' first jobs within
-/// 3 us of the gate, 104 -> 80 ns/job with a light body); 16 covers that with room, while
-/// 16 successor locks taken with the grooming token held stay well under a microsecond,
-/// next to the tens of microseconds of the wake-up it brings forward. No other depth was
-/// measured.
-constexpr unsigned kFanOutLookAhead = 16;
 
 }  // namespace
 
@@ -98,7 +90,10 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w, bool askFanOut) {
     }
     if (!timeQueue_.empty()) r.head = timeQueue_.head().start;
     r.more = timeQueue_.size() > 1;
-    if (askFanOut && r.head) r.headFansOut = fansOutAhead(timeQueue_.head().payload);
+    // The look-ahead takes job locks, so it runs after the token is dropped; the
+    // reference keeps the head's record (a tombstone, or a job about to run) alive.
+    JobRecord* lookFrom = nullptr;
+    if (askFanOut && r.head) addRef(lookFrom = timeQueue_.head().payload);
     wake_.publishHead(r.head);
     std::int64_t periods = 0;  // duty cycles since the last one ran (many, when idle)
     if (t >= nextDutyCycle_) {
@@ -110,6 +105,7 @@ SchedulerCore::GroomResult SchedulerCore::groom(Worker& w, bool askFanOut) {
     PULLSCHED_TRACE_POINT(w.trace, t, TokenDropped, r.moved);
     token_.release();
     handOutDue(dueList, expired, periods, t, r, w);
+    if (lookFrom) r.headFansOut = fansOutAhead(lookFrom);  // after the hand-out others wait for
     return r;
 }
 
@@ -146,28 +142,6 @@ void SchedulerCore::handOutDue(JobRecord* dueList, JobRecord* expired, std::int6
     if (WakeProtocol::handsTendingOver(r.head.has_value(), wake_.tendTarget()) &&
         wake_.notifyParked())
         WorkerCounters::bump(w.counters.wakeups);
-}
-
-/// Whether the head, or a job down the chain of single successors behind it (at most
-/// kFanOutLookAhead links), releases more than one successor. A graph that opens with a
-/// short chain before it fans out (a gate, then a few set-up jobs) needs its second worker
-/// as much as one that fans out at once, and the chain of empty jobs runs in well under
-/// the wake-up's tens of microseconds. A plain chain wakes nobody.
-/// Called with the token held: the head cannot leave the time queue, and every job behind
-/// it waits for it (a listed successor has a closed gate), so none of them can end.
-bool SchedulerCore::fansOutAhead(JobRecord* head) {
-    JobRecord* job = head;
-    for (unsigned link = 0; link < kFanOutLookAhead; ++link) {
-        JobRecord* next = nullptr;
-        {
-            std::lock_guard lock(job->succLock);
-            if (job->inlineCount > 1 || job->moreSucc != nullptr) return true;
-            if (job->inlineCount == 1) next = job->inlineSucc[0];
-        }
-        if (!next) return false;
-        job = next;
-    }
-    return false;
 }
 
 }  // namespace pullsched::detail

@@ -150,3 +150,107 @@ TEST(SchedulerCancel, FromInsideAJob) {
     EXPECT_EQ(ran.load(), 0);
     expectBalanced(sched.stats());
 }
+
+namespace {
+
+/// Grow the record pool well past its initial capacity, so that a trim has records to
+/// give back to the heap, and end every job.
+void growThePool(Scheduler& sched, int jobs) {
+    HeldWorkers held(sched, 1);
+    for (int i = 0; i < jobs; ++i)
+        sched.postDetached([] {});
+    held.release();
+    sched.drain();
+}
+
+/// Move the injected clock on, a duty cycle at a time, until a grooming pass trimmed the
+/// pool (the burst's period must lie behind the trim's memory first) and the head at
+/// `head` is `ahead` away. Only counts are waited for: no time is asserted.
+void trimThePool(Scheduler& sched, ManualClock& clock, TimePoint head, Duration ahead) {
+    const std::uint64_t before = sched.stats().jobRecords;
+    const Duration step = 100ms;
+    while (sched.stats().jobRecords >= before) {
+        ASSERT_LT(clock.now() + step, head - ahead) << "the pool was never trimmed";
+        const std::uint64_t passes = sched.stats().tokenAcquisitions;
+        clock.advance(step);
+        while (sched.stats().tokenAcquisitions < passes + 2) {
+            sched.wake();
+            std::this_thread::yield();
+        }
+    }
+    clock.advance(saturatingSub(head - ahead, clock.now()));
+    sched.wake();
+}
+
+/// Let the tender sleep towards its head and groom again, asking whether the head leads to
+/// a fan-out, a few times (counted by grooming passes).
+void letTheTenderLook(Scheduler& sched, int passes) {
+    const std::uint64_t start = sched.stats().tokenAcquisitions;
+    while (sched.stats().tokenAcquisitions < start + static_cast<std::uint64_t>(passes))
+        std::this_thread::yield();
+}
+
+SchedulerConfig smallPoolOnManualClock(ManualClock& clock) {
+    SchedulerConfig cfg = withWorkers(1, &clock);
+    cfg.initialJobCapacity = 64;  // so that a trim frees nearly every record of the burst
+    return cfg;
+}
+
+}  // namespace
+
+// A cancelled timed job stays queued as a tombstone until its start. Its successors were
+// cancelled with it and their records went back to the heap with the pool's trim; the
+// tender that looks at the head for a fan-out must not follow the tombstone's list (a
+// heap-use-after-free under AddressSanitizer before the look-ahead stopped at final jobs).
+TEST(SchedulerCancel, TombstoneAtTheHeadLeadsNowhere) {
+    ManualClock clock;
+    Scheduler sched(smallPoolOnManualClock(clock));
+    growThePool(sched, 20000);
+    const TimePoint t = clock.now();
+    JobHandle head = sched.post([] {}, {.start = t + 10s});
+    JobHandle first = sched.post([] {}, {}, {head});
+    JobHandle second = sched.post([] {}, {}, {first});
+    JobHandle third = sched.post([] {}, {}, {first});
+    EXPECT_TRUE(sched.cancel(head));
+    EXPECT_EQ(second.state(), JobState::Cancelled);
+    first = second = third = JobHandle{};      // their records go back to the pool
+    trimThePool(sched, clock, t + 10s, 10ms);  // the head 10 ms ahead: tended, not due
+    letTheTenderLook(sched, 5);
+    clock.advance(1s);
+    sched.wake();
+    sched.drain();
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.completed, 20000u + 1u);  // the growth and the held worker's job
+    EXPECT_EQ(s.cancelled, 4u);
+    EXPECT_EQ(s.pending, 0u);
+    expectBalanced(s);
+}
+
+// The same behind a live head: a successor cancelled while its timed predecessor waits
+// stays on the predecessor's list (its record held until the predecessor notifies it),
+// but the chain behind it is gone; the look-ahead stops at the cancelled job.
+TEST(SchedulerCancel, CancelledJobBehindATimedHeadLeadsNowhere) {
+    ManualClock clock;
+    Scheduler sched(smallPoolOnManualClock(clock));
+    growThePool(sched, 20000);
+    const TimePoint t = clock.now();
+    std::atomic<int> ran{0};
+    JobHandle head = sched.post([&] { ran.fetch_add(1); }, {.start = t + 10s});
+    JobHandle first = sched.post([&] { ran.fetch_add(1); }, {}, {head});
+    JobHandle second = sched.post([&] { ran.fetch_add(1); }, {}, {first});
+    JobHandle third = sched.post([&] { ran.fetch_add(1); }, {}, {second});
+    EXPECT_TRUE(sched.cancel(first));
+    EXPECT_EQ(third.state(), JobState::Cancelled);
+    first = second = third = JobHandle{};
+    trimThePool(sched, clock, t + 10s, 10ms);
+    letTheTenderLook(sched, 5);
+    clock.advance(1s);
+    sched.wake();
+    sched.drain();
+    EXPECT_EQ(head.state(), JobState::Completed);
+    EXPECT_EQ(ran.load(), 1);
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.cancelled, 3u);
+    EXPECT_EQ(s.pending, 0u);
+    expectBalanced(s);
+}

@@ -198,7 +198,6 @@ class SchedulerCore {
     JobRecord* takeDue(bool groomedSinceLook);
     void awaitHandOuts() const noexcept;
     GroomResult groom(Worker& w, bool askFanOut);
-    static bool fansOutAhead(JobRecord* head);
     void handOutDue(JobRecord* dueList, JobRecord* expired, std::int64_t periods, TimePoint t,
                     const GroomResult& r, Worker& w);
 
@@ -274,9 +273,19 @@ class SchedulerCore {
             WorkerCounters::bump(w.counters.observerExceptions);
         }
     }
-    /// True on a worker thread of this scheduler (where drain() would wait for itself).
+    /// True while the innermost job on this thread is this scheduler's (a worker's loop,
+    /// or a thread helping in drain() or wait() running one): where its posts count as a
+    /// job's and go to that thread's queues.
     bool onOwnWorker() const noexcept {
         return tlWorker_.core == this;
+    }
+    /// True while any job on this thread's stack is this scheduler's, however many other
+    /// schedulers' waits it helps in above it: where drain(), shutdown() and wait() would
+    /// wait for a job below them on the same stack.
+    bool insideJobOfThis() const noexcept {
+        for (const WorkerOf* of = &tlWorker_; of; of = of->outer)
+            if (of->core == this) return true;
+        return false;
     }
     /// The worker of this scheduler that runs on the calling thread, if any.
     Worker* callingWorker() const noexcept {
@@ -300,6 +309,10 @@ class SchedulerCore {
         std::uint32_t helperPushes = 0;
         /// That thread's continuation (see Worker::local): it runs next, there.
         JobRecord* helperLocal = nullptr;
+        /// What the thread was before it began running this scheduler's job while helping
+        /// (saved on runOnCaller's stack): a thread remembers every scheduler it is inside
+        /// of, a stack, not a slot (see insideJobOfThis).
+        const WorkerOf* outer = nullptr;
     };
     static thread_local WorkerOf tlWorker_;
 
@@ -368,6 +381,20 @@ class SchedulerCore {
     HelperCounters* takeHelperCounters() noexcept;
     std::vector<std::unique_ptr<Worker>> workers_;
     WorkForce workForce_;
+
+    /// Threads inside drain(), wait() or a group's wait(): the destructor lets them leave
+    /// before it frees what they sleep on (see ~SchedulerCore).
+    std::atomic<std::uint32_t> waitersInside_{0};
+    /// Counts a thread in for the scope of its wait; its leaving is its last touch of the core.
+    struct WaiterInside {
+        std::atomic<std::uint32_t>& count;
+        explicit WaiterInside(std::atomic<std::uint32_t>& c) noexcept : count(c) {
+            count.fetch_add(1, std::memory_order_seq_cst);
+        }
+        ~WaiterInside() { count.fetch_sub(1, std::memory_order_release); }
+        WaiterInside(const WaiterInside&) = delete;
+        WaiterInside& operator=(const WaiterInside&) = delete;
+    };
 
     std::mutex shutdownMutex_;
     std::optional<ShutdownReport> shutdownReport_;

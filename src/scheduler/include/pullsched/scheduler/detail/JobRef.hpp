@@ -12,9 +12,10 @@ namespace pullsched::detail {
 void returnToPool(JobRecord* rec) noexcept;
 
 /// Whether the caller holds the record's only reference (for the scheduler: no handle
-/// names the job). Then nobody else can take one (a reference is only ever copied from
-/// another), so nobody else can wire to, wait for or cancel the job; acquire: everything
-/// the last other holder did happened before.
+/// names the job). Then nobody else can take one (a reference is copied from another, or
+/// taken by the fan-out look-ahead under the lock of a predecessor that has not ended,
+/// which the sole holder cannot be past), so nobody else can wire to, wait for or cancel
+/// the job; acquire: everything the last other holder did happened before.
 inline bool soleReference(const JobRecord* rec) noexcept {
     return rec->refs.load(std::memory_order_acquire) == 1;
 }
