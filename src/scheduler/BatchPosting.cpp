@@ -157,6 +157,8 @@ JobRecord* PostBatch::beginFill(const JobHandle& placeholder, const JobOptions& 
     rec->start = opts.start;
     rec->deadline = opts.deadline;
     rec->tag = opts.tag;
+    // A fill() before this one failed (its work's copy threw) after it took its group.
+    if (detail::GroupState* left = std::exchange(rec->group, nullptr)) detail::releaseRef(left);
     if ((rec->group = opts.group.state)) addRef(rec->group);  // counted in it at submit()
     return rec;
 }

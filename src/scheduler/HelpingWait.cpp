@@ -129,13 +129,15 @@ std::optional<bool> SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done
 
 /// run() and finalize() for the calling thread, then for the continuation that released,
 /// and so on (as a worker runs its continuation next). Past its deadline a job expires,
-/// else it runs; its outcome is counted in `own` (single writer, see helperCounters_; without
-/// one, as any finalisation outside the workers is, which also wakes drain()). While it runs, the
-/// thread counts as this scheduler's own (onOwnWorker): drain() and shutdown() from the job
-/// are refused, its posts are accepted like a worker's (the announcement in helpUntil
-/// covers them), and its untimed posts go to helperPosted_ (the first checks for a sleeper
-/// to wake, and the job's end once more, as on a worker). Once shutdown() began, a
-/// continuation goes back to the shared FIFO, where shutdown cancels it.
+/// else it runs; its outcome is counted in `own` (single writer, see helperCounters_;
+/// without one, as any finalisation outside the workers is, which also wakes drain()).
+/// While it runs, the thread counts as this scheduler's own (onOwnWorker) and remembers
+/// what it was before (WorkerOf::outer): drain(), shutdown() and wait() are refused from
+/// the job, and from a job of another scheduler that it runs further up the stack; its
+/// posts are accepted like a worker's (the announcement in helpUntil covers them), and its
+/// untimed posts go to helperPosted_ (the first checks for a sleeper to wake, and the
+/// job's end once more, as on a worker). Once shutdown() began, a continuation goes back
+/// to the shared FIFO, where shutdown cancels it.
 void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
     struct Restore {
         SchedulerCore& core;
@@ -145,7 +147,8 @@ void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
                 core.pushReady(left, nullptr);
             tlWorker_ = saved;
         }
-    } restore{*this, std::exchange(tlWorker_, WorkerOf{this, nullptr, 0, nullptr})};
+    } restore{*this, tlWorker_};
+    tlWorker_ = WorkerOf{this, nullptr, 0, nullptr, &restore.saved};
     while (job) {
         if (!claimQueued(job)) {  // cancelled while queued, and already final
             job = std::exchange(tlWorker_.helperLocal, nullptr);

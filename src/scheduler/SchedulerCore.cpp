@@ -97,8 +97,16 @@ SchedulerCore::SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarte
     }
 }
 
+/// A thread still inside drain(), wait() or a group's wait() sleeps on this core's
+/// signals: after shutdown every job is final, so each of them is done; wake them and let
+/// them leave before the members they use are freed.
 SchedulerCore::~SchedulerCore() {
     shutdown(cfg_.shutdownMode);  // the pool is retired after the workers' caches returned
+    while (waitersInside_.load(std::memory_order_acquire) != 0) {
+        drainSignal_.notifyAll();
+        jobEndSignal_.notifyAll();
+        std::this_thread::yield();
+    }
 }
 
 // ---------------------------------------------------------------- posting
@@ -218,7 +226,8 @@ void SchedulerCore::drain() {
 }
 
 bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
-    if (onOwnWorker()) throwWaitsForItself("drain()");
+    const WaiterInside inside(waitersInside_);
+    if (insideJobOfThis()) throwWaitsForItself("drain()");
     spread_.posterWaits();
     help = help && helpingAllowed();
     while (true) {
@@ -244,7 +253,7 @@ bool SchedulerCore::drainUntil(TimePoint steadyDeadline, bool help) {
 }
 
 ShutdownReport SchedulerCore::shutdown(ShutdownMode mode) {
-    if (onOwnWorker()) throwWaitsForItself("shutdown()");
+    if (insideJobOfThis()) throwWaitsForItself("shutdown()");
     std::lock_guard lock(shutdownMutex_);
     if (shutdownReport_) return *shutdownReport_;
 

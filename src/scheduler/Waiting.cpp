@@ -37,7 +37,8 @@ bool allFinalOf(const void* jobs) noexcept {
 /// are final when it runs, so waiting for them (get() on their values) works there.
 bool SchedulerCore::waitUntil(std::span<JobRecord* const> jobs, TimePoint steadyDeadline) {
     if (allFinal(jobs)) return true;
-    if (onOwnWorker()) throwWaitInsideJob();
+    const WaiterInside inside(waitersInside_);
+    if (insideJobOfThis()) throwWaitInsideJob();
     for (JobRecord* job : jobs) {
         std::lock_guard lock(job->succLock);
         if (!job->closed) job->waited = true;
@@ -77,7 +78,8 @@ bool groupDone(const void* group) noexcept {
 /// as its jobs' ends are counted), so a job that ends meanwhile sees them (endInGroup).
 bool SchedulerCore::waitGroupUntil(GroupState& group, TimePoint steadyDeadline) {
     if (group.pending() == 0) return true;
-    if (onOwnWorker()) throwWaitInsideJob();
+    const WaiterInside inside(waitersInside_);
+    if (insideJobOfThis()) throwWaitInsideJob();
     group.waiters.fetch_add(1, std::memory_order_seq_cst);
     struct Leave {
         GroupState& g;

@@ -6,6 +6,7 @@
 #include "pullsched/scheduler/Scheduler.hpp"
 
 #include "SchedulerTestKit.hpp"
+#include "detail/GroupState.hpp"
 
 #include <gtest/gtest.h>
 
@@ -392,4 +393,36 @@ TEST(PostBatch, AJobOfAnOpenBatchCannotBeWaitedForOrCancelled) {
     sched.wait(a);  // submitted: an ordinary job now
     EXPECT_EQ(a.state(), JobState::Completed);
     EXPECT_FALSE(sched.cancel(a));
+}
+
+namespace {
+/// Work whose copy throws: fill() cannot store it, and the placeholder stays unfilled.
+struct CopyThrows {
+    CopyThrows() = default;
+    CopyThrows(const CopyThrows&) { throw std::runtime_error("no copy"); }
+    void operator()() const {}
+};
+}  // namespace
+
+// A failed fill() takes nothing with it: retried a hundred times, the group is referenced
+// once for the placeholder's job, as after one fill() (a reference leaked per try before).
+TEST(PostBatch, FailedFillRetriedKeepsNoGroupReference) {
+    Scheduler sched(withWorkers(1));
+    JobGroup g = sched.group();
+    const auto refs = [&g] { return GroupRef(g).state->refs.load(); };
+    const std::int32_t before = refs();
+    std::atomic<int> ran{0};
+    auto batch = sched.batch();
+    const JobHandle slot = batch.placeholder();
+    const CopyThrows bad;
+    for (int i = 0; i < 100; ++i)
+        EXPECT_THROW(batch.fill(slot, bad, {.group = g}), std::runtime_error);
+    EXPECT_LE(refs(), before + 1);
+    batch.fill(slot, [&ran] { ran.fetch_add(1); }, {.group = g});
+    EXPECT_EQ(refs(), before + 1);
+    batch.submit();
+    g.wait();
+    sched.drain();
+    EXPECT_EQ(ran.load(), 1);
+    EXPECT_EQ(refs(), before);
 }

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <list>
+#include <memory>
+#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -144,4 +147,117 @@ TEST(SchedulerWait, RejectsEmptyAndForeignHandles) {
     EXPECT_THROW(sched.wait(foreign), std::invalid_argument);
     EXPECT_THROW((void)sched.cancel(foreign), std::invalid_argument);
     other.wait(foreign);
+}
+
+// A range that makes its handles as it is read (a transform view posting a job per
+// element): each handle dies at once, so wait() must hold them, or the records it waits
+// for are recycled and never become final.
+TEST(SchedulerWait, ARangeThatMakesItsHandles) {
+    Scheduler sched(config(2));
+    std::atomic<int> ran{0};
+    auto fresh = std::views::iota(0, 200) | std::views::transform([&](int) {
+                     return sched.post([&ran] { ran.fetch_add(1); });
+                 });
+    EXPECT_TRUE(sched.waitFor(fresh, 60s));  // the bound only turns a hang into a failure
+    EXPECT_EQ(ran.load(), 200);
+    auto more = std::views::iota(0, 50) | std::views::transform([&](int) {
+                    return sched.post([&ran] { ran.fetch_add(1); });
+                });
+    sched.wait(more);
+    EXPECT_EQ(ran.load(), 250);
+}
+
+namespace {
+
+/// A job of `a` waits for a job of `b` whose only worker is held, so the waiting thread
+/// runs b's job itself; that job calls `call` on `a`, which would wait for the job of `a`
+/// below it on the same stack. Returns what `call` threw (empty if it returned).
+std::string calledFromAJobHelpedAbove(const std::function<void(Scheduler&)>& call) {
+    Scheduler a(config(1)), b(config(1));
+    HeldWorkers heldB(b, 1);
+    std::string error = "returned";
+    JobHandle outer = a.post([&] {
+        JobHandle inner = b.post([&] {
+            try {
+                call(a);
+            } catch (const std::logic_error& e) {
+                error = e.what();
+            }
+        });
+        b.wait(inner);
+    });
+    a.wait(outer);
+    heldB.release();
+    b.drain();
+    EXPECT_EQ(outer.state(), JobState::Completed);
+    return error;
+}
+
+}  // namespace
+
+// A thread remembers every scheduler it runs a job of, not only the innermost: helping
+// b's wait inside a's job, a's waits are still refused (they used to hang, or return false
+// at their limit).
+TEST(SchedulerWait, HelpingAnotherSchedulerKeepsTheRefusalsOfTheFirst) {
+    EXPECT_NE(calledFromAJobHelpedAbove([](Scheduler& a) {
+                  (void)a.drainFor(2s);
+              }).find("drain() called from inside a job of the same scheduler"),
+              std::string::npos);
+    EXPECT_NE(calledFromAJobHelpedAbove([](Scheduler& a) {
+                  JobHandle never = a.post([] {}, {.start = a.now() + 1h});
+                  const bool final = a.waitFor(never, 2s);
+                  (void)a.cancel(never);
+                  (void) final;
+              }).find("wait() called from inside a job of the same scheduler"),
+              std::string::npos);
+    EXPECT_NE(calledFromAJobHelpedAbove([](Scheduler& a) {
+                  JobGroup g = a.group();
+                  JobHandle never = a.post([] {}, {.start = a.now() + 1h, .group = g});
+                  const bool final = g.waitFor(2s);
+                  (void)a.cancel(never);
+                  (void) final;
+              }).find("wait() called from inside a job of the same scheduler"),
+              std::string::npos);
+}
+
+// drain() and shutdown() without a limit: they used to hang for ever here.
+TEST(SchedulerWait, HelpingAnotherSchedulerRefusesDrainAndShutdownOfTheFirst) {
+    EXPECT_NE(calledFromAJobHelpedAbove([](Scheduler& a) {
+                  a.drain();
+              }).find("drain() called from inside a job of the same scheduler"),
+              std::string::npos);
+    EXPECT_NE(calledFromAJobHelpedAbove([](Scheduler& a) {
+                  (void)a.shutdown(ShutdownMode::Cancel);
+              }).find("shutdown() called from inside a job of the same scheduler"),
+              std::string::npos);
+}
+
+// Destroying a scheduler while other threads wait in it (wait(), get(), a group's wait(),
+// drain()): the destructor's shutdown ends their jobs, and it lets them leave before it
+// frees what they sleep on (under AddressSanitizer, a use-after-free before).
+TEST(SchedulerWait, DestroyedWhileOtherThreadsWaitInIt) {
+    auto owned = std::make_unique<Scheduler>(config(1));
+    Scheduler* sched = owned.get();
+    JobGroup g = sched->group();
+    JobHandle never = sched->post([] {}, {.start = sched->now() + 1h});
+    JobHandleOf<int> value = sched->post([] { return 7; }, {.start = sched->now() + 1h});
+    sched->postDetached([] {}, {.start = sched->now() + 1h, .group = g});
+    std::atomic<int> inside{0};
+    std::vector<std::thread> waiters;
+    waiters.emplace_back([&] { inside.fetch_add(1), sched->wait(never); });
+    waiters.emplace_back([&] {
+        inside.fetch_add(1);
+        EXPECT_THROW((void)value.get(), JobNotRun);
+    });
+    waiters.emplace_back([&] { inside.fetch_add(1), g.wait(); });
+    waiters.emplace_back([&] { inside.fetch_add(1), sched->drain(); });
+    while (inside.load() < 4)
+        std::this_thread::yield();
+    std::this_thread::sleep_for(50ms);  // most likely asleep by now; nothing asserts it
+    owned.reset();
+    for (std::thread& t : waiters)
+        t.join();
+    EXPECT_EQ(never.state(), JobState::Cancelled);
+    EXPECT_EQ(value.state(), JobState::Cancelled);
+    EXPECT_EQ(g.stats().cancelled, 1u);
 }

@@ -63,6 +63,9 @@ class Scheduler {
     /// those are stopped and joined first).
     explicit Scheduler(const SchedulerConfig& cfg = {});
     /// Orderly shutdown in the configured mode (default: cancel what has not started).
+    /// Threads still inside drain(), wait(), get() or a group's wait() then find their
+    /// jobs final; it lets them leave before it frees anything. Entering one of those
+    /// after the destructor began is undefined, as for any destroyed object.
     ~Scheduler();
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
@@ -125,7 +128,8 @@ class Scheduler {
                      std::span<const JobHandle>(preds.begin(), preds.size()));
     }
 
-    /// Block until `job` (or every job in `jobs`, any range of handles) is final.
+    /// Block until `job` (or every job in `jobs`, any range of handles, also one that
+    /// makes them as it is read) is final.
     /// Meanwhile the calling thread runs queued untimed jobs, as drain() does
     /// (SchedulerConfig::helpWhileWaiting), until its jobs are final. From inside a job
     /// of this scheduler it returns at once if the jobs are final (a job's predecessors
@@ -143,11 +147,24 @@ class Scheduler {
     template <class Handles>
     requires JobHandleRange<Handles>
     bool waitFor(const Handles& jobs, Duration limit) {
-        std::vector<detail::JobRecord*> records;
-        if constexpr (std::ranges::sized_range<Handles>) records.reserve(std::ranges::size(jobs));
-        for (const JobHandle& job : jobs)
-            records.push_back(checkedRecord(job));
-        return waitRecords(records, limit);
+        if constexpr (std::is_lvalue_reference_v<std::ranges::range_reference_t<const Handles>>) {
+            // The handles live in the range, which the caller holds until we return.
+            std::vector<detail::JobRecord*> records;
+            if constexpr (std::ranges::sized_range<const Handles>)
+                records.reserve(std::ranges::size(jobs));
+            for (const JobHandle& job : jobs)
+                records.push_back(checkedRecord(job));
+            return waitRecords(records, limit);
+        } else {
+            // Handles made as the range is read (a transform view's) die at once, and with
+            // them the records' last references: hold them while waiting, as post() does.
+            std::vector<JobHandle> held;
+            if constexpr (std::ranges::sized_range<const Handles>)
+                held.reserve(std::ranges::size(jobs));
+            for (auto&& job : jobs)
+                held.emplace_back(std::forward<decltype(job)>(job));
+            return waitFor(std::span<const JobHandle>(held), limit);
+        }
     }
     bool waitFor(std::initializer_list<JobHandle> jobs, Duration limit) {
         return waitFor(std::span<const JobHandle>(jobs.begin(), jobs.size()), limit);
