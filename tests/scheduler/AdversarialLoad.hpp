@@ -6,16 +6,23 @@
 // completed before a job starts, that no timed job starts before its start time, that
 // timed jobs leave in (start, submission) order, and that the accounting balances. Posters
 // also cancel some of their jobs and wait for others at random: a cancelled job never
-// runs, and a job waited for is final when wait() returns.
+// runs, and a job waited for is final when wait() returns. Also, as a hostile user would:
+// timed jobs with a chain and a fan-out behind them, cancelled (the head or a job behind
+// it) while the record pool trims every millisecond; jobs that wait for a job of a second
+// scheduler, whose job (run by the waiting thread when it helps) calls the first one's
+// drainFor() and must be refused exactly then; and waits on ranges that post their jobs
+// as they are read (the handles die at once).
 // The stress test runs it for more than a million jobs; a unit test runs a short version.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <random>
+#include <ranges>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -46,6 +53,11 @@ struct Ledger {
     std::atomic<std::uint64_t> innerPosts{0}, innerRefused{0};
     std::atomic<std::uint64_t> untrackedRuns{0};  ///< jobs posted without an id
     std::atomic<std::uint64_t> cancelledByCall{0}, waitsEndedEarly{0};
+    std::atomic<std::uint64_t> cascadesCancelled{0}, viewWaits{0};
+    /// Jobs that waited for another scheduler's job; of those, the ones whose job ran on
+    /// the waiting thread (nested); and refusals that came where they should not, or not
+    /// where they should.
+    std::atomic<std::uint64_t> crossWaits{0}, nestedRuns{0}, nestingMisjudged{0};
 
     std::size_t newId() {
         const std::size_t id = nextId.fetch_add(1, std::memory_order_relaxed);
@@ -64,6 +76,7 @@ struct Posted {
 struct Totals {
     std::uint64_t submitted = 0, completed = 0, failed = 0, expired = 0, cancelled = 0;
     std::uint64_t innerPosts = 0, shutdownRaces = 0, orderedJobs = 0;
+    std::uint64_t cascadesCancelled = 0, crossWaits = 0, nestedRuns = 0, viewWaits = 0;
 };
 
 class Epoch {
@@ -115,6 +128,13 @@ class Epoch {
         EXPECT_EQ(s.tokenHolderWaits, 0u);
         EXPECT_EQ(ledger_.waitsEndedEarly.load(), 0u) << "wait() returned before its job ended";
         EXPECT_LE(ledger_.cancelledByCall.load(), s.cancelled);
+        EXPECT_EQ(ledger_.nestingMisjudged.load(), 0u)
+            << "drainFor() from a job of another scheduler refused when not nested in one of "
+               "this scheduler's jobs, or allowed when nested";
+        totals.cascadesCancelled += ledger_.cascadesCancelled.load();
+        totals.crossWaits += ledger_.crossWaits.load();
+        totals.nestedRuns += ledger_.nestedRuns.load();
+        totals.viewWaits += ledger_.viewWaits.load();
         totals.submitted += s.submitted;
         totals.completed += s.completed;
         totals.failed += s.failed;
@@ -129,6 +149,12 @@ class Epoch {
         SchedulerConfig c;
         c.workers = shape.workers;
         c.initialJobCapacity = 1024;
+        c.dutyCycle = 1ms;  // the pool trims often: a freed record is soon really freed
+        return c;
+    }
+    static SchedulerConfig otherConfig() {
+        SchedulerConfig c;
+        c.workers = 1;  // often busy, so the waiting thread runs the job itself
         return c;
     }
 
@@ -160,7 +186,8 @@ class Epoch {
         const std::size_t id = ledger_.newId();
         const unsigned kind = rng() % 100;
         const bool throws = kind < 5;
-        const bool postsInside = kind >= 5 && kind < 15;
+        const bool postsInside = kind >= 5 && kind < 11;
+        const bool waitsForOther = kind >= 11 && kind < 15;
         JobOptions o;
         o.tag = id;
         if (kind >= 15 && kind < 45) {  // timed, some with a deadline that may pass first
@@ -175,8 +202,10 @@ class Epoch {
         }
         Ledger* ledger = &ledger_;
         Scheduler* sched = &sched_;
+        Scheduler* other = &other_;
         const TimePoint start = o.start;
-        auto body = [ledger, sched, id, start, throws, postsInside, check = preds] {
+        auto body = [ledger, sched, other, id, start, throws, postsInside, waitsForOther,
+                     check = preds] {
             ledger->runs[id].fetch_add(1, std::memory_order_relaxed);
             if (start != kAsap && sched->now() < start) ledger->earlyStarts.fetch_add(1);
             for (const JobHandle& p : check)
@@ -190,6 +219,7 @@ class Epoch {
                     ledger->innerRefused.fetch_add(1);  // must not happen: workers may post
                 }
             }
+            if (waitsForOther) waitForAnotherScheduler(*ledger, *sched, *other);
             if (throws) throw std::runtime_error("adversarial failure");
         };
         JobHandle h = sched_.post(std::move(body), o, preds);
@@ -203,8 +233,76 @@ class Epoch {
             const JobHandle& waited = recent[recent.size() - 1 - rng() % recent.size()].handle;
             sched_.wait(waited);
             if (!waited.done()) ledger_.waitsEndedEarly.fetch_add(1);
+        } else if (extra < 6) {
+            postCancelledCascade(rng);
+        } else if (extra < 7) {
+            waitForAView(rng);
         }
         return {std::move(h), id, throws, cancelled};
+    }
+
+    /// Jobs of `sched` that wait for `other` on this thread, now (see waitForAnotherScheduler).
+    static int& waitingJobsHere() {
+        thread_local int depth = 0;
+        return depth;
+    }
+
+    /// From a job: wait for a job of `other`. A thread that helps in other's wait() may run
+    /// that job (or another such job) itself: then it is inside a job of `sched` further
+    /// down its stack, so its drainFor() on `sched` must be refused; run on a thread that is
+    /// not (other's worker), it must not be.
+    static void waitForAnotherScheduler(Ledger& ledger, Scheduler& sched, Scheduler& other) {
+        JobHandle inner = other.post([&ledger, &sched] {
+            const bool nested = waitingJobsHere() > 0;
+            bool refused = false;
+            try {
+                (void)sched.drainFor(Duration::zero());
+            } catch (const std::logic_error&) {
+                refused = true;
+            }
+            if (nested) ledger.nestedRuns.fetch_add(1);
+            if (refused != nested) ledger.nestingMisjudged.fetch_add(1);
+        });
+        ++waitingJobsHere();
+        other.wait(inner);
+        --waitingJobsHere();
+        ledger.crossWaits.fetch_add(1);
+    }
+
+    /// A timed head 0.2-3 ms ahead with a chain and a fan-out behind it; the head or a job
+    /// behind it is cancelled, and every handle is dropped: the records of what was
+    /// cancelled go back to the pool (and, trimmed, to the heap) while the head is queued.
+    void postCancelledCascade(std::mt19937_64& rng) {
+        Ledger* ledger = &ledger_;
+        auto counted = [ledger] { ledger->untrackedRuns.fetch_add(1); };
+        JobOptions o;
+        o.start = sched_.now() + std::chrono::microseconds(200 + rng() % 2800);
+        const JobHandle head = sched_.post(counted, o);
+        const JobHandle first = sched_.post(counted, {}, {head});
+        const JobHandle second = sched_.post(counted, {}, {first});
+        sched_.postDetached(counted, {}, {second});
+        sched_.postDetached(counted, {}, {second});
+        outerPosts_.fetch_add(5);
+        const unsigned which = rng() % 3;
+        const JobHandle& victim = which == 0 ? head : which == 1 ? first : second;
+        if (sched_.cancel(victim)) {
+            ledger_.cancelledByCall.fetch_add(1);
+            ledger_.cascadesCancelled.fetch_add(1);
+        }
+    }
+
+    /// wait() on a range that posts a job per element as it is read.
+    void waitForAView(std::mt19937_64& rng) {
+        auto fresh = std::views::iota(0, 1 + static_cast<int>(rng() % 16)) |
+                     std::views::transform([this](int) {
+                         Ledger* ledger = &ledger_;
+                         JobHandle h =
+                             sched_.post([ledger] { ledger->untrackedRuns.fetch_add(1); });
+                         outerPosts_.fetch_add(1);
+                         return h;
+                     });
+        if (!sched_.waitFor(fresh, 300s)) ledger_.waitsEndedEarly.fetch_add(1);
+        ledger_.viewWaits.fetch_add(1);
     }
 
     /// Every handle is final, and its state agrees with whether its body ran.
@@ -233,7 +331,8 @@ class Epoch {
     Ledger ledger_;
     std::atomic<unsigned> started_{0};
     std::atomic<std::uint64_t> outerPosts_{0};
-    Scheduler sched_;  // last: destroyed first, while the ledger still exists
+    Scheduler other_{otherConfig()};  // before sched_: its jobs' waits outlive sched_'s jobs
+    Scheduler sched_;                 // last: destroyed first, while the ledger still exists
 };
 
 /// One worker, a manual clock, posters racing each other while the worker is held busy:
@@ -294,6 +393,20 @@ inline std::uint64_t checkTimedOrder(const LoadShape& shape, std::uint64_t seed)
         }
     }
     return runs.size();
+}
+
+/// One line of what a run covered.
+inline void printTotals(const char* name, const Totals& t) {
+    std::printf(
+        "%s: %llu jobs, %llu failed, %llu expired, %llu cancelled, %llu posted from inside "
+        "jobs, %llu shutdown races, %llu in order checks, %llu cancelled timed cascades, "
+        "%llu waits for another scheduler (%llu nested), %llu waits on views\n",
+        name, (unsigned long long)t.submitted, (unsigned long long)t.failed,
+        (unsigned long long)t.expired, (unsigned long long)t.cancelled,
+        (unsigned long long)t.innerPosts, (unsigned long long)t.shutdownRaces,
+        (unsigned long long)t.orderedJobs, (unsigned long long)t.cascadesCancelled,
+        (unsigned long long)t.crossWaits, (unsigned long long)t.nestedRuns,
+        (unsigned long long)t.viewWaits);
 }
 
 inline Totals runAdversarialLoad(const LoadShape& shape) {
