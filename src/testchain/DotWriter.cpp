@@ -22,10 +22,12 @@ std::string DotWriter::style(const TestChainGraph& g, std::size_t id) {
     return "";
 }
 
-void DotWriter::write(std::ostream& os, const TestChainGraph& g) {
+void DotWriter::write(std::ostream& os, const TestChainGraph& g, const StopPredicate& stop) {
     std::string out = "digraph {\n  // Nodes\n";
-    for (std::size_t i = 0; i < g.size(); ++i)
+    for (std::size_t i = 0; i < g.size(); ++i) {
+        pollStop(stop, i);
         out += fmt::format("  N{}[label=\"{}\"{} ]\n", i, label(g, i), style(g, i));
+    }
 
     out += "\n  // Layers\n";
     std::string line;
@@ -36,6 +38,7 @@ void DotWriter::write(std::ostream& os, const TestChainGraph& g) {
         open = false;
     };
     for (std::size_t i = 0; i < g.size(); ++i) {
+        pollStop(stop, i);
         const std::size_t l = g.node(i).level;
         if (!open || l != level) {
             closeLine();
@@ -48,16 +51,18 @@ void DotWriter::write(std::ostream& os, const TestChainGraph& g) {
     closeLine();
 
     out += "\n  // Topology\n";
-    for (std::size_t i = 0; i < g.size(); ++i)
+    for (std::size_t i = 0; i < g.size(); ++i) {
+        pollStop(stop, i);
         for (std::uint32_t s : g.node(i).successors())
             out += fmt::format("  N{} -> N{}\n", i, s);
+    }
     out += "}\n";
-    os << out;
+    os << out;  // only now: a stopped write leaves `os` as it was
 }
 
-std::string DotWriter::toString(const TestChainGraph& g) {
+std::string DotWriter::toString(const TestChainGraph& g, const StopPredicate& stop) {
     std::ostringstream os;
-    write(os, g);
+    write(os, g, stop);
     return os.str();
 }
 

@@ -38,14 +38,17 @@ double itemsOf(const Node& n, Cat c, WeightPolicy policy) {
 
 }  // namespace
 
-GraphStatistics::GraphStatistics(const TestChainGraph& graph, WeightPolicy policy)
+GraphStatistics::GraphStatistics(const TestChainGraph& graph, WeightPolicy policy,
+                                 const StopPredicate& stop)
     : nodes_(graph.size()), levels_(graph.levels()), edges_(graph.edgeCount()) {
     const auto nodes = graph.nodes();
     for (auto& v : perLevel_)
         v.assign(levels_, 0.0);
-    for (const Node& n : nodes)
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        pollStop(stop, i);
         for (std::size_t c = 0; c < kCategories; ++c)
-            perLevel_[c][n.level] += itemsOf(n, static_cast<Cat>(c), policy);
+            perLevel_[c][nodes[i].level] += itemsOf(nodes[i], static_cast<Cat>(c), policy);
+    }
 
     // Segments: a level of width 1 holding one seed node begins a new independent part.
     std::vector<std::size_t> sub(levels_, 0);
@@ -53,6 +56,7 @@ GraphStatistics::GraphStatistics(const TestChainGraph& graph, WeightPolicy polic
     const auto& seeds = perLevel_[static_cast<std::size_t>(Cat::Seed)];
     segments_ = 1;
     for (std::size_t l = 1; l < levels_; ++l) {
+        pollStop(stop, l);
         if (width[l] == 1 && seeds[l] == 1) {
             ++segments_;
             sub[l] = 0;
@@ -70,6 +74,7 @@ GraphStatistics::GraphStatistics(const TestChainGraph& graph, WeightPolicy polic
         Indicator& ind = indicators_[c];
         double sumW = 0, cL = 0, cLW = 0, sL = 0, sLW = 0;
         for (std::size_t l = 0; l < levels_; ++l) {
+            pollStop(stop, l);
             const double k = perLevel_[c][l];
             if (width[l] == 0) continue;  // gap in hand-made level numbering
             const double kw = k / width[l];
@@ -99,6 +104,7 @@ GraphStatistics::GraphStatistics(const TestChainGraph& graph, WeightPolicy polic
     // Critical path: index order is topological, so one forward pass suffices.
     std::vector<std::size_t> heaviest(nodes.size(), 0);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
+        pollStop(stop, i);
         std::size_t before = 0;
         for (std::uint32_t p : nodes[i].predecessors())
             before = std::max(before, heaviest[p]);

@@ -298,7 +298,7 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
     : sched_(scheduler),
       schedule_(std::move(schedule)),
       config_(std::move(config)),
-      stats_(graph, config_.policy),
+      stats_(graph, config_.policy, config_.stop),
       state_(std::make_shared<State>(graph)) {
     const std::size_t n = graph.size();
     if (schedule_.size() != n)
@@ -349,8 +349,7 @@ ScheduleRunner::ScheduleRunner(Scheduler& scheduler, const TestChainGraph& graph
     st.began.resize(n);
     st.ended.resize(n);
 
-    throwIfStopped(config_.stop);
-    st.graph.recalculate();
+    st.graph.recalculate(config_.stop);
     expectedHash_ = st.graph.graphHash();
     throwIfStopped(config_.stop);
 

@@ -131,10 +131,12 @@ TestChainGraph& TestChainGraph::clearNodeHashes() {
     return *this;
 }
 
-TestChainGraph& TestChainGraph::recalculate() {
+TestChainGraph& TestChainGraph::recalculate(const StopPredicate& stop) {
     clearNodeHashes();
-    for (Node& n : nodes_)
-        n.calculate(nodes_);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        pollStop(stop, i);
+        nodes_[i].calculate(nodes_);
+    }
     return *this;
 }
 

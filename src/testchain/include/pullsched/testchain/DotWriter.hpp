@@ -3,6 +3,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "pullsched/testchain/StopCheck.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 
 namespace pullsched::testchain {
@@ -16,8 +17,10 @@ class DotWriter {
     /// Style suffix ", shape=…" (node 0 doublecircle, starts circle, exits box rounded).
     static std::string style(const TestChainGraph& g, std::size_t id);
 
-    static void write(std::ostream& os, const TestChainGraph& g);
-    static std::string toString(const TestChainGraph& g);
+    /// `stop` is polled every kStopPollItems nodes: a graph of millions of nodes makes a
+    /// DOT text of hundreds of MB. Stopped is thrown when it asks, with nothing written.
+    static void write(std::ostream& os, const TestChainGraph& g, const StopPredicate& stop = {});
+    static std::string toString(const TestChainGraph& g, const StopPredicate& stop = {});
 };
 
 }  // namespace pullsched::testchain

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pullsched/testchain/Duration.hpp"
+#include "pullsched/testchain/StopCheck.hpp"
 #include "pullsched/testchain/TestChainGraph.hpp"
 #include "pullsched/testchain/WeightPolicy.hpp"
 
@@ -36,7 +37,10 @@ class GraphStatistics {
         double gSLW = 0;  ///< same with k / width
     };
 
-    explicit GraphStatistics(const TestChainGraph& graph, WeightPolicy policy = WeightPolicy::Raw);
+    /// `stop` is polled every kStopPollItems nodes or levels of each pass (a graph of
+    /// millions of nodes takes seconds); Stopped is thrown when it asks.
+    explicit GraphStatistics(const TestChainGraph& graph, WeightPolicy policy = WeightPolicy::Raw,
+                             const StopPredicate& stop = {});
 
     const Indicator& indicator(Category c) const noexcept {
         return indicators_[static_cast<std::size_t>(c)];

@@ -2,6 +2,7 @@
 // A caller's request to stop, as testchain's long operations see it: a predicate they
 // poll. The library knows no signals and nothing of the programs that use it.
 
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 
@@ -20,6 +21,15 @@ class Stopped : public std::runtime_error {
 /// Throws Stopped if `stop` asks to stop.
 inline void throwIfStopped(const StopPredicate& stop) {
     if (stop && stop()) throw Stopped();
+}
+
+/// Items (nodes, levels, rows, events) of a long loop between two polls of its stop: a
+/// few ms of work, so that a stop takes effect well within a second.
+inline constexpr std::size_t kStopPollItems = std::size_t{1} << 16;
+
+/// throwIfStopped() at every kStopPollItems-th item of a loop, item 0 included.
+inline void pollStop(const StopPredicate& stop, std::size_t item) {
+    if (item % kStopPollItems == 0) throwIfStopped(stop);
 }
 
 }  // namespace pullsched::testchain

@@ -41,7 +41,8 @@ class TestChainGraph {
     TestChainGraph& setSeed(std::uint64_t seed);  ///< node 0's hash = the seed value
     TestChainGraph& setWeight(std::size_t w);     ///< every node gets weight w
     TestChainGraph& clearNodeHashes();            ///< start nodes = seed, others 0
-    TestChainGraph& recalculate();                ///< clear, then calculate in index order
+    /// Clear, then calculate in index order; `stop` as for generate().
+    TestChainGraph& recalculate(const StopPredicate& stop = {});
 
     /// Links pred -> succ (appended to both lists). Requires pred < succ (keeps index order
     /// topological); throws std::invalid_argument otherwise or on fan overflow.
