@@ -10,6 +10,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/CountDownRun.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/GraphRunner.hpp"
 #include "backends/PredecessorCounts.hpp"
@@ -41,15 +42,9 @@ class AsioBackend final : public GraphRunner {
     }
 
     BackendRun run() override {
-        if (broken_) throw std::logic_error("asio backend: an earlier run timed out");
-        jobs_.beginRun();  // throws if not prepared
-        counts_.reset();
-        counts_.forEachRoot([this](std::uint32_t root) { release(root); });
-        const bool done = jobs_.waitAll();
-        if (!done) broken_ = true;
-        BackendRun out = jobs_.finish(!done);
-        out.timedGraphBuilds = 1;  // the predecessor counts, set above
-        return out;
+        return runCountingDown("asio", jobs_, counts_, broken_, [this] {
+            counts_.forEachRoot([this](std::uint32_t root) { release(root); });
+        });
     }
 
     std::uint64_t expectedHash() const override { return jobs_.expectedHash(); }

@@ -39,17 +39,8 @@ class AsioRecursion final : public RecursionRunner {
     }
     RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
         if (!pool_) throw std::logic_error("asio recursion: not prepared");
-        RecursionRun r;
-        const auto t0 = std::chrono::steady_clock::now();
-        postRecursion(post_, abandon, shape, &r.result);
-        {
-            std::unique_lock lock(mutex_);
-            ended_.wait(lock, [&] { return open_.load(std::memory_order_acquire) == 0; });
-        }
-        r.wall =
-            std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
-        r.abandoned = abandon.load(std::memory_order_relaxed);
-        return r;
+        return runCountedRecursion(post_, abandon, shape, mutex_, ended_,
+                                   [this] { return open_.load(std::memory_order_acquire) == 0; });
     }
 
   private:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/CountDownRun.hpp"
 #include "backends/GraphJobs.hpp"
 #include "backends/GraphRunner.hpp"
 #include "backends/PredecessorCounts.hpp"
@@ -34,19 +35,13 @@ class PoolBackend final : public GraphRunner {
     }
 
     BackendRun run() override {
-        if (broken_) throw std::logic_error("pool backend: an earlier run timed out");
-        jobs_.beginRun();  // throws if not prepared
-        counts_.reset();
-        {
-            std::lock_guard lock(mutex_);
-            counts_.forEachRoot([&](std::uint32_t root) { queue_.push_back(root); });
-        }
-        ready_.notify_all();
-        const bool done = jobs_.waitAll();
-        if (!done) broken_ = true;
-        BackendRun out = jobs_.finish(!done);
-        out.timedGraphBuilds = 1;  // the predecessor counts, set above
-        return out;
+        return runCountingDown("pool", jobs_, counts_, broken_, [this] {
+            {
+                std::lock_guard lock(mutex_);
+                counts_.forEachRoot([&](std::uint32_t root) { queue_.push_back(root); });
+            }
+            ready_.notify_all();
+        });
     }
 
     std::uint64_t expectedHash() const override { return jobs_.expectedHash(); }

@@ -9,10 +9,14 @@
 // and delivers 0 (RecursionRunner.hpp).
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 
 #include "backends/JoinCounter.hpp"
 #include "backends/Recursion.hpp"
+#include "backends/RecursionRunner.hpp"
 
 namespace pullsched::rig {
 
@@ -59,6 +63,25 @@ void postRecursion(Post& post, const std::atomic<bool>& abandon, const Recursion
             skynetPosted(post, abandon, 0, d, nullptr, 0, out);
         });
     }
+}
+
+/// One run on a backend that counts its open jobs itself (Boost.Asio, the pool): post the
+/// root, then wait on `ended` under `mutex` until `allEnded()`; the backend notifies when its
+/// count of open jobs falls to zero.
+template <class Post, class AllEnded>
+RecursionRun runCountedRecursion(Post& post, const std::atomic<bool>& abandon,
+                                 const RecursionShape& shape, std::mutex& mutex,
+                                 std::condition_variable& ended, AllEnded&& allEnded) {
+    RecursionRun r;
+    const auto t0 = std::chrono::steady_clock::now();
+    postRecursion(post, abandon, shape, &r.result);
+    {
+        std::unique_lock lock(mutex);
+        ended.wait(lock, allEnded);
+    }
+    r.wall = std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
+    r.abandoned = abandon.load(std::memory_order_relaxed);
+    return r;
 }
 
 }  // namespace pullsched::rig
