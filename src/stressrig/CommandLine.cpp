@@ -5,6 +5,7 @@
 
 #include "cli/UsageError.hpp"
 #include "format/TextWrap.hpp"
+#include "load/StopRequest.hpp"
 #include "load/TaskBenchPatterns.hpp"
 #include "measure/Environment.hpp"
 #include "pullsched/testchain/Presets.hpp"
@@ -209,6 +210,10 @@ std::string helpText(const CommandLine& cl) {
          "  4 a --check condition failed (the result is written, with the check table);\n"
          "  130 / 143 interrupted by SIGINT / SIGTERM (what was measured is written, marked "
          "partial).\n";
+    s += fmt::format(
+        "  A stopped run leaves out the files that grow with the graph (per-job tables, their\n"
+        "  pictures, the .dot) past {} rows or {} MiB, with a warning, and renders nothing.\n",
+        StopRequest::kStoppedRunRows, StopRequest::kStoppedRunBytes >> 20);
     s += fmt::format("\nOptions of --mode={}:", cl.mode->name());
     s += cl.table.help();
     return s + figureHelp(*cl.mode);

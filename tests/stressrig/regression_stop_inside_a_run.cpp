@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <string>
 #include <thread>
@@ -25,6 +26,7 @@ struct Stopped {
     int code = -1;
     nlohmann::json envelope;
     std::string out, err;
+    std::vector<std::string> files;  ///< the names written to the output folder
 };
 
 /// Starts the rig with `args` (and --name=r), waits until it has calibrated its jobs,
@@ -53,6 +55,9 @@ Stopped interruptInsideARun(const std::string& name, std::vector<std::string> ar
     s.out = rigtest::slurp(dir / "stdout.txt");
     s.err = rigtest::slurp(dir / "stderr.txt");
     if (fs::exists(dir / "out/r.json")) s.envelope = rigtest::fileEnvelope(dir / "out/r.json");
+    if (fs::exists(dir / "out"))
+        for (const auto& e : fs::directory_iterator(dir / "out"))
+            s.files.push_back(e.path().filename().string());
     fs::remove_all(dir);
     return s;
 }
@@ -120,4 +125,27 @@ TEST(StopInsideARun, RunOnThePool) {
     expectPartial(
         interruptInsideARun("run-pool", {"--mode=run", "--nodes=100000", "--schedule=default",
                                          "--level=1ms", "--life-window=0s", "--backends=pool"}));
+}
+
+// A stop in the run of a graph of 150 000 nodes (SIGINT after the graph is made): the rig
+// writes what it measured (envelope, per-rep table) and leaves out the files that grow with
+// the graph, saying so; it does not spend the stop on them.
+TEST(StopInsideARun, RunOfALargeGraphLeavesOutItsPerJobFiles) {
+    const Stopped s = interruptInsideARun(
+        "run-large",
+        {"--mode=run", "--nodes=150000", "--schedule=default", "--level=1ms", "--life-window=0s"});
+    expectPartial(s);
+    const auto written = [&](const std::string& f) {
+        return std::find(s.files.begin(), s.files.end(), f) != s.files.end();
+    };
+    for (const char* f : {"r.csv", "r.gp", "r.dot", "r-concurrency.csv", "r-concurrency.gp"})
+        EXPECT_FALSE(written(f)) << f << " written after the stop\n" << s.out;
+    EXPECT_TRUE(written("r.json"));
+    ASSERT_TRUE(s.envelope.is_object());
+    // (a stop before the first rep's preparation ends has measured nothing at all)
+    if (s.envelope.at("verdict") != "interrupted before anything was measured") {
+        EXPECT_TRUE(written("r-reps.csv"));
+        const std::string warnings = s.envelope.at("warnings").dump();
+        EXPECT_NE(warnings.find("not written: the run was stopped"), std::string::npos) << warnings;
+    }
 }

@@ -142,3 +142,29 @@ TEST(CsvTable, EnvironmentInfo) {
                                     : date[i] == shape[i])
             << date;
 }
+
+// The Reporter's way to add the configuration: the same text as a copy given the comments
+// with setComment() where it has none (its own win, a duplicate key counts once), without
+// copying the rows.
+TEST(CsvTable, DefaultCommentsAsOnACopy) {
+    CsvTable t = sample();
+    t.setComment("empty", "");
+    const std::vector<std::pair<std::string, std::string>> defaults{
+        {"seed", "7"}, {"mode", "run"}, {"empty", "filled"}, {"mode", "again"}, {"x", "a\nb"}};
+    CsvTable copy = t;
+    for (const auto& [k, v] : defaults)
+        if (copy.comment(k).empty()) copy.setComment(k, v);
+    EXPECT_EQ(t.toString({}, defaults), copy.toString());
+    EXPECT_EQ(t.comment("mode"), "") << "the table itself is unchanged";
+}
+
+// A stop asked part-way ends the text with testchain::Stopped; none changes nothing.
+TEST(CsvTable, AStopEndsTheText) {
+    CsvTable t({"x"});
+    for (std::size_t i = 0; i < 2 * pullsched::testchain::kStopPollItems; ++i)
+        t.addRow({double(i)});
+    int polls = 0;
+    EXPECT_THROW(t.toString([&] { return ++polls == 2; }), pullsched::testchain::Stopped);
+    EXPECT_EQ(polls, 2);
+    EXPECT_EQ(t.toString([] { return false; }), t.toString());
+}

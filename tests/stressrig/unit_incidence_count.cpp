@@ -220,3 +220,61 @@ TEST(IncidenceCount, ConcurrentWritersEachOnTheirOwnSlot) {
 TEST(IncidenceCount, ZeroSlotsRejected) {
     EXPECT_THROW(IncidenceCount(0, 4), std::invalid_argument);
 }
+
+// The timeline merges the slots (each in its recording order) into the order of a stable
+// sort by time: ties keep the slots' order; a slot recorded out of order is still sorted.
+TEST(IncidenceCount, TimelineIsTheStableSortOfTheSlots) {
+    const auto expectStableOrder = [](const IncidenceCount& ic) {
+        const std::vector<IncidenceCount::Event> t = ic.timeline();
+        for (std::size_t i = 1; i < t.size(); ++i) {
+            EXPECT_LE(t[i - 1].when, t[i].when) << i;
+            if (t[i - 1].when == t[i].when) {
+                EXPECT_LE(t[i - 1].slot, t[i].slot) << i;
+            }
+        }
+        return t;
+    };
+    IncidenceCount ic(5, 64);
+    for (unsigned s = 0; s < 5; ++s)
+        for (int k = 0; k < 10; ++k) {
+            ic.enter(s, k, at(std::chrono::microseconds(10 * k + (s % 2))));
+            ic.leave(s, k, at(std::chrono::microseconds(10 * k + 5)));
+        }
+    const auto merged = expectStableOrder(ic);
+    ASSERT_EQ(merged.size(), 100u);
+    // within a slot, equal times keep the recording order (enter before leave)
+    IncidenceCount zero(3, 8);
+    zero.enter(2, 1, at(5us));
+    zero.leave(2, 1, at(5us));
+    zero.enter(0, 1, at(5us));
+    zero.leave(0, 1, at(5us));
+    const auto z = expectStableOrder(zero);
+    ASSERT_EQ(z.size(), 4u);
+    EXPECT_EQ(z[0].slot, 0u);
+    EXPECT_FALSE(z[0].leave);
+    EXPECT_TRUE(z[1].leave);
+    EXPECT_EQ(z[2].slot, 2u);
+    // explicit stamps out of order within a slot
+    IncidenceCount back(2, 8);
+    back.enter(1, 0, at(30us));
+    back.enter(1, 0, at(10us));
+    back.enter(0, 0, at(20us));
+    const auto b = expectStableOrder(back);
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_EQ(b[0].when, at(10us));
+    EXPECT_EQ(b[2].when, at(30us));
+}
+
+// A stop asked ends the merge and the evaluation (testchain::Stopped); none changes nothing.
+TEST(IncidenceCount, AStopEndsTheEvaluation) {
+    IncidenceCount ic(3, 8);
+    ic.enter(0, 0, at(0us));
+    ic.leave(0, 0, at(10us));
+    ic.enter(1, 0, at(5us));
+    ic.leave(1, 0, at(15us));
+    EXPECT_THROW(ic.evaluate([] { return true; }), pullsched::testchain::Stopped);
+    EXPECT_THROW(ic.timeline([] { return true; }), pullsched::testchain::Stopped);
+    const auto st = ic.evaluate([] { return false; });
+    EXPECT_EQ(st.coveredTime, 15us);
+    EXPECT_EQ(st.maxConcurrency, 2u);
+}

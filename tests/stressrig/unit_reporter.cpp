@@ -1,5 +1,6 @@
 // The Reporter: one envelope for every mode, missing values, result files written as a
 // set (or not at all), exit statuses, one-line messages.
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -42,11 +43,11 @@ struct ReportRun {
 };
 
 ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bool json = false,
-                 ResultFiles::Writer writer = {}) {
+                 ResultFiles::Writer writer = {}, bool noRender = true) {
     OutputSettings o;
     o.out = dir.string();
     o.json = json;
-    o.noRender = true;
+    o.noRender = noRender;
     std::ostringstream out, err;
     Environment env = Environment::capture();
     Reporter rep(o, out, err, std::move(writer));
@@ -227,6 +228,65 @@ TEST(Reporter, ExitStatusFollowsTheOutcome) {
         r.partial = true;  // the mode stopped on its own request
         EXPECT_EQ(report(r, dir / "partial", stop).status, kExitInterrupted);
     }
+    fs::remove_all(dir);
+}
+
+/// The sample with files that grow with a graph: a table of 200 000 rows, a picture of
+/// them (over 10 MB of data) and a 16 MiB DOT graph, each past what a stopped run writes.
+ModeResult largeResult() {
+    ModeResult r = sampleResult();
+    CsvTable jobs({"node", "scheduled ms", "start ms", "end ms"});
+    for (int i = 0; i < 200000; ++i)
+        jobs.addRow({double(i), 999.0 + i / 7.0, 1000.0 + i / 7.0, 1001.0 + i / 7.0});
+    r.plots.push_back({"-jobs", GnuplotScript::custom(jobs, "plot $RunData using 1:2\n")});
+    r.tables.push_back({"-jobs", std::move(jobs)});
+    r.files.push_back(
+        {".dot", "digraph {\n" + std::string(16 << 20, ' ') + "}\n", ResultFile::Kind::Dot});
+    return r;
+}
+
+// A stop wants the end within a second: the large files are left out, each named in a
+// warning; the small ones (tables, notes, manifest) are written, and nothing is rendered.
+TEST(Reporter, AStoppedRunWritesWhatItMeasuredWithoutItsLargeFiles) {
+    const fs::path dir = rigtest::scratch("reporter", "stopped-large");
+    StopRequest stop;
+    stop.request(SIGINT);
+    const ReportRun run = report(largeResult(), dir / "stopped", stop, false, {}, false);
+    EXPECT_EQ(run.status, 130) << run.err;
+    for (const char* f : {"sample.csv", "sample-reps.csv", "sample-notes.txt", "sample.json"})
+        EXPECT_TRUE(fs::exists(dir / "stopped" / f)) << f;
+    for (const char* f :
+         {"sample-jobs.csv", "sample-jobs.gp", "sample.dot", "sample-jobs.png", "sample.svg"})
+        EXPECT_FALSE(fs::exists(dir / "stopped" / f)) << f;
+    const std::vector<std::string> warnings = run.envelope["warnings"];
+    for (const char* f : {"sample-jobs.csv", "sample-jobs.gp", "sample.dot"}) {
+        const std::string note = std::string(f) + " not written: the run was stopped";
+        EXPECT_NE(run.out.find("warning: " + note), std::string::npos) << run.out;
+        EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [&](const std::string& w) {
+            return w.starts_with(note);
+        })) << run.envelope["warnings"];
+    }
+    // not stopped, the same result is written whole
+    StopRequest none;
+    const ReportRun whole = report(largeResult(), dir / "whole", none);
+    EXPECT_EQ(whole.status, 0) << whole.err;
+    for (const char* f : {"sample-jobs.csv", "sample-jobs.gp", "sample.dot"})
+        EXPECT_TRUE(fs::exists(dir / "whole" / f)) << f;
+    fs::remove_all(dir);
+}
+
+// A stopped run's small pictures are written as scripts, not rendered.
+TEST(Reporter, AStoppedRunRendersNothing) {
+    const fs::path dir = rigtest::scratch("reporter", "stopped-render");
+    StopRequest stop;
+    stop.request(SIGTERM);
+    ModeResult r = sampleResult();
+    r.plots.push_back({"", GnuplotScript::custom(r.tables.front().table, "plot $RunData\n")});
+    const ReportRun run = report(r, dir, stop, false, {}, false);
+    EXPECT_EQ(run.status, 143) << run.err;
+    EXPECT_TRUE(fs::exists(dir / "sample.gp"));
+    EXPECT_FALSE(fs::exists(dir / "sample.png"));
+    EXPECT_NE(run.out.find("not rendered (the run was stopped)"), std::string::npos) << run.out;
     fs::remove_all(dir);
 }
 

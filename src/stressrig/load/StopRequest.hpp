@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 
 #include "pullsched/testchain/StopCheck.hpp"
 
@@ -39,6 +40,20 @@ class StopRequest {
     /// The request must outlive it.
     testchain::StopPredicate predicate() const {
         return [this] { return requested(); };
+    }
+
+    /// What a stopped run still makes and writes of work that grows with the graph (per-job
+    /// tables, their pictures, the DOT graph): tables up to this many rows (jobs), files up
+    /// to this many bytes. Beyond, it is left out with a note: a stop asks for the end
+    /// within a second, and a stopped run writes what it measured.
+    static constexpr std::size_t kStoppedRunRows = 100'000;
+    static constexpr std::size_t kStoppedRunBytes = std::size_t{8} << 20;
+
+    /// predicate() for work of `rows` rows or jobs that is dropped on a stop; none (never
+    /// stops) within kStoppedRunRows, where finishing costs less than stopping would save.
+    testchain::StopPredicate predicateBeyond(std::size_t rows) const {
+        if (rows <= kStoppedRunRows) return {};
+        return predicate();
     }
 
   private:

@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include "pullsched/testchain/StopCheck.hpp"
+
 namespace pullsched::rig {
 
 /// Figures computed by IncidenceCount::evaluate().
@@ -89,9 +91,11 @@ class IncidenceCount {
     bool overflowed() const noexcept { return dropped() > 0; }
 
     /// All recorded events, merged and stably sorted by time (within a slot the
-    /// recording order is kept, so zero-length brackets stay well-formed).
-    std::vector<Event> timeline() const;
-    IncidenceStatistic evaluate() const;
+    /// recording order is kept, so zero-length brackets stay well-formed). `stop` is
+    /// polled between merges and every testchain::kStopPollItems events of evaluate()
+    /// (a run of millions of jobs takes seconds); testchain::Stopped is thrown when it asks.
+    std::vector<Event> timeline(const testchain::StopPredicate& stop = {}) const;
+    IncidenceStatistic evaluate(const testchain::StopPredicate& stop = {}) const;
     /// Forget all events; the buffers keep their size.
     void reset() noexcept;
 

@@ -30,7 +30,9 @@ class RunInstrument final : public Observer {
     /// Forget the last run's events and workers.
     void reset() noexcept;
     const IncidenceCount& incidence() const noexcept { return incidence_; }
-    IncidenceStatistic evaluate() const { return incidence_.evaluate(); }
+    IncidenceStatistic evaluate(const testchain::StopPredicate& stop = {}) const {
+        return incidence_.evaluate(stop);
+    }
     /// Worker that ran the node in the last run, -1 if none was seen.
     int workerOf(std::size_t node) const noexcept;
 

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cmath>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -64,12 +63,16 @@ std::string plural(std::size_t n, const char* word) {
 }
 
 /// Rows "time ms","concurrency" of the instrumented timeline, relative to `origin`.
-CsvTable concurrencyTimeline(const IncidenceCount& count, TimePoint origin) {
+CsvTable concurrencyTimeline(const IncidenceCount& count, TimePoint origin,
+                             const StopPredicate& stop) {
     CsvTable t({"time ms", "concurrency"});
     std::vector<int> open(count.slots(), 0);
     int active = 0;
     t.addRow({0.0, 0.0});
-    for (const IncidenceCount::Event& e : count.timeline()) {
+    const std::vector<IncidenceCount::Event> events = count.timeline(stop);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        pollStop(stop, i);
+        const IncidenceCount::Event& e = events[i];
         int& o = open[e.slot];
         const int before = active;
         if (e.leave) {
@@ -112,18 +115,26 @@ CsvTable repsTable() {
     return t;
 }
 
-/// Reads what the instrument saw in the rep that just ended, then resets it.
+/// Reads what the instrument saw in the rep that just ended, then resets it. When `stop`
+/// asks, the rep stays unobserved (no workers, no concurrency): a stop ends the series,
+/// so no later rep is observed either.
 void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& run,
-                std::size_t nodes) {
-    const IncidenceStatistic st = instrument.evaluate();
-    m.stats.push_back(st);
-    std::vector<int> workers(nodes);
-    for (std::size_t i = 0; i < nodes; ++i)
-        workers[i] = instrument.workerOf(i);
-    m.workerOf.push_back(std::move(workers));
-    if (st.activations) {
-        m.timeline = concurrencyTimeline(instrument.incidence(), run.anchor);
-        m.lastStat = st;
+                std::size_t nodes, const StopPredicate& stop) {
+    try {
+        const IncidenceStatistic st = instrument.evaluate(stop);
+        std::vector<int> workers(nodes);
+        for (std::size_t i = 0; i < nodes; ++i)
+            workers[i] = instrument.workerOf(i);
+        CsvTable timeline;
+        if (st.activations)
+            timeline = concurrencyTimeline(instrument.incidence(), run.anchor, stop);
+        m.stats.push_back(st);
+        m.workerOf.push_back(std::move(workers));
+        if (st.activations) {
+            m.timeline = std::move(timeline);
+            m.lastStat = st;
+        }
+    } catch (const Stopped&) {
     }
     instrument.reset();
 }
@@ -218,9 +229,10 @@ class RunMode final : public Mode {
     void detailText(ModeResult& res, const Plan& p, const RunMeasurement& m,
                     const RepAnalysis& a) const;
     std::string detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
-                              const RepAnalysis& a) const;
+                              const RepAnalysis& a, bool perJobFiles) const;
     void detailJson(ModeResult& res, const RunMeasurement& m, const RepAnalysis& a) const;
-    void detailFiles(ModeResult& res, const Plan& p, const RunMeasurement& m,
+    /// False when a stop left the per-job files out.
+    bool detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
                      const RepAnalysis& a) const;
     void traceDumpFiles(ModeResult& res, const std::string& dump) const;
 
@@ -229,7 +241,7 @@ class RunMode final : public Mode {
                            const RunMeasurement& m) const;
     void comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
                         const std::vector<BackendSeries>& series) const;
-    void comparisonFiles(ModeResult& res, const Plan& p,
+    void comparisonFiles(RunContext& ctx, ModeResult& res, const Plan& p,
                          const std::vector<BackendSeries>& series) const;
 
     /// The schedule whose deadlines the jobs' end times are held to; nullptr with
@@ -313,7 +325,7 @@ ModeResult RunMode::run(RunContext& ctx) {
 /// backend gets deadlines (only pullsched could expire a job: all run the same work), and
 /// the jobs that ended past theirs are counted from the end times (past_deadline).
 RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
-    const GraphStatistics stats(p.graph, p.policy);
+    const GraphStatistics stats(p.graph, p.policy, ctx.stop.predicate());
     RunMeasurement m;
     m.planned = p.schedule.expectedEnd();
     m.lowerBound = stats.lowerBound(p.concurrency, exec_.load);
@@ -322,7 +334,7 @@ RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
     m.limit = completionLimit(RunnerConfig{}, m.planned, stats.work(exec_.load),
                               m.deadlines ? sched_.lifeWindow : Duration::zero());
     TestChainGraph reference = p.graph;
-    reference.recalculate();
+    reference.recalculate(ctx.stop.predicate());
     m.hash = fmt::format("0x{:016X}", reference.graphHash());
 
     BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
@@ -357,7 +369,7 @@ MeasuredBackend RunMode::measureBackend(RunContext& ctx, const Plan& p, const st
     unsigned rep = 0;
     plan.afterRun = [&](const BackendRun& run) {
         ++rep;
-        if (instrument) observeRep(m, *instrument, run.result, N);
+        if (instrument) observeRep(m, *instrument, run.result, N, ctx.stop.predicateBeyond(N));
         if (!detail) return;
         const std::size_t last = m.stats.size();
         const double conc =
@@ -397,10 +409,10 @@ void RunMode::presentDetail(RunContext& ctx, ModeResult& res, const Plan& p,
         if (std::string f = o.failure(); !f.empty()) res.failures.push_back(std::move(f));
     res.systemFailure = s.systemFailure();
     res.overload = s.missed() > 0;  // deadline misses: the schedule was not kept
-    res.verdict = detailVerdict(ctx, res, m, a);
     commonJson(res, p, m, seriesOf(m));
     detailJson(res, m, a);
-    detailFiles(res, p, m, a);
+    const bool perJobFiles = detailFiles(ctx, res, p, m, a);
+    res.verdict = detailVerdict(ctx, res, m, a, perJobFiles);
 }
 
 std::string hashCheckText(const RunRepSummary& s) {
@@ -490,7 +502,7 @@ void RunMode::detailText(ModeResult& res, const Plan& p, const RunMeasurement& m
 }
 
 std::string RunMode::detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
-                                   const RepAnalysis& a) const {
+                                   const RepAnalysis& a, bool perJobFiles) const {
     const RunRepSummary& s = a.summary;
     const std::size_t runReps = s.reps;
     const std::optional<double> loadNow = Environment::loadAverage();
@@ -499,7 +511,10 @@ std::string RunMode::detailVerdict(RunContext& ctx, const ModeResult& res, const
     if (res.systemFailure) {
         verdict = fmt::format("FAILED: {}", res.failures.front());
     } else if (runReps == 0) {
-        verdict = "no rep ran to its end; the jobs that ran before the stop are in the tables";
+        verdict = perJobFiles
+                      ? "no rep ran to its end; the jobs that ran before the stop are in the tables"
+                      : "no rep ran to its end; the jobs that ran before the stop are counted, "
+                        "their table is left out";
     } else if (s.missed() == 0 && s.complete == runReps) {
         verdict = fmt::format(
             "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, efficiency {}",
@@ -565,20 +580,24 @@ void RunMode::detailJson(ModeResult& res, const RunMeasurement& m, const RepAnal
 
 /// Every node of every rep with its final state and worker.
 CsvTable detailJobs(const MeasuredBackend& b, const LevelSchedule& schedule,
-                    const TestChainGraph& graph, WeightPolicy policy, bool deadlines) {
+                    const TestChainGraph& graph, WeightPolicy policy, bool deadlines,
+                    const StopPredicate& stop) {
     CsvTable jobs = jobsTable();
     const std::vector<const BackendRun*> reps = b.reps();
     for (std::size_t k = 0; k < reps.size(); ++k) {
         const RunResult& r = reps[k]->result;
         const auto rep = static_cast<double>(k + 1);
         if (r.timedOut)  // no job states: list the nodes as unfinished
-            for (std::size_t i = 0; i < graph.size(); ++i)
+            for (std::size_t i = 0; i < graph.size(); ++i) {
+                pollStop(stop, jobs.rowCount());
                 jobs.addRow({rep, double(i), double(graph.node(i).level),
                              double(effectiveWeight(graph.node(i).weight, policy)),
                              std::string("unfinished"), kMissing, toMs(schedule.nodeStart(i)),
                              deadlines ? toMs(schedule.nodeDeadline(i)) : kMissing, kMissing,
                              kMissing, kMissing, kMissing});
+            }
         for (const JobTiming& j : r.jobs) {
+            pollStop(stop, jobs.rowCount());
             const bool ran = j.ran();
             const int w = b.observed(k) ? b.workerOf[k][j.node] : -1;
             jobs.addRow({rep, double(j.node), double(j.level), double(j.weight),
@@ -603,42 +622,75 @@ CsvTable detailReps(const RepAnalysis& a) {
     return reps;
 }
 
-void RunMode::detailFiles(ModeResult& res, const Plan& p, const RunMeasurement& m,
+bool RunMode::detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
                           const RepAnalysis& a) const {
     const MeasuredBackend& b = m.backends.front();
     const std::size_t N = p.graph.size();
     const unsigned W = exec_.workers;
-    ResultTable jobsFile{"", detailJobs(b, p.schedule, p.graph, p.policy, m.deadlines)};
-    jobsFile.table.setComment("graph hash", m.hash);
-    jobsFile.table.setComment("state",
-                              "completed | failed | expired | cancelled (never ran: "
-                              "times empty); unfinished = the rep timed out");
-    if (auto picture = runTimeline(jobsFile.table, timelineRep_, graph_.label(), N, W, exec_.load))
-        res.plots.push_back({"", std::move(*picture)});
-    res.files.push_back({".dot",
-                         runGraphDot(p.graph, jobsFile.table, timelineRep_, graph_.label(), W),
+    // The files that grow with the jobs, made in full before any goes into the result: a
+    // stop past a stopped run's budget leaves them all out.
+    const std::size_t jobRows = N * std::max<std::size_t>(b.reps().size(), 1);
+    const StopPredicate stop = ctx.stop.predicateBeyond(jobRows);
+    std::vector<ResultPlot> plots;
+    std::vector<ResultFile> files;
+    std::optional<ResultTable> jobsFile, concurrencyFile;
+    std::optional<std::size_t> traceEvents;
+    try {
+        throwIfStopped(stop);
+        jobsFile = ResultTable{"", detailJobs(b, p.schedule, p.graph, p.policy, m.deadlines, stop)};
+        CsvTable& jobs = jobsFile->table;
+        jobs.setComment("graph hash", m.hash);
+        jobs.setComment("state",
+                        "completed | failed | expired | cancelled (never ran: "
+                        "times empty); unfinished = the rep timed out");
+        if (auto picture = runTimeline(jobs, timelineRep_, graph_.label(), N, W, exec_.load, stop))
+            plots.push_back({"", std::move(*picture)});
+        files.push_back({".dot", runGraphDot(p.graph, jobs, timelineRep_, graph_.label(), W, stop),
                          ResultFile::Kind::Dot});
-    res.tables.push_back(std::move(jobsFile));
+        if (b.timeline.rowCount() > 1) {
+            plots.push_back({"-concurrency",
+                             runConcurrencyPlot(b.timeline, W, b.lastStat.avgConcurrency, stop)});
+            concurrencyFile = ResultTable{"-concurrency", b.timeline};
+        }
+        if (traceJson_) {
+            ScheduledRunTrace trace(
+                fmt::format("stressrig run {} ({} nodes, {} workers)", graph_.label(), N, W), W);
+            const std::vector<const BackendRun*> reps = b.reps();
+            for (std::size_t k = 0; k < reps.size(); ++k) {
+                throwIfStopped(stop);
+                trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
+                             [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
+            }
+            trace.setMetadata("graph hash", m.hash);
+            trace.setMetadata("pattern", graph_.label());
+            trace.setMetadata("schedule", scheduleText(p.concurrency));
+            throwIfStopped(stop);
+            files.push_back({"-trace.json", trace.text()});
+            traceEvents = trace.jobEvents();
+        }
+    } catch (const Stopped&) {
+        plots.clear();
+        files.clear();
+        jobsFile.reset();
+        concurrencyFile.reset();
+        traceEvents.reset();
+        res.warnings.push_back(fmt::format(
+            "the per-job files (jobs table, timeline, concurrency timeline, DOT graph{}) not "
+            "written: the run was stopped, and they hold {} job rows, more than the {} a stopped "
+            "run writes",
+            traceJson_ ? ", trace JSON" : "", jobRows, StopRequest::kStoppedRunRows));
+    }
+    const bool made = jobsFile.has_value();
+    for (ResultPlot& plot : plots)
+        res.plots.push_back(std::move(plot));
+    for (ResultFile& file : files)
+        res.files.push_back(std::move(file));
+    if (jobsFile) res.tables.push_back(std::move(*jobsFile));
     res.tables.push_back({"-reps", detailReps(a)});
-    if (b.timeline.rowCount() > 1) {
-        res.plots.push_back(
-            {"-concurrency", runConcurrencyPlot(b.timeline, W, b.lastStat.avgConcurrency)});
-        res.tables.push_back({"-concurrency", b.timeline});
-    }
-    if (traceJson_) {
-        ScheduledRunTrace trace(
-            fmt::format("stressrig run {} ({} nodes, {} workers)", graph_.label(), N, W), W);
-        const std::vector<const BackendRun*> reps = b.reps();
-        for (std::size_t k = 0; k < reps.size(); ++k)
-            trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
-                         [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
-        trace.setMetadata("graph hash", m.hash);
-        trace.setMetadata("pattern", graph_.label());
-        trace.setMetadata("schedule", scheduleText(p.concurrency));
-        res.files.push_back({"-trace.json", trace.text()});
-        res.result["trace_job_events"] = trace.jobEvents();
-    }
+    if (concurrencyFile) res.tables.push_back(std::move(*concurrencyFile));
+    if (traceEvents) res.result["trace_job_events"] = *traceEvents;
     if (traceDump_) traceDumpFiles(res, b.series.traceDump);
+    return made;
 }
 
 /// The scheduler's trace dump, and the dump read back as people look at it: worker lanes
@@ -694,7 +746,7 @@ void RunMode::presentComparison(RunContext& ctx, ModeResult& res, const Plan& p,
             res.verdict += "; the machine was busy, so the times include competition for the CPU";
     }
     commonJson(res, p, m, series);
-    comparisonFiles(res, p, series);
+    comparisonFiles(ctx, res, p, series);
 }
 
 void RunMode::comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
@@ -746,11 +798,10 @@ void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m
     j["backends"] = backendsJson(series, deadlinesOf(p));
 }
 
-/// Each backend's last measured rep node by node, and the runtime of every rep.
-std::pair<CsvTable, CsvTable> comparisonTables(const std::vector<BackendSeries>& series,
-                                               const TestChainGraph& graph,
-                                               const LevelSchedule& schedule, WeightPolicy policy,
-                                               unsigned reps) {
+/// Each backend's last measured rep node by node.
+CsvTable comparisonJobs(const std::vector<BackendSeries>& series, const TestChainGraph& graph,
+                        const LevelSchedule& schedule, WeightPolicy policy,
+                        const StopPredicate& stop) {
     const std::size_t N = graph.size();
     CsvTable jobs;
     for (const char* c : {"node", "level", "weight", "scheduled ms"})
@@ -759,6 +810,7 @@ std::pair<CsvTable, CsvTable> comparisonTables(const std::vector<BackendSeries>&
         for (const char* c : {"start ms", "end ms", "lateness us"})
             jobs.addColumn(fmt::format("{} {}", s.name, c));
     for (std::size_t i = 0; i < N; ++i) {
+        pollStop(stop, i);
         std::vector<CsvTable::Cell> row{double(i), double(graph.node(i).level),
                                         double(effectiveWeight(graph.node(i).weight, policy)),
                                         toMs(schedule.nodeStart(i))};
@@ -772,6 +824,11 @@ std::pair<CsvTable, CsvTable> comparisonTables(const std::vector<BackendSeries>&
         }
         jobs.addRow(std::move(row));
     }
+    return jobs;
+}
+
+/// The runtime of every rep of each backend.
+CsvTable comparisonReps(const std::vector<BackendSeries>& series, unsigned reps) {
     CsvTable repsTable;
     repsTable.addColumn("rep");
     for (const BackendSeries& s : series)
@@ -784,41 +841,59 @@ std::pair<CsvTable, CsvTable> comparisonTables(const std::vector<BackendSeries>&
         }
         repsTable.addRow(std::move(row));
     }
-    return {std::move(jobs), std::move(repsTable)};
+    return repsTable;
 }
 
-void RunMode::comparisonFiles(ModeResult& res, const Plan& p,
+void RunMode::comparisonFiles(RunContext& ctx, ModeResult& res, const Plan& p,
                               const std::vector<BackendSeries>& series) const {
     const std::size_t N = p.graph.size();
     const unsigned W = exec_.workers;
-    auto [jobs, reps] = comparisonTables(series, p.graph, p.schedule, p.policy, sched_.reps);
-    jobs.setComment("graph hash", res.result["graph_hash"].get<std::string>());
-    jobs.setComment("rows", "every node; times of each backend's last measured rep");
-    std::vector<std::string> startColumns{"scheduled ms"};
-    std::vector<std::string> runtimeColumns;
-    for (const BackendSeries& s : series) {
-        startColumns.push_back(s.name + " start ms");
-        runtimeColumns.push_back(s.name + " runtime ms");
+    // The node-by-node table, its picture and the DOT graph grow with the graph: made in
+    // full before any goes into the result, and left out on a stop past the budget.
+    const StopPredicate stop = ctx.stop.predicateBeyond(N);
+    std::optional<CsvTable> jobs;
+    std::optional<GnuplotScript> jobsPlot;
+    std::optional<std::string> dot;
+    try {
+        throwIfStopped(stop);
+        jobs = comparisonJobs(series, p.graph, p.schedule, p.policy, stop);
+        jobs->setComment("graph hash", res.result["graph_hash"].get<std::string>());
+        jobs->setComment("rows", "every node; times of each backend's last measured rep");
+        std::vector<std::string> startColumns{"scheduled ms"};
+        for (const BackendSeries& s : series)
+            startColumns.push_back(s.name + " start ms");
+        PlotOptions po;
+        po.title = fmt::format("{} ({} nodes), {} workers, load {}: schedule vs. start per backend",
+                               graph_.label(), N, W, Units::formatDuration(exec_.load, true));
+        po.xLabel = "node";
+        po.yLabel = "time since anchor (ms)";
+        po.style = "points";
+        jobsPlot = GnuplotScript::tablePlot(*jobs, "node", startColumns, {}, po, stop);
+        dot = DotWriter::toString(p.graph, stop);
+    } catch (const Stopped&) {
+        jobs.reset();
+        jobsPlot.reset();
+        dot.reset();
+        res.warnings.push_back(fmt::format(
+            "the node-by-node table, its picture and the DOT graph not written: the run was "
+            "stopped, and they hold {} nodes, more than the {} a stopped run writes",
+            N, StopRequest::kStoppedRunRows));
     }
-    PlotOptions po;
-    po.title = fmt::format("{} ({} nodes), {} workers, load {}: schedule vs. start per backend",
-                           graph_.label(), N, W, Units::formatDuration(exec_.load, true));
-    po.xLabel = "node";
-    po.yLabel = "time since anchor (ms)";
-    po.style = "points";
-    res.plots.push_back({"", GnuplotScript::tablePlot(jobs, "node", startColumns, {}, po)});
+    CsvTable reps = comparisonReps(series, sched_.reps);
+    std::vector<std::string> runtimeColumns;
+    for (const BackendSeries& s : series)
+        runtimeColumns.push_back(s.name + " runtime ms");
     PlotOptions pr;
     pr.title =
         fmt::format("{} ({} nodes), {} workers: runtime per rep and backend", graph_.label(), N, W);
     pr.xLabel = "rep";
     pr.yLabel = "runtime (ms)";
+    if (jobsPlot) res.plots.push_back({"", std::move(*jobsPlot)});
     res.plots.push_back({"-reps", GnuplotScript::tablePlot(reps, "rep", runtimeColumns, {}, pr)});
-    res.tables.push_back({"", std::move(jobs)});
+    if (jobs) res.tables.push_back({"", std::move(*jobs)});
     res.tables.push_back({"-reps", std::move(reps)});
     res.tables.push_back({"-backends", backendsTable(series, deadlinesOf(p))});
-    std::ostringstream dot;
-    DotWriter::write(dot, p.graph);
-    res.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
+    if (dot) res.files.push_back({".dot", std::move(*dot), ResultFile::Kind::Dot});
 }
 
 }  // namespace

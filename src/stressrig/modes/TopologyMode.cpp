@@ -49,19 +49,35 @@ class TopologyMode final : public Mode {
     ModeResult run(RunContext& ctx) override {
         const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
         const RuleSet rules = graph_.rulesFor();
-        const GraphStatistics raw(graph, WeightPolicy::Raw);
-        const GraphStatistics sched(graph, rules.schedulingWeightPolicy());
-        const bool unit = rules.schedulingWeightPolicy() == WeightPolicy::UnitIfZero;
+        const WeightPolicy policy = rules.schedulingWeightPolicy();
+        const bool unit = policy == WeightPolicy::UnitIfZero;
 
         ModeResult r;
         r.name = fmt::format("topology-{}-{}", graph_.label(), graph.size());
-        r.text = textLines(graph, rules, raw, sched, unit);
-        r.result = resultJson(graph, rules, raw, sched, unit);
-        std::ostringstream dot;
-        DotWriter::write(dot, graph);
-        r.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
+        r.text = graphLines(graph, rules);
+        r.result = graphJson(graph, rules);
         r.verdict = fmt::format("graph {} with {} nodes, {} levels, hash {}", graph_.label(),
                                 graph.size(), graph.levels(), hashText(graph));
+        // Statistics and DOT take seconds on millions of nodes: a stop ends them, and the
+        // result keeps the graph's own figures (a small graph's are done sooner than stopped).
+        const StopPredicate stop = ctx.stop.predicateBeyond(graph.size());
+        try {
+            const GraphStatistics raw(graph, WeightPolicy::Raw, stop);
+            const GraphStatistics sched(graph, policy, stop);
+            statisticsLines(r.text, raw, sched, unit);
+            statisticsJson(r.result, raw, sched, unit);
+            std::ostringstream dot;
+            DotWriter::write(dot, graph, stop);
+            r.files.push_back({".dot", dot.str(), ResultFile::Kind::Dot});
+        } catch (const Stopped&) {
+            r.partial = true;
+            r.verdict = "stopped: " + r.verdict;
+            r.warnings.push_back(fmt::format(
+                "{}the DOT graph not written: the run was stopped ({} nodes, more than the {} a "
+                "stopped run writes)",
+                r.result.contains("max_width") ? "" : "no statistics, and ", graph.size(),
+                StopRequest::kStoppedRunRows));
+        }
         return r;
     }
 
@@ -70,16 +86,18 @@ class TopologyMode final : public Mode {
         return fmt::format("0x{:016X}", graph.graphHash());
     }
 
-    std::vector<std::string> textLines(const TestChainGraph& graph, const RuleSet& rules,
-                                       const GraphStatistics& raw, const GraphStatistics& sched,
-                                       bool unit) const {
-        std::vector<std::string> text;
-        text.push_back(fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}",
-                                   graph_.label(), RuleParser::toString(rules), graph.size(),
-                                   graph.maxFan(), graph.seed()));
-        text.push_back(fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}",
-                                   hashText(graph), graph.levels(), graph.edgeCount(),
-                                   graph.count(NodeKind::Start), graph.count(NodeKind::Exit)));
+    /// What the graph says of itself, without statistics.
+    std::vector<std::string> graphLines(const TestChainGraph& graph, const RuleSet& rules) const {
+        return {
+            fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}", graph_.label(),
+                        RuleParser::toString(rules), graph.size(), graph.maxFan(), graph.seed()),
+            fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}", hashText(graph),
+                        graph.levels(), graph.edgeCount(), graph.count(NodeKind::Start),
+                        graph.count(NodeKind::Exit))};
+    }
+
+    void statisticsLines(std::vector<std::string>& text, const GraphStatistics& raw,
+                         const GraphStatistics& sched, bool unit) const {
         text.push_back("");
         std::ostringstream table;
         raw.print(table, load_);
@@ -97,12 +115,9 @@ class TopologyMode final : public Mode {
         text.push_back(fmt::format("  max width       {:>10}", sched.maxWidth()));
         text.push_back(fmt::format("  lower bound P={} {:>9}  = max(work / P, critical path)",
                                    workers_, durationText(sched.lowerBound(workers_, load_))));
-        return text;
     }
 
-    nlohmann::json resultJson(const TestChainGraph& graph, const RuleSet& rules,
-                              const GraphStatistics& raw, const GraphStatistics& sched,
-                              bool unit) const {
+    nlohmann::json graphJson(const TestChainGraph& graph, const RuleSet& rules) const {
         nlohmann::json j;
         j["pattern"] = graph_.label();
         j["rules"] = RuleParser::toString(rules);
@@ -120,17 +135,21 @@ class TopologyMode final : public Mode {
         j["links"] = graph.count(NodeKind::Link);
         j["knots"] = graph.count(NodeKind::Knot);
         j["weight_sum"] = graph.weightSum();
+        j["level_widths"] = graph.levelWidths();
+        return j;
+    }
+
+    void statisticsJson(nlohmann::json& j, const GraphStatistics& raw, const GraphStatistics& sched,
+                        bool unit) const {
         j["max_width"] = raw.maxWidth();
         j["segments"] = raw.segments();
         j["critical_path_weight"] = raw.criticalPathWeight();
-        j["level_widths"] = graph.levelWidths();
         j["scheduled_weight_sum"] = sched.totalWeight();
         j["scheduled_critical_path_weight"] = sched.criticalPathWeight();
         j["unit_weights"] = unit;
         j["work_ms"] = toMs(sched.work(load_));
         j["critical_path_ms"] = toMs(sched.criticalPath(load_));
         j["lower_bound_ms"] = toMs(sched.lowerBound(workers_, load_));
-        return j;
     }
 
     GraphOptions graph_;

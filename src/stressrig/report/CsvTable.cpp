@@ -226,13 +226,23 @@ std::string CsvTable::quote(const std::string& s) {
     return q + '"';
 }
 
-void CsvTable::write(std::ostream& out) const {
+void CsvTable::write(std::ostream& out, const testchain::StopPredicate& stop) const {
+    writeHead(out);
+    writeRows(out, stop);
+}
+
+void CsvTable::writeHead(std::ostream& out) const {
     for (const auto& [k, v] : comments_)
         out << "# " << k << ": " << v << '\n';
     for (std::size_t i = 0; i < columns_.size(); ++i)
         out << (i ? "," : "") << quote(columns_[i].name);
     out << '\n';
-    for (const auto& row : rows_) {
+}
+
+void CsvTable::writeRows(std::ostream& out, const testchain::StopPredicate& stop) const {
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        testchain::pollStop(stop, r);
+        const auto& row = rows_[r];
         for (std::size_t i = 0; i < row.size(); ++i) {
             if (i) out << ',';
             if (const double* d = std::get_if<double>(&row[i]))
@@ -244,9 +254,23 @@ void CsvTable::write(std::ostream& out) const {
     }
 }
 
-std::string CsvTable::toString() const {
+std::string CsvTable::toString(const testchain::StopPredicate& stop) const {
     std::ostringstream s;
-    write(s);
+    write(s, stop);
+    return s.str();
+}
+
+std::string CsvTable::toString(
+    const testchain::StopPredicate& stop,
+    const std::vector<std::pair<std::string, std::string>>& defaults) const {
+    CsvTable head;
+    head.columns_ = columns_;
+    head.comments_ = comments_;
+    for (const auto& [k, v] : defaults)
+        if (head.comment(k).empty()) head.setComment(k, v);
+    std::ostringstream s;
+    head.writeHead(s);
+    writeRows(s, stop);
     return s.str();
 }
 

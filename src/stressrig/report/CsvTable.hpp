@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "pullsched/testchain/StopCheck.hpp"
+
 namespace pullsched::rig {
 
 /// A table of named columns, numeric or text, with `key: value` comments carrying the
@@ -66,8 +68,14 @@ class CsvTable {
     /// All values of a numeric column.
     std::vector<double> numbers(const std::string& col) const;
 
-    void write(std::ostream& out) const;
-    std::string toString() const;
+    /// `stop` is polled every testchain::kStopPollItems rows (a per-job table of millions of
+    /// rows takes seconds); testchain::Stopped is thrown part-way when it asks.
+    void write(std::ostream& out, const testchain::StopPredicate& stop = {}) const;
+    std::string toString(const testchain::StopPredicate& stop = {}) const;
+    /// The text of a copy given every comment of `defaults` that it has no value for (as
+    /// setComment() would), without copying the rows.
+    std::string toString(const testchain::StopPredicate& stop,
+                         const std::vector<std::pair<std::string, std::string>>& defaults) const;
     /// Throws std::runtime_error if the file cannot be written.
     void writeFile(const std::filesystem::path& file) const;
 
@@ -83,6 +91,9 @@ class CsvTable {
     static std::string quote(const std::string& s);
 
   private:
+    void writeHead(std::ostream& out) const;  ///< comments and the header line
+    void writeRows(std::ostream& out, const testchain::StopPredicate& stop) const;
+
     std::vector<Column> columns_;
     std::vector<std::vector<Cell>> rows_;
     std::vector<std::pair<std::string, std::string>> comments_;

@@ -28,13 +28,16 @@ std::string DotLegend::fillOf(const std::string& state) {
 }
 
 std::string DotLegend::decorate(const std::string& dot, const std::string& title,
-                                const std::map<std::size_t, std::string>& states) {
+                                const std::map<std::size_t, std::string>& states,
+                                const testchain::StopPredicate& stop) {
     const std::size_t close = dot.rfind('}');
     if (close == std::string::npos || dot.find("digraph") == std::string::npos)
         throw std::invalid_argument("DotLegend: not a digraph");
     std::string add = "\n  // Run states (a node redeclared keeps its label and shape)\n";
     std::set<std::string> seen;
+    std::size_t item = 0;
     for (const auto& [node, state] : states) {
+        testchain::pollStop(stop, item++);
         const std::string fill = fillOf(state);
         if (fill.empty()) continue;
         seen.insert(state);

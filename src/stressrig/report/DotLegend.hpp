@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "pullsched/testchain/StopCheck.hpp"
+
 namespace pullsched::rig {
 
 class DotLegend {
@@ -15,8 +17,10 @@ class DotLegend {
     /// shown ("expired", "cancelled", "failed", ...); completed nodes need no entry.
     /// Returns the graph with the title, a legend cluster and, per listed node, a
     /// fill colour and border for its state; the legend lists the states that occur.
+    /// `stop` is polled every testchain::kStopPollItems states (testchain::Stopped).
     static std::string decorate(const std::string& dot, const std::string& title,
-                                const std::map<std::size_t, std::string>& states = {});
+                                const std::map<std::size_t, std::string>& states = {},
+                                const testchain::StopPredicate& stop = {});
     /// Fill colour of a state in the picture ("" for states left unmarked).
     static std::string fillOf(const std::string& state);
 };

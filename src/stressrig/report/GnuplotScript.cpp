@@ -155,7 +155,8 @@ GnuplotScript GnuplotScript::timePlot(const CsvTable& data, const std::string& x
 
 GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& xColumn,
                                        const std::vector<std::string>& yColumns,
-                                       const std::vector<std::string>& y2Columns, PlotOptions o) {
+                                       const std::vector<std::string>& y2Columns, PlotOptions o,
+                                       const testchain::StopPredicate& stop) {
     if (yColumns.empty())
         throw std::invalid_argument("GnuplotScript: need at least one y column to plot");
     if (o.style.empty()) o.style = "linespoints pt 7";
@@ -184,12 +185,12 @@ GnuplotScript GnuplotScript::tablePlot(const CsvTable& data, const std::string& 
     for (std::size_t i = 0; i < parts.size(); ++i)
         s += (i ? ", \\\n     " : "") + parts[i];
     s += "\n";
-    return GnuplotScript(data.toString(), std::move(s), std::move(o));
+    return GnuplotScript(data.toString(stop), std::move(s), std::move(o));
 }
 
-GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands,
-                                    PlotOptions options) {
-    return GnuplotScript(data.toString(), std::move(commands), std::move(options));
+GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands, PlotOptions options,
+                                    const testchain::StopPredicate& stop) {
+    return GnuplotScript(data.toString(stop), std::move(commands), std::move(options));
 }
 
 std::string GnuplotScript::text(const fs::path& picture, const std::string& verdict,

@@ -70,18 +70,22 @@ class GnuplotScript {
     static GnuplotScript timePlot(const CsvTable& data, const std::string& xColumn,
                                   const std::vector<std::string>& yColumns,
                                   PlotOptions options = {});
-    /// Generic table: y columns on the first axis, y2 columns on the second.
+    /// Generic table: y columns on the first axis, y2 columns on the second. `stop` as for
+    /// CsvTable::write(), while the table is inlined.
     static GnuplotScript tablePlot(const CsvTable& data, const std::string& xColumn,
                                    const std::vector<std::string>& yColumns,
                                    const std::vector<std::string>& y2Columns = {},
-                                   PlotOptions options = {});
+                                   PlotOptions options = {},
+                                   const testchain::StopPredicate& stop = {});
 
     /// Any layout: `commands` plot `$RunData` (the table inlined) however they like.
     /// For pictures the fixed layouts above do not cover (lanes, timelines). Where the
     /// commands write kTitle (e.g. `set title @TITLE@`), text() puts the title and the
     /// verdict line as a Gnuplot string.
+    /// `stop` as for tablePlot().
     static GnuplotScript custom(const CsvTable& data, std::string commands,
-                                PlotOptions options = {});
+                                PlotOptions options = {},
+                                const testchain::StopPredicate& stop = {});
 
     /// Stands for the quoted title (+ verdict) in a layout's commands.
     static constexpr const char* kTitle = "@TITLE@";
@@ -96,6 +100,8 @@ class GnuplotScript {
     static std::string titleGp(const std::string& title, const std::string& verdict,
                                std::size_t wrap = 150);
     const PlotOptions& options() const noexcept { return options_; }
+    /// Bytes of the inlined data: what the script weighs beyond its few lines of commands.
+    std::size_t dataSize() const noexcept { return data_.size(); }
     /// Writes the script; picture defaults to `<gp stem>.png` next to it (written as a
     /// relative name, so the directory can be moved). Returns the picture path as
     /// written into the script. Throws std::runtime_error on I/O errors.

@@ -163,18 +163,31 @@ struct Renderings {
     std::vector<std::string> remarks;
 };
 
-/// Stages a Gnuplot script and, unless --no-render, its picture.
+/// Why the pictures are not rendered ("" to render them): --no-render, or a stop (a
+/// picture may take gnuplot or dot long, and a stop asks for the end).
+std::string noRenderReason(const OutputSettings& output, const StopRequest& stop) {
+    if (output.noRender) return "--no-render";
+    if (stop.requested()) return "the run was stopped";
+    return "";
+}
+
+/// How the page tells why a picture was not rendered.
+std::string noRenderNote(const std::string& reason) {
+    return reason == "--no-render" ? "--no-render was given" : reason;
+}
+
+/// Stages a Gnuplot script and, unless `noRender` gives a reason, its picture.
 void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
-               const std::string& verdict, std::string_view verdictColour, bool noRender,
-               const std::string& dir, Renderings& out) {
+               const std::string& verdict, std::string_view verdictColour,
+               const std::string& noRender, const std::string& dir, Renderings& out) {
     const std::string gp = name + p.suffix + ".gp";
     const std::string png = name + p.suffix + ".png";
     files.write(gp, p.script.text(png, verdict, verdictColour));
-    if (noRender) {
-        out.remarks.push_back(
-            fmt::format("not rendered (--no-render); render with: cd {} && gnuplot {}",
-                        shellQuote(dir), shellQuote(gp)));
-        out.pictures.push_back({gp, "", "--no-render was given; render with gnuplot " + gp, ""});
+    if (!noRender.empty()) {
+        out.remarks.push_back(fmt::format("not rendered ({}); render with: cd {} && gnuplot {}",
+                                          noRender, shellQuote(dir), shellQuote(gp)));
+        out.pictures.push_back(
+            {gp, "", noRenderNote(noRender) + "; render with gnuplot " + gp, ""});
         return;
     }
     const GnuplotScript::RenderResult rr = GnuplotScript::render(files.staging() / gp);
@@ -195,19 +208,19 @@ void stagePlot(ResultFiles& files, const ResultPlot& p, const std::string& name,
                                       why, shellQuote(dir), shellQuote(gp)));
 }
 
-/// Stages another file; a DOT graph also rendered to SVG unless --no-render.
-void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name, bool noRender,
-               const std::string& dir, Renderings& out) {
+/// Stages another file; a DOT graph also rendered to SVG unless `noRender` gives a reason.
+void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name,
+               const std::string& noRender, const std::string& dir, Renderings& out) {
     const std::string file = name + f.suffix;
     files.write(file, f.content);
     if (f.kind != ResultFile::Kind::Dot) return;
     const std::string svg = fs::path(file).replace_extension(".svg").string();
     std::string why;
-    if (noRender) {
+    if (!noRender.empty()) {
         out.remarks.push_back(
-            fmt::format("not rendered (--no-render); render with: cd {} && dot -Tsvg {} -o {}",
+            fmt::format("not rendered ({}); render with: cd {} && dot -Tsvg {} -o {}", noRender,
                         shellQuote(dir), shellQuote(file), shellQuote(svg)));
-        out.pictures.push_back({file, "", "--no-render was given; render with dot -Tsvg", ""});
+        out.pictures.push_back({file, "", noRenderNote(noRender) + "; render with dot -Tsvg", ""});
     } else if (renderDot(files.staging(), file, svg, why)) {
         files.adopt(svg);
         out.pictures.push_back({file, svg, "", pictureBytes(files.staging() / svg)});
@@ -227,33 +240,63 @@ void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name,
 struct WrittenResult {
     std::vector<std::string> written;  ///< the names moved into the folder
     std::vector<std::string> remarks;  ///< notes for the report (not rendered, no index)
+    std::vector<std::string> leftOut;  ///< warnings: files a stop left out
     bool indexWritten = false;
     std::string writeError;  ///< why no file was written; empty when the set was
 };
 
+/// The note for a file left out on a stop: `size` says how large it is.
+std::string leftOutNote(const std::string& file, const std::string& size) {
+    return fmt::format("{} not written: the run was stopped ({}, more than a stopped run writes)",
+                       file, size);
+}
+
 /// Stages every file of the result, then its page and the envelope as manifest (which
 /// lists every file, so `envelope` gains them), commits the set and updates index.html.
+/// Once a stop is asked, a file past a stopped run's budget (StopRequest::kStoppedRunRows
+/// rows, kStoppedRunBytes bytes) is left out with a warning, and nothing is rendered.
 WrittenResult writeResult(const ModeResult& r, const std::string& name, const Comments& comments,
                           const OutputSettings& output, const ResultFiles::Writer& writer,
-                          nlohmann::json& envelope) {
+                          const StopRequest& stop, nlohmann::json& envelope) {
     WrittenResult w;
     const fs::path dir = output.directory();
+    std::vector<std::string>& leftOut = w.leftOut;
+    const auto tooLarge = [&](std::size_t bytes) {
+        return stop.requested() && bytes > StopRequest::kStoppedRunBytes;
+    };
     try {
         ResultFiles files(dir, writer);
         for (const ResultTable& t : r.tables) {
-            CsvTable table = t.table;
-            for (const auto& [k, v] : comments)
-                if (table.comment(k).empty()) table.setComment(k, v);
-            files.write(name + t.suffix + ".csv", table.toString());
+            const std::string file = name + t.suffix + ".csv";
+            try {
+                files.write(file,
+                            t.table.toString(stop.predicateBeyond(t.table.rowCount()), comments));
+            } catch (const testchain::Stopped&) {
+                leftOut.push_back(leftOutNote(file, fmt::format("{} rows", t.table.rowCount())));
+            }
         }
         Renderings rendered;
-        for (const ResultPlot& p : r.plots)
+        for (const ResultPlot& p : r.plots) {
+            if (tooLarge(p.script.dataSize())) {
+                leftOut.push_back(leftOutNote(name + p.suffix + ".gp",
+                                              fmt::format("{} bytes", p.script.dataSize())));
+                continue;
+            }
             stagePlot(files, p, name, r.verdict,
                       verdictTextColour(verdictClassOfName(envelope.value("verdict_class", ""))),
-                      output.noRender, dir.string(), rendered);
-        for (const ResultFile& f : r.files)
-            stageFile(files, f, name, output.noRender, dir.string(), rendered);
+                      noRenderReason(output, stop), dir.string(), rendered);
+        }
+        for (const ResultFile& f : r.files) {
+            if (tooLarge(f.content.size())) {
+                leftOut.push_back(
+                    leftOutNote(name + f.suffix, fmt::format("{} bytes", f.content.size())));
+                continue;
+            }
+            stageFile(files, f, name, noRenderReason(output, stop), dir.string(), rendered);
+        }
         w.remarks = std::move(rendered.remarks);
+        for (const std::string& note : leftOut)
+            envelope["warnings"].push_back(note);
         // The envelope is the manifest: written last, it lists every file of the set.
         const std::string manifest = name + ".json";
         const std::string pageFile = name + ".html";
@@ -360,8 +403,8 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         if (checks->failed() && status == kExitMeasured) status = kExitCheckFailed;
         envelope["exit_status"] = status;
     }
-    const WrittenResult w =
-        writeResult(r, name, csvComments(r, inv, env, interrupted), output_, writer_, envelope);
+    const WrittenResult w = writeResult(r, name, csvComments(r, inv, env, interrupted), output_,
+                                        writer_, stop, envelope);
     if (!w.writeError.empty()) {
         envelope["files"] = nlohmann::json::array();
         if (status == kExitMeasured || status == kExitCheckFailed) status = kExitWriteFailure;
@@ -383,6 +426,8 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
         for (const std::string& line : checks->lines())
             fmt::print(info, "{}\n", oneLine(line));
     for (const std::string& warning : warnings)
+        fmt::print(info, "warning: {}\n", oneLine(warning));
+    for (const std::string& warning : w.leftOut)
         fmt::print(info, "warning: {}\n", oneLine(warning));
     for (const std::string& f : r.failures)
         fmt::print(info, "FAILED: {}\n", oneLine(f));

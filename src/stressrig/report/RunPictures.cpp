@@ -14,12 +14,13 @@ namespace pullsched::rig {
 
 std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<unsigned> rep,
                                          const std::string& pattern, std::size_t nodes,
-                                         unsigned workers, Duration load) {
+                                         unsigned workers, Duration load,
+                                         const testchain::StopPredicate& stop) {
     TimelineOptions o;
     o.title = fmt::format("{} ({} nodes), {} workers, load {}", pattern, nodes, workers,
                           Units::formatDuration(load, true));
     o.workers = workers;
-    return TimelinePlot::ofRunTable(jobs, rep, o);
+    return TimelinePlot::ofRunTable(jobs, rep, o, stop);
 }
 
 std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
@@ -42,7 +43,8 @@ std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
     return out;
 }
 
-GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average) {
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average,
+                                 const testchain::StopPredicate& stop) {
     PlotOptions o;
     o.title = fmt::format("active workers over time (last rep that ran jobs), mean {:.2f} of {}",
                           average, workers);
@@ -62,23 +64,25 @@ GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, dou
         c += fmt::format(", \\\n     {} with lines dt 2 lw 2 lc rgb '#ef6c00' title {}", average,
                          GnuplotScript::quoteGp(fmt::format("mean {:.2f}", average)));
     c += "\n";
-    return GnuplotScript::custom(timeline, std::move(c), std::move(o));
+    return GnuplotScript::custom(timeline, std::move(c), std::move(o), stop);
 }
 
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
-                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers) {
+                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers,
+                        const testchain::StopPredicate& stop) {
     std::map<std::size_t, std::string> states;
     std::string title = fmt::format("{} ({} nodes, seed {})", pattern, graph.size(), graph.seed());
-    if (const std::optional<unsigned> shown = rep ? rep : TimelinePlot::medianRep(jobs)) {
+    if (const std::optional<unsigned> shown = rep ? rep : TimelinePlot::medianRep(jobs, stop)) {
         std::size_t notCompleted = 0;
-        for (const TimelineJob& j : TimelinePlot::jobsOfRep(jobs, *shown)) {
+        for (const TimelineJob& j : TimelinePlot::jobsOfRep(jobs, *shown, stop)) {
+            testchain::pollStop(stop, states.size());
             states[j.node] = j.state;
             if (j.state != "completed") ++notCompleted;
         }
         title += fmt::format("\nstates of rep {} on {} workers: {} of {} jobs did not complete",
                              *shown, workers, notCompleted, states.size());
     }
-    return DotLegend::decorate(testchain::DotWriter::toString(graph), title, states);
+    return DotLegend::decorate(testchain::DotWriter::toString(graph, stop), title, states, stop);
 }
 
 }  // namespace pullsched::rig

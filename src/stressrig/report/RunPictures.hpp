@@ -18,10 +18,12 @@
 namespace pullsched::rig {
 
 /// Timeline of `rep` (the median rep when not given) of the run mode's jobs table;
-/// nullopt if the table has no job of that rep.
+/// nullopt if the table has no job of that rep. `stop` here and in runGraphDot() is
+/// polled every testchain::kStopPollItems jobs; testchain::Stopped is thrown when it asks.
 std::optional<GnuplotScript> runTimeline(const CsvTable& jobs, std::optional<unsigned> rep,
                                          const std::string& pattern, std::size_t nodes,
-                                         unsigned workers, Duration load);
+                                         unsigned workers, Duration load,
+                                         const testchain::StopPredicate& stop = {});
 
 /// The jobs of one run for a timeline (times in ms since its anchor); workerOf(node) is
 /// the worker that ran the node (-1: unknown). A positive `lifeWindow` gives deadlines.
@@ -31,10 +33,12 @@ std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
 
 /// Active workers over time (columns "time ms", "concurrency") of the last rep that ran
 /// jobs: integer ticks up to the worker count, the mean as a line.
-GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average);
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average,
+                                 const testchain::StopPredicate& stop = {});
 
 /// The graph as DOT with a title, a legend and the states of the same rep's jobs.
 std::string runGraphDot(const testchain::TestChainGraph& graph, const CsvTable& jobs,
-                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers);
+                        std::optional<unsigned> rep, const std::string& pattern, unsigned workers,
+                        const testchain::StopPredicate& stop = {});
 
 }  // namespace pullsched::rig

@@ -97,11 +97,14 @@ namespace {
 /// One row per job: its lane (worker, or the "not run" lane W), times and class; counts
 /// the jobs of each class into `count`.
 CsvTable timelineTable(const std::vector<TimelineJob>& jobs, const TimelineOptions& o, unsigned W,
-                       std::map<TimelineClass, std::size_t>& count) {
+                       std::map<TimelineClass, std::size_t>& count,
+                       const testchain::StopPredicate& stop) {
     const double notRunLane = W;
     CsvTable t({"node", "lane", "scheduled ms", "start ms", "end ms", "deadline ms", "lateness us",
                 "class"});
-    for (const TimelineJob& j : jobs) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        testchain::pollStop(stop, i);
+        const TimelineJob& j = jobs[i];
         const TimelineClass c = TimelinePlot::classify(j, o);
         ++count[c];
         const bool onWorker = c != TimelineClass::Expired && c != TimelineClass::Cancelled &&
@@ -164,10 +167,11 @@ std::vector<std::string> timelineSeries(std::map<TimelineClass, std::size_t>& co
 
 }  // namespace
 
-GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& o) {
+GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& o,
+                                 const testchain::StopPredicate& stop) {
     const unsigned W = std::max(1u, o.workers);
     std::map<TimelineClass, std::size_t> count;
-    CsvTable t = timelineTable(jobs, o, W, count);
+    CsvTable t = timelineTable(jobs, o, W, count, stop);
 
     PlotOptions po;
     po.title = o.title;
@@ -197,10 +201,11 @@ GnuplotScript TimelinePlot::plot(const std::vector<TimelineJob>& jobs, const Tim
     for (std::size_t i = 0; i < parts.size(); ++i)
         c += (i ? ", \\\n     " : "") + parts[i];
     c += "\n";
-    return GnuplotScript::custom(t, std::move(c), std::move(po));
+    return GnuplotScript::custom(t, std::move(c), std::move(po), stop);
 }
 
-std::vector<TimelineJob> TimelinePlot::jobsOfRep(const CsvTable& jobs, unsigned rep) {
+std::vector<TimelineJob> TimelinePlot::jobsOfRep(const CsvTable& jobs, unsigned rep,
+                                                 const testchain::StopPredicate& stop) {
     std::vector<TimelineJob> out;
     const std::size_t cRep = jobs.columnIndex("rep"), cNode = jobs.columnIndex("node"),
                       cState = jobs.columnIndex("state"), cWorker = jobs.columnIndex("worker"),
@@ -208,6 +213,7 @@ std::vector<TimelineJob> TimelinePlot::jobsOfRep(const CsvTable& jobs, unsigned 
                       cDead = jobs.columnIndex("deadline ms"),
                       cStart = jobs.columnIndex("start ms"), cEnd = jobs.columnIndex("end ms");
     for (std::size_t r = 0; r < jobs.rowCount(); ++r) {
+        testchain::pollStop(stop, r);
         if (jobs.number(r, cRep) != rep) continue;
         TimelineJob j;
         j.node = static_cast<std::size_t>(jobs.number(r, cNode));
@@ -223,11 +229,13 @@ std::vector<TimelineJob> TimelinePlot::jobsOfRep(const CsvTable& jobs, unsigned 
     return out;
 }
 
-std::optional<unsigned> TimelinePlot::medianRep(const CsvTable& jobs) {
+std::optional<unsigned> TimelinePlot::medianRep(const CsvTable& jobs,
+                                                const testchain::StopPredicate& stop) {
     std::map<unsigned, double> span;
     const std::size_t cRep = jobs.columnIndex("rep"), cSched = jobs.columnIndex("scheduled ms"),
                       cEnd = jobs.columnIndex("end ms");
     for (std::size_t r = 0; r < jobs.rowCount(); ++r) {
+        testchain::pollStop(stop, r);
         const unsigned rep = static_cast<unsigned>(jobs.number(r, cRep));
         const double end = jobs.number(r, cEnd);
         const double last = has(end) ? end : jobs.number(r, cSched);
@@ -244,11 +252,12 @@ std::optional<unsigned> TimelinePlot::medianRep(const CsvTable& jobs) {
 
 std::optional<GnuplotScript> TimelinePlot::ofRunTable(const CsvTable& jobs,
                                                       std::optional<unsigned> rep,
-                                                      TimelineOptions o) {
-    const std::optional<unsigned> median = medianRep(jobs);
+                                                      TimelineOptions o,
+                                                      const testchain::StopPredicate& stop) {
+    const std::optional<unsigned> median = medianRep(jobs, stop);
     if (!median) return std::nullopt;
     const unsigned chosen = rep.value_or(*median);
-    const std::vector<TimelineJob> list = jobsOfRep(jobs, chosen);
+    const std::vector<TimelineJob> list = jobsOfRep(jobs, chosen, stop);
     if (list.empty()) return std::nullopt;
     unsigned reps = 0;
     for (double r : jobs.numbers("rep"))
@@ -258,7 +267,7 @@ std::optional<GnuplotScript> TimelinePlot::ofRunTable(const CsvTable& jobs,
                           : reps > 1 ? " (the median by run time)"
                                      : "",
                           o.title);
-    return plot(list, o);
+    return plot(list, o, stop);
 }
 
 }  // namespace pullsched::rig

@@ -48,22 +48,28 @@ class TimelinePlot {
     static TimelineClass classify(const TimelineJob& job, const TimelineOptions& options);
     /// Bars for the jobs that ran, planned-start marks for all, expired and cancelled
     /// jobs as marks (with their life window) on the lane "not run" above the workers.
-    /// The verdict line is summary() unless the options carry one.
-    static GnuplotScript plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& options);
+    /// The verdict line is summary() unless the options carry one. `stop` is polled every
+    /// testchain::kStopPollItems jobs here and in the functions below (a run of millions
+    /// of jobs takes seconds to draw); testchain::Stopped is thrown when it asks.
+    static GnuplotScript plot(const std::vector<TimelineJob>& jobs, const TimelineOptions& options,
+                              const testchain::StopPredicate& stop = {});
 
     /// The jobs of `rep` in the run mode's per-job table (columns rep, node, state,
     /// worker, scheduled ms, deadline ms, start ms, end ms).
-    static std::vector<TimelineJob> jobsOfRep(const CsvTable& jobs, unsigned rep);
+    static std::vector<TimelineJob> jobsOfRep(const CsvTable& jobs, unsigned rep,
+                                              const testchain::StopPredicate& stop = {});
     /// The rep whose span (last end or planned start of its jobs) is the median of all
     /// reps in the table (the lower one of two middles); nullopt for an empty table.
-    static std::optional<unsigned> medianRep(const CsvTable& jobs);
+    static std::optional<unsigned> medianRep(const CsvTable& jobs,
+                                             const testchain::StopPredicate& stop = {});
     /// The timeline of a run mode's rep: `rep`, or the median one if not given (nullopt
     /// if the table has no such rep). The title gets "rep N of M" in front of
     /// `options.title`; the verdict line counts the rep's jobs by class and gives its
     /// span and largest lateness, unless `options.verdict` is set.
     static std::optional<GnuplotScript> ofRunTable(const CsvTable& jobs,
                                                    std::optional<unsigned> rep,
-                                                   TimelineOptions options);
+                                                   TimelineOptions options,
+                                                   const testchain::StopPredicate& stop = {});
     /// One line on the jobs: kept or not, counts by class, last end, largest lateness.
     static std::string summary(const std::vector<TimelineJob>& jobs,
                                const TimelineOptions& options);
