@@ -17,8 +17,8 @@ namespace {
 /// takeUntimed). An argument, not a measurement: the look costs a lock and a batch move,
 /// so it must be rare next to a job (~30-100 ns each here); 64 bounds how many own-queue
 /// jobs a post from another thread may wait behind to about 64 job lengths per worker,
-/// which the fairness test observes ("within a few dozen jobs", docs/design.md). No other
-/// period was measured.
+/// which the fairness test observes ("within a few dozen jobs"; docs/scheduler.md, "Taking
+/// untimed work"). No other period was measured.
 constexpr std::uint32_t kFairnessPeriod = 64;
 
 }  // namespace

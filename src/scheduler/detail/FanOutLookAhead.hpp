@@ -22,7 +22,7 @@ inline constexpr unsigned kFanOutLookAhead = 16;
 /// freed since. An open job's successors cannot have ended (their gates wait for it), so
 /// the reference taken is to a live record; holding it, the job's end takes its lock.
 /// Takes no grooming token and must be called without it (the token guards the time
-/// queue, never a job: docs/design.md, "The grooming token's rule").
+/// queue, never a job: docs/scheduler.md, "The grooming token's rule").
 bool fansOutAhead(JobRecord* head) noexcept;
 
 }  // namespace pullsched::detail

@@ -1,9 +1,10 @@
 #pragma once
 // The scheduler's machinery behind the public Scheduler facade: queues, grooming token,
 // load controller, the workers' pull loop, and the accounting of every job's end.
-// docs/design.md walks through a job's path in prose. The member functions live in one
-// file per concern (the groups below name theirs); the sleep/wake protocol is a class of
-// its own (WakeProtocol), and so are the queues, the load controller and CpuSpread.
+// docs/scheduler.md, "A job's path", walks through it in prose. The member functions live
+// in one file per concern (the groups below name theirs); the sleep/wake protocol is a
+// class of its own (WakeProtocol), and so are the queues, the load controller and
+// CpuSpread.
 
 #include <array>
 #include <atomic>

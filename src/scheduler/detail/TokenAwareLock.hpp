@@ -1,7 +1,7 @@
 #pragma once
 // A spin lock for the queues that the grooming-token holder and other workers share. The
-// token holder must never wait (docs/design.md): a wait by the holder is counted, so tests
-// can assert that it never happens.
+// token holder must never wait (docs/scheduler.md, "The grooming token's rule"): a wait
+// by the holder is counted, so tests can assert that it never happens.
 
 #include <atomic>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // that say who sleeps and who is being woken; the queues stay with the scheduler, which
 // passes what it saw in them as arguments. The decisions that depend only on what was
 // read are static and pure, so they can be tested without threads (unit_wake_protocol).
-// docs/design.md, "The sleep/wake protocol", tells the same story in prose.
+// docs/scheduler.md, "The wake protocol", tells the same story in prose.
 //
 // Words used here and in the scheduler:
 //   park      an OS wait on idleSignal_ with no time limit (or the safety net's)

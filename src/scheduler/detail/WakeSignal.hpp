@@ -12,7 +12,8 @@
 // On Linux the wait is a futex on the epoch word: the kernel compares the word and
 // sleeps atomically, so a notification cannot fall between check and sleep. (We first
 // used std::condition_variable and measured lost notify_one wake-ups with glibc 2.36,
-// jobs starting 1 ms late; see docs/design.md.) Elsewhere a condition variable is used.
+// jobs starting 1 ms late; see docs/decisions.md, "Parking sleeps on a futex, not a
+// condition variable".) Elsewhere a condition variable is used.
 
 #include <atomic>
 #include <condition_variable>

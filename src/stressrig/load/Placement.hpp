@@ -12,8 +12,8 @@ namespace pullsched::rig {
 /// pinned: worker i bound to the i-th CPU the process may use (WorkerPinning::FirstCpus):
 ///   no worker waits beside another, but none can make room for another thread either.
 /// os: the OS alone (neither).
-/// Placement is a trade-off measured both ways (docs/design.md); the option lets a user
-/// measure it on their own machine and load.
+/// Placement is a trade-off measured both ways (docs/decisions.md, "Workers unpinned by
+/// default"); the option lets a user measure it on their own machine and load.
 enum class Placement { Spread, Pinned, Os };
 inline constexpr Placement kPlacements[] = {Placement::Spread, Placement::Pinned, Placement::Os};
 

@@ -84,7 +84,8 @@ struct SchedulerConfig {
     /// moves to a CPU no busy worker uses, then lets the OS place it freely again; and
     /// whoever wakes a parked worker first limits it to CPUs that neither the waker, a
     /// busy worker nor a still-posting thread uses, until it runs. The OS left two
-    /// workers on one CPU for milliseconds while another idled (docs/design.md).
+    /// workers on one CPU for milliseconds while another idled (docs/scheduler.md, "Where
+    /// the workers run").
     bool spreadWorkers = true;
     /// drain() and drainFor() run queued untimed jobs on the calling thread while they
     /// wait (from the shared queue, or the oldest of a worker's queues), as oneTBB's and

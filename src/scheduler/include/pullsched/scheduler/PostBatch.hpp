@@ -12,7 +12,7 @@
 // Jobs of a batch are private to it until submit(): they do not run, and naming one
 // another costs no atomic operation and no lock. submit() counts the whole batch once,
 // wires the predecessors outside the batch, and publishes what is ready in one queue
-// operation. See docs/design.md, "Posting many jobs at once".
+// operation. See docs/scheduler.md, "Posting many jobs at once".
 
 #include <cstddef>
 #include <initializer_list>

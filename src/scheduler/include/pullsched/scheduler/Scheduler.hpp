@@ -10,7 +10,7 @@
 //   int v = n.get();                          // waits for n alone, helping meanwhile
 //   sched.drain();
 //
-// There is no manager thread: workers pull. See docs/design.md.
+// There is no manager thread: workers pull. See docs/scheduler.md.
 
 #include <concepts>
 #include <cstdint>

@@ -37,7 +37,7 @@ struct Statistics {
     /// the workers' next look, about 2 s after the last job).
     std::uint64_t jobRecords = 0;
     /// Times the grooming-token holder waited for a lock. Always 0: the token holder never
-    /// waits (docs/design.md); kept as a check of that promise.
+    /// waits (docs/scheduler.md, "The token protocol"); kept as a check of that promise.
     std::uint64_t tokenHolderWaits = 0;
     std::uint64_t observerExceptions = 0;  ///< thrown by Observer callbacks, caught and dropped
 
