@@ -6,14 +6,14 @@
 
 namespace pullsched::detail {
 
-/// How far the look-ahead follows a chain of single successors from the head. An
+/// How many jobs of a chain of single successors the look-ahead reads, the head included. An
 /// argument, not a tuned value: burst-1024 opens with a chain of 9 behind its gate; 16
 /// covers that with room. No other depth was measured (docs/decisions.md).
 inline constexpr unsigned kFanOutLookAhead = 16;
 
 /// Whether `head`, or a job down the chain of single successors behind it (at most
-/// kFanOutLookAhead links), releases more than one successor. The caller hands over one
-/// reference to `head` (taken while the head was still queued); it is dropped here.
+/// kFanOutLookAhead jobs, the head included), releases more than one successor. The caller hands
+/// over one reference to `head` (taken while the head was still queued); it is dropped here.
 ///
 /// Walks hand over hand: under a job's successor lock, and only while that job is not
 /// final (`closed`), it takes a reference to the one successor, then lets go of the job.
