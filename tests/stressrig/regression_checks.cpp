@@ -3,10 +3,19 @@
 // envelope and the page; a bad condition exits 2 with one line before anything runs.
 // Satisfiable conditions are loose enough for a busy machine (the default --check-busy=warn
 // lets the outcomes stand), unsatisfiable ones impossible.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 
 #include "RigTestSupport.hpp"
 
@@ -174,6 +183,62 @@ TEST(Checks, AFileOfChecksIsRead) {
         rig("--mode=topology --pattern=burst --nodes=16 --check=@gate.yaml" + kQuiet, dir);
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("levels>=1"), std::string::npos) << r.out;
+    fs::remove_all(dir);
+}
+
+/// A check file is read like --rules and --stages files: a directory, a device, a FIFO or a
+/// file over the bound is refused with one line before anything runs. Fatal assertions:
+/// without the refusal, /dev/zero (last) would be read until memory runs out.
+TEST(Checks, ACheckFileIsARegularFileOfBoundedSize) {
+    const fs::path dir = rigtest::scratch("checks", "argument-file");
+    {
+        std::ofstream big(dir / "big.txt");
+        for (int i = 0; i < 8000; ++i)  // 72 KB of conditions the run would meet
+            big << "nodes>=1\n";
+    }
+    ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+    const std::string topo = "--mode=topology --pattern=burst --nodes=16 --out=out ";
+    // one line, exit 2, nothing written; a failure ends the test (see above)
+    auto refused = [&](const rigtest::Result& r, const std::string& file,
+                       const std::string& why) -> ::testing::AssertionResult {
+        const std::string line = "stressrig: invalid --check=@" + file + ": " + why + "\n";
+        if (r.code != 2 || r.err != line || !r.out.empty() || fs::exists(dir / "out"))
+            return ::testing::AssertionFailure()
+                   << "--check=@" << file << ": exit " << r.code << ", stderr "
+                   << r.err.substr(0, 300) << ", " << r.out.size() << " bytes on stdout";
+        return ::testing::AssertionSuccess();
+    };
+    ASSERT_TRUE(refused(rig(topo + "--check=@.", dir), ".", "is a directory, not a check file"));
+    ASSERT_TRUE(refused(rig(topo + "--check=@/dev/null", dir), "/dev/null",
+                        "is not a regular file (a character device); a check file must be one"));
+    ASSERT_TRUE(refused(rig(topo + "--check=@big.txt", dir), "big.txt",
+                        "larger than the 64 KiB a check file may hold"));
+    // a FIFO must not block the open; should it, the test opens the writing end to end it
+    const pid_t pid = rigtest::startRig({"--mode=topology", "--out=out", "--check=@fifo"}, dir);
+    int status = 0;
+    bool ended = false;
+    for (int look = 0; look < 200 && !ended; ++look) {
+        ended = ::waitpid(pid, &status, WNOHANG) == pid;
+        if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!ended) {
+        ADD_FAILURE() << "--check=@fifo blocked";
+        ::close(::open((dir / "fifo").c_str(), O_WRONLY | O_NONBLOCK));
+        ::waitpid(pid, &status, 0);
+    }
+    const rigtest::Result fifo{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                               rigtest::slurp(dir / "stdout.txt"),
+                               rigtest::slurp(dir / "stderr.txt")};
+    fs::remove(dir / "stdout.txt");
+    fs::remove(dir / "stderr.txt");
+    ASSERT_TRUE(refused(fifo, "fifo", "is not a regular file (a FIFO); a check file must be one"));
+    ASSERT_TRUE(refused(rig(topo + "--check=@/dev/zero", dir), "/dev/zero",
+                        "is not a regular file (a character device); a check file must be one"));
+    EXPECT_TRUE(refused(rig(topo + "--check=@no-such-file", dir), "no-such-file",
+                        "cannot read the file: No such file or directory"));
+    const rigtest::Result none = rig(topo + "--check=@", dir);
+    EXPECT_EQ(none.code, 2);
+    EXPECT_EQ(none.err, "stressrig: invalid --check=@: no file name after '@'\n");
     fs::remove_all(dir);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// A small text file named on the command line (`--rules=@FILE`, `--stages=@FILE`), read
-// safely: never a FIFO, device or directory, never more than a bound.
+// A small text file named on the command line (`--rules=@FILE`, `--stages=@FILE`,
+// `--check=@FILE`), read safely: never a FIFO, device or directory, never more than a bound.
 
 #include <cstddef>
 #include <filesystem>

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/ArgumentFile.hpp"
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
 #include "report/HtmlPage.hpp"
@@ -253,13 +254,12 @@ std::vector<Check> CheckOptions::parse(std::string_view mode,
     if (spec.empty()) return {};
     std::string conditions = spec;
     if (spec.front() == '@') {
-        std::ifstream in(spec.substr(1));
-        if (!in) throw UsageError(fmt::format("invalid --check={}: cannot read the file", spec));
-        std::stringstream text;
-        text << in.rdbuf();
-        conditions = checkFileConditions(text.str());
-        if (conditions.empty())
-            throw UsageError(fmt::format("invalid --check={}: the file has no condition", spec));
+        const std::filesystem::path file = spec.substr(1);
+        if (file.empty()) throw UsageError("invalid --check=@: no file name after '@'");
+        const std::string what = fmt::format("invalid --check=@{}", file.string());
+        conditions =
+            checkFileConditions(readArgumentFile(file, what, "a check file", kMaxCheckFileBytes));
+        if (conditions.empty()) throw UsageError(what + ": the file has no condition");
     }
     return parseChecks(conditions, mode, figures, refused);
 }

@@ -2,6 +2,7 @@
 // --check and --check-busy, declared for every mode: conditions on the result's figures
 // that fail the run (exit 4), parsed and validated against the mode before anything runs.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@
 
 namespace pullsched::rig {
 
+/// The largest check file --check=@FILE reads; a check file is a few lines.
+inline constexpr std::size_t kMaxCheckFileBytes = 64 * 1024;
+
 /// The check options of the command line.
 struct CheckOptions {
     std::string spec;           ///< `EXPR[,EXPR...]` or `@FILE`
@@ -20,8 +24,9 @@ struct CheckOptions {
     std::string baselineDir;    ///< --check-baseline
 
     void declare(OptionTable& table);
-    /// The conditions of `spec` (a file's when it is `@FILE`), validated against the
-    /// figures `mode` produces (`refused`: see parseChecks). Throws UsageError with one line.
+    /// The conditions of `spec` (a file's when it is `@FILE`, read as readArgumentFile
+    /// reads), validated against the figures `mode` produces (`refused`: see parseChecks).
+    /// Throws UsageError with one line.
     std::vector<Check> parse(std::string_view mode, const std::vector<FigureSource>& figures,
                              const std::vector<FigureRefusal>& refused = {}) const;
     BusyPolicy busyPolicy() const;
