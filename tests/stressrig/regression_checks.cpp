@@ -326,6 +326,29 @@ TEST(Checks, DeadlineMissesOfComparedBackendsPointToPastDeadline) {
     fs::remove_all(dir);
 }
 
+/// A condition read from a file is echoed whole (a NUL byte shown, not cutting the message)
+/// and short (a long one elided), on one line.
+TEST(Checks, AConditionFromAFileIsEchoedVisiblyAndShort) {
+    const fs::path dir = rigtest::scratch("checks", "echo");
+    std::ofstream(dir / "nul.txt") << std::string("nodes==1\0x\n", 12);
+    const rigtest::Result nul = rig("--mode=topology --nodes=16 --check=@nul.txt --out=out", dir);
+    EXPECT_EQ(nul.code, 2);
+    EXPECT_EQ(nul.err,
+              "stressrig: invalid --check 'nodes==1\\x00x': nodes is a count; '\\x00x' is not "
+              "its unit (a plain number)\n");
+    std::ofstream(dir / "long.txt") << "checks:\n  - nodes<=1" << std::string(60000, 'x') << "\n";
+    const rigtest::Result longer =
+        rig("--mode=topology --nodes=16 --check=@long.txt --out=out", dir);
+    EXPECT_EQ(longer.code, 2);
+    EXPECT_LT(longer.err.size(), 400u) << longer.err.substr(0, 400);
+    EXPECT_EQ(longer.err.rfind("stressrig: invalid --check 'nodes<=1xxx", 0), 0u)
+        << longer.err.substr(0, 400);
+    EXPECT_NE(longer.err.find("x…"), std::string::npos) << longer.err.substr(0, 400);
+    EXPECT_EQ(std::count(longer.err.begin(), longer.err.end(), '\n'), 1);
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
 TEST(Checks, HelpNamesExitCode4AndTheModesFigures) {
     const fs::path dir = rigtest::scratch("checks", "help");
     const rigtest::Result r = rig("--mode=granularity --help", dir);

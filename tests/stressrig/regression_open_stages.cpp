@@ -108,6 +108,12 @@ TEST(OpenStages, BadStagesExitTwoWithOneLineBeforeAnythingRuns) {
         {"--mode=soak --stages=1s:1k --duration=2s", "--stages and --duration"},
         {"--mode=open --stages=@no-such-file", "cannot read the file"},
         {"--mode=headroom --stages=1s:1k", "does not apply to --mode=headroom"},
+        // a load as long as --duration allows, of one job at least: a shorter one measured
+        // one job over 1 ns ("achieved 1000M/s")
+        {"--mode=open --warmup=0s --stages=1ns:1k/s",
+         "invalid --stages='1ns:1k/s': the stages last 1ns in all; a load lasts 10.0ms..24h 00min"},
+        {"--mode=open --warmup=0s --stages=1us:1k/s,20ms:0",
+         "invalid --stages='1us:1k/s,20ms:0': the stages offer 0.001 jobs in all"},
     };
     for (const auto& [args, message] : cases) {
         const rigtest::Result r = rigtest::rig(args + " --out=out", dir);

@@ -15,6 +15,7 @@ using pullsched::Duration;
 using pullsched::rig::ArrivalTimetable;
 using pullsched::rig::parseStages;
 using pullsched::rig::RateProfile;
+using pullsched::rig::readStagesArgument;
 using pullsched::rig::UsageError;
 
 namespace {
@@ -150,4 +151,28 @@ TEST(RateProfile, RejectsBadStagesAndWindows) {
     EXPECT_THROW(ArrivalTimetable::staged(p, 500ms, 400ms), std::invalid_argument);
     const RateProfile huge({RateStage{1h, 1e9, 1e9}});
     EXPECT_THROW(ArrivalTimetable::staged(huge, 0s, 1h), std::length_error);
+}
+
+// The stages replace --duration, so they keep its bounds, and they offer one job at least:
+// a 1 ns stage measured one job over 1 ns and reported "achieved 1000M/s".
+TEST(RateProfile, TheCommandLinesStagesLastAsLongAsADurationAndOfferAJob) {
+    auto refusal = [](const std::string& spec) {
+        try {
+            readStagesArgument(spec);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("<accepted>");
+    };
+    EXPECT_EQ(refusal("1ns:1k/s"),
+              "invalid --stages='1ns:1k/s': the stages last 1ns in all; a load lasts "
+              "10.0ms..24h 00min, as --duration");
+    EXPECT_EQ(refusal("20h:1/s,5h:1/s"),
+              "invalid --stages='20h:1/s,5h:1/s': the stages last 25h 00min in all; a load lasts "
+              "10.0ms..24h 00min, as --duration");
+    EXPECT_EQ(refusal("1us:1k/s,20ms:0"),
+              "invalid --stages='1us:1k/s,20ms:0': the stages offer 0.001 jobs in all; they "
+              "must offer one at least");
+    EXPECT_EQ(readStagesArgument("10ms:100/s").duration(), 10ms);
+    EXPECT_EQ(readStagesArgument("1ns:1k/s,10ms:0->1k/s").stages().size(), 2u);
 }

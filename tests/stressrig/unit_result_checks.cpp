@@ -196,6 +196,27 @@ TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
               "metg[pullsched]");
 }
 
+// What a message echoes of a condition is every byte of it, visibly (a NUL byte would end
+// what() there), and short: a whole file must not become one line.
+TEST(ResultChecks, AnEchoedConditionShowsEveryByteAndIsShort) {
+    EXPECT_EQ(refusal(std::string("efficiency>=0.9\0x", 17)),
+              "invalid --check 'efficiency>=0.9\\x00x': efficiency is a ratio; '\\x00x' is not "
+              "its unit (a plain number, x or %)");
+    const std::string longName = refusal(std::string(5000, 'y') + "<1");
+    EXPECT_LT(longName.size(), 500u) << longName.substr(0, 500);
+    EXPECT_EQ(longName.rfind("invalid --check 'yyyy", 0), 0u) << longName.substr(0, 400);
+    EXPECT_NE(longName.find("y…'"), std::string::npos) << longName.substr(0, 400);
+    std::string many;
+    for (int i = 0; i < 3000; ++i)
+        many += "efficiency>=0.9,";
+    const std::string trailing = refusal(many);
+    EXPECT_LT(trailing.size(), 300u) << trailing.substr(0, 300);
+    EXPECT_NE(trailing.find("': an empty condition (a comma too many?)"), std::string::npos)
+        << trailing.substr(0, 300);
+    // a UsageError keeps a NUL byte of any message visible
+    EXPECT_STREQ(UsageError(std::string("a\0b", 3)).what(), "a\\x00b");
+}
+
 // A figure the mode refuses as configured is refused with the mode's reason, and only a
 // figure it does not produce: one it produces is parsed as usual.
 TEST(ResultChecks, ARefusedFigureIsRefusedWithItsReason) {

@@ -80,12 +80,13 @@ double thresholdOf(const Metric& m, const std::string& value, const std::string&
     double number = 0;
     const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc{} || p == value.data() || !std::isfinite(number))
-        throw UsageError(fmt::format("{}: '{}' is not a number", bad, value));
+        throw UsageError(fmt::format("{}: '{}' is not a number", bad, echoed(value)));
     const std::string unit = value.substr(static_cast<std::size_t>(p - value.data()));
     auto wrongUnit = [&](std::string_view hint) {
-        return UsageError(
-            fmt::format("{}: {} is {}; {} ({})", bad, m.name, MetricCatalogue::nameOf(m.dimension),
-                        unit.empty() ? "give a unit" : "'" + unit + "' is not its unit", hint));
+        return UsageError(fmt::format(
+            "{}: {} is {}; {} ({})", bad, m.name, MetricCatalogue::nameOf(m.dimension),
+            unit.empty() ? "give a unit" : fmt::format("'{}' is not its unit", echoed(unit)),
+            hint));
     };
     switch (m.dimension) {
         case Dimension::Duration:
@@ -162,7 +163,7 @@ std::pair<std::string, std::vector<std::string>> nameAndSelector(const std::stri
 Check parseCondition(const std::string& text, std::string_view mode,
                      const std::vector<FigureSource>& figures,
                      const std::vector<FigureRefusal>& refused) {
-    const std::string bad = fmt::format("invalid --check '{}'", text);
+    const std::string bad = fmt::format("invalid --check '{}'", echoed(text));
     const std::optional<OpAt> op = findOp(text);
     if (!op || op->begin == 0 || op->end == text.size())
         throw UsageError(
@@ -172,8 +173,8 @@ Check parseCondition(const std::string& text, std::string_view mode,
     const auto [name, selector] = nameAndSelector(text.substr(0, op->begin), bad);
     const Metric* metric = MetricCatalogue::find(name);
     if (!metric)
-        throw UsageError(fmt::format("{}: unknown figure '{}'; --mode={} has: {}", bad, name, mode,
-                                     figureNames(figures)));
+        throw UsageError(fmt::format("{}: unknown figure '{}'; --mode={} has: {}", bad,
+                                     echoed(name), mode, figureNames(figures)));
     const auto source = std::find_if(figures.begin(), figures.end(), [&](const FigureSource& f) {
         return f.metric == metric->name;
     });
@@ -211,8 +212,8 @@ std::vector<Check> parseChecks(std::string_view spec, std::string_view mode,
     for (const std::string& part : splitConditions(spec)) {
         const std::string text = withoutBlanks(part);
         if (text.empty())
-            throw UsageError(
-                fmt::format("invalid --check '{}': an empty condition (a comma too many?)", spec));
+            throw UsageError(fmt::format(
+                "invalid --check '{}': an empty condition (a comma too many?)", echoed(spec)));
         checks.push_back(parseCondition(text, mode, figures, refused));
     }
     return checks;
@@ -256,7 +257,7 @@ std::vector<Check> CheckOptions::parse(std::string_view mode,
     if (spec.front() == '@') {
         const std::filesystem::path file = spec.substr(1);
         if (file.empty()) throw UsageError("invalid --check=@: no file name after '@'");
-        const std::string what = fmt::format("invalid --check=@{}", file.string());
+        const std::string what = fmt::format("invalid --check=@{}", echoed(file.string()));
         conditions =
             checkFileConditions(readArgumentFile(file, what, "a check file", kMaxCheckFileBytes));
         if (conditions.empty()) throw UsageError(what + ": the file has no condition");

@@ -29,7 +29,8 @@ struct LoadSpanOptions {
     void declare(OptionTable& t, Duration defaultDuration, std::string warmupHelp) {
         duration = defaultDuration;
         t.group("Load");
-        t.duration("duration", duration, 10ms, 24h, "how long the load runs");
+        t.duration("duration", duration, kMinLoadDuration, kMaxLoadDuration,
+                   "how long the load runs");
         t.duration("warmup", warmup, 0ns, 1h, std::move(warmupHelp));
     }
 

@@ -13,6 +13,7 @@
 #include "cli/ArgumentFile.hpp"
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
+#include "format/Units.hpp"
 
 namespace pullsched::rig {
 namespace {
@@ -81,8 +82,8 @@ RateProfile parseStages(std::string_view spec) {
         const std::string_view item = trim(spec.substr(index, comma - index));
         const std::size_t n = stages.size() + 1;
         if (item.empty())
-            throw UsageError(
-                fmt::format("invalid --stages='{}': stage {} is empty; {}", spec, n, kForm));
+            throw UsageError(fmt::format("invalid --stages='{}': stage {} is empty; {}",
+                                         echoed(spec), n, kForm));
         try {
             stages.push_back(parseStage(item));
         } catch (const UnitError& e) {
@@ -93,16 +94,40 @@ RateProfile parseStages(std::string_view spec) {
     try {
         return RateProfile(std::move(stages));
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("invalid --stages='{}': {}", spec, e.what()));
+        throw UsageError(fmt::format("invalid --stages='{}': {}", echoed(spec), e.what()));
     }
 }
 
+namespace {
+
+/// The run the stages make is one --duration allows, with one job in it at least: a 1 ns
+/// stage put one job into a measured span of 1 ns ("achieved 1000M/s").
+RateProfile measurable(RateProfile profile, std::string_view spec) {
+    const Duration d = profile.duration();
+    if (d < kMinLoadDuration || d > kMaxLoadDuration)
+        throw UsageError(
+            fmt::format("invalid --stages='{}': the stages last {} in all; a load lasts {}..{}, as "
+                        "--duration",
+                        echoed(spec), Units::formatDuration(d, true),
+                        Units::formatDuration(kMinLoadDuration, true),
+                        Units::formatDuration(kMaxLoadDuration, true)));
+    const long double jobs = profile.arrivalsBefore(d);
+    if (jobs < 1)
+        throw UsageError(fmt::format(
+            "invalid --stages='{}': the stages offer {:.3g} jobs in all; they must offer one at "
+            "least",
+            echoed(spec), static_cast<double>(jobs)));
+    return profile;
+}
+
+}  // namespace
+
 RateProfile readStagesArgument(const std::string& text) {
     const std::string_view spec = trim(text);
-    if (!spec.starts_with('@')) return parseStages(spec);
+    if (!spec.starts_with('@')) return measurable(parseStages(spec), spec);
     const std::filesystem::path file{std::string(spec.substr(1))};
     if (file.empty()) throw UsageError("invalid --stages=@: no file name after '@'");
-    const std::string what = fmt::format("invalid --stages=@{}", file.string());
+    const std::string what = fmt::format("invalid --stages=@{}", echoed(file.string()));
     const std::string content = readArgumentFile(file, what, "a stages file", kMaxStagesFileBytes);
     std::string all;
     std::istringstream in(content);
@@ -113,7 +138,7 @@ RateProfile readStagesArgument(const std::string& text) {
     }
     if (all.empty()) throw UsageError(fmt::format("{}: the file holds no stages", what));
     try {
-        return parseStages(all);
+        return measurable(parseStages(all), all);
     } catch (const UsageError& e) {
         throw UsageError(fmt::format("{}: {}", what, e.what()));
     }

@@ -3,6 +3,7 @@
 // `DURATION:RATE→RATE` (linear ramp; `->` works too), comma-separated or one per line of
 // `@FILE`; parsed into a load/RateProfile before anything runs.
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,6 +15,10 @@ namespace pullsched::rig {
 /// The largest stages file --stages=@FILE reads.
 inline constexpr std::size_t kMaxStagesFileBytes = 64 * 1024;
 
+/// How long a timed load may run: --duration's bounds, which the stages replace.
+inline constexpr Duration kMinLoadDuration = std::chrono::milliseconds(10);
+inline constexpr Duration kMaxLoadDuration = std::chrono::hours(24);
+
 /// Parses a stage list. Durations take the rig's units plus `m` for minutes (as k6
 /// writes `1m`; a stage is never a millisecond long); rates take the rig's units and may
 /// be 0. UsageError with one line naming the stage for an empty list or stage, a
@@ -22,7 +27,8 @@ inline constexpr std::size_t kMaxStagesFileBytes = 64 * 1024;
 RateProfile parseStages(std::string_view spec);
 
 /// `--stages` as given: `@FILE` is read (one stage per line, '#' comments), else
-/// parseStages(text).
+/// parseStages(text). UsageError besides for stages that last less than kMinLoadDuration
+/// or more than kMaxLoadDuration in all, or offer less than one job.
 RateProfile readStagesArgument(const std::string& text);
 
 }  // namespace pullsched::rig
