@@ -128,7 +128,8 @@ std::unique_ptr<CommandLine> parseCommandLine(const std::vector<std::string>& ar
     if (cl->action != CommandLine::Action::Run) return cl;
     cl->table.parse(args, [&](std::string_view o) { return whoAccepts(o, modeName); });
     cl->mode->validate(cl->table);
-    cl->checks = cl->checkOptions.parse(modeName, cl->mode->figures(), cl->mode->refusedFigures());
+    cl->checks = cl->checkOptions.parse(modeName, cl->mode->figures(), cl->mode->refusedFigures(),
+                                        cl->mode->selectorLabels());
     cl->checkBaseline = cl->checkOptions.baseline(modeName, cl->checks);
     return cl;
 }

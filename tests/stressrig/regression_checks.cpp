@@ -285,6 +285,24 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         // compared backends expire no job, so they have no deadline misses (past_deadline)
         {"--mode=run --backends=pullsched,pool", "deadline_misses==0"},
         {"--mode=soak", "rss_trend<1MiB"},
+        // a selector that names nothing the run has, and thresholds no value can meet (the
+        // runs are short, should one start)
+        {kRun, "runtime[nosuch]<=1s"},
+        {kRun, "runtime[workers=2]<=1s"},
+        {"--mode=topology --nodes=16", "nodes[burst]==16"},
+        {"--mode=sweep --workers=1,2 --from=200/s --to=200/s --hold=50ms --warmup=0s",
+         "steps_run[workers=4]>=1"},
+        {kRun, "runtime<=-1ms"},
+        {kRun, "deadline_misses<=-1"},
+        {kRun, "efficiency<0"},
+        {"--mode=open --rate=500 --duration=100ms --warmup=0s", "drop_rate>100%"},
+        // the ratio to oneTBB needs tbb among the backends; shapes and worker counts as given
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1", "vs_tbb<=1"},
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1 --backends=pullsched,pool",
+         "vs_tbb[pool]<=2"},
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1", "time_per_call[fib-99]<=1s"},
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1", "time_per_call[fib-5/tbb]<=1s"},
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1", "speed_up[workers=2]>=1"},
     };
     for (const auto& [mode, check] : cases) {
         const fs::path dir = rigtest::scratch("checks", "bad");
@@ -323,6 +341,24 @@ TEST(Checks, DeadlineMissesOfComparedBackendsPointToPastDeadline) {
     EXPECT_NE(compared.out.find("  past_deadline "), std::string::npos) << compared.out;
     // a bad option does not keep the help from being shown
     EXPECT_EQ(rig("--mode=run --no-such-option --help", dir).code, 0);
+    fs::remove_all(dir);
+}
+
+// vs_tbb is oneTBB's ratio: refused, and listed as refused, without tbb among the backends.
+TEST(Checks, SpawnHasTheRatioToOneTbbOnlyWithTbb) {
+    const fs::path dir = rigtest::scratch("checks", "vs-tbb");
+    const rigtest::Result r =
+        rig("--mode=spawn --shapes=fib:5 --reps=1 --check='vs_tbb<=1' --out=out", dir);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("needs tbb among --backends"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    const rigtest::Result alone = rig("--mode=spawn --backends=pullsched --help", dir);
+    EXPECT_EQ(alone.out.find("  vs_tbb                  ratio"), std::string::npos) << alone.out;
+    EXPECT_NE(alone.out.find("  vs_tbb                  refused here: "), std::string::npos)
+        << alone.out;
+    const rigtest::Result with = rig("--mode=spawn --backends=pullsched,tbb --help", dir);
+    EXPECT_NE(with.out.find("  vs_tbb                  ratio"), std::string::npos) << with.out;
+    EXPECT_EQ(with.out.find("refused here"), std::string::npos) << with.out;
     fs::remove_all(dir);
 }
 

@@ -142,6 +142,22 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
         {"--mode=topology extra", "unexpected argument 'extra'"},
         {"--mode=run --placement=everywhere", "invalid --placement='everywhere'"},
         {"--mode=headroom --placement=pinned", "--placement does not apply here"},
+        // a list value given twice would be measured twice and reported as two (the runs
+        // are short, should one start)
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1,1",
+         "invalid --workers='1,1': 1 is given twice"},
+        {"--mode=sweep --workers=2,1,2 --from=200/s --to=200/s --hold=50ms --warmup=0s",
+         "invalid --workers='2,1,2': 2 is given twice"},
+        {"--mode=spawn --reps=1 --workers=1 --shapes=fib:5,skynet:1,fib:05",
+         "invalid --shapes='fib:5,skynet:1,fib:05': fib-5 is given twice"},
+        {"--mode=run --nodes=16 --load=20us --reps=1 --backends=pullsched,pool,pullsched",
+         "invalid --backends='pullsched,pool,pullsched': pullsched is given twice"},
+        {"--mode=spawn --shapes=fib:5 --reps=1 --workers=1 --backends=pool,pool",
+         "invalid --backends='pool,pool': pool is given twice"},
+        {"--mode=granularity --graphs=isolated:8,isolated:8 --sizes=1us --reps=1",
+         "invalid --graphs='isolated:8,isolated:8': isolated-8 is given twice"},
+        {"--mode=granularity --graphs=isolated:8 --sizes=1us,2us,1000ns --reps=1",
+         "invalid --sizes='1us,2us,1000ns': 1000ns is 1us again"},
     };
     for (const auto& [args, words] : cases) {
         const Result r = rig(args + " --out=results", dir);

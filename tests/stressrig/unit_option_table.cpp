@@ -132,6 +132,8 @@ TEST(OptionTable, ErrorsNameTheOptionAndItsBounds) {
     EXPECT_EQ(errorOf({"--list=1,,2"}), "invalid --list='': expected a non-negative integer");
     EXPECT_EQ(errorOf({"--list=1,2,"}), "invalid --list='1,2,': expected a list like 1,2,4,8");
     EXPECT_EQ(errorOf({"--list=100"}), "invalid --list=100: must be 1..64");
+    EXPECT_EQ(errorOf({"--list=2,4,2"}), "invalid --list='2,4,2': 2 is given twice");
+    EXPECT_EQ(errorOf({"--list=4,04"}), "invalid --list='4,04': 4 is given twice");
     EXPECT_EQ(errorOf({"--load="}), "invalid --load: needs a value (--load=VALUE)");
     EXPECT_EQ(errorOf({"--load"}), "invalid --load: needs a value (--load=VALUE)");
     EXPECT_EQ(errorOf({"--flag=yes"}), "invalid --flag: takes no value");

@@ -196,6 +196,72 @@ TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
               "metg[pullsched]");
 }
 
+// A selector names what the result of the mode tells its figures apart by as configured
+// (Mode::selectorLabels): a label (`workers=2`) or its value (`2`, `pullsched`).
+TEST(ResultChecks, ASelectorNamesWhatTheRunWillHave) {
+    const std::vector<std::string> labels{"pullsched", "tbb", "workers=2", "name=fib-25"};
+    auto with = [](const std::string& text, const std::vector<std::string>& l) {
+        try {
+            parseChecks(text, "test", kFigures, {}, l);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("<accepted>");
+    };
+    for (const char* fine : {"metg[pullsched]<=1us", "steps_run[2]>=1", "steps_run[workers=2]>=1",
+                             "metg[fib-25/tbb/2]<=1us", "metg[name=fib-25]<=1us", "metg<=1us"})
+        EXPECT_EQ(with(fine, labels), "<accepted>") << fine;
+    EXPECT_EQ(with("metg[nosuch]<=1us", labels),
+              "invalid --check 'metg[nosuch]<=1us': 'nosuch' selects nothing: --mode=test tells "
+              "its figures apart by pullsched, tbb, workers=2, name=fib-25");
+    EXPECT_EQ(with("metg[fib-99/tbb]<=1us", labels),
+              "invalid --check 'metg[fib-99/tbb]<=1us': 'fib-99' selects nothing: --mode=test "
+              "tells its figures apart by pullsched, tbb, workers=2, name=fib-25");
+    EXPECT_NE(with("steps_run[workers=3]>=1", labels).find("'workers=3' selects nothing"),
+              std::string::npos);
+    EXPECT_EQ(with("metg[pullsched]<=1us", {}),
+              "invalid --check 'metg[pullsched]<=1us': --mode=test has one value of each "
+              "figure; leave out the selector [pullsched]");
+    // unchecked without labels
+    EXPECT_EQ(one("metg[nosuch]<=1us").selector, std::vector<std::string>{"nosuch"});
+}
+
+// A threshold no value of the figure can meet fails every run: refused up front.
+TEST(ResultChecks, AThresholdNoValueCanMeetIsRefused) {
+    EXPECT_EQ(refusal("lateness_p99<=-1us"),
+              "invalid --check 'lateness_p99<=-1us': lateness_p99 is never below 0, so the "
+              "condition cannot hold");
+    EXPECT_EQ(refusal("deadline_misses<0"),
+              "invalid --check 'deadline_misses<0': deadline_misses is never below 0, so the "
+              "condition cannot hold");
+    EXPECT_NE(refusal("deadline_misses==-1").find("is never below 0"), std::string::npos);
+    EXPECT_NE(refusal("throughput<=-1k/s").find("is never below 0"), std::string::npos);
+    EXPECT_EQ(refusal("drop_rate>100%"),
+              "invalid --check 'drop_rate>100%': drop_rate is never above 100 %, so the "
+              "condition cannot hold");
+    EXPECT_EQ(refusal("drop_rate>=1.5"),
+              "invalid --check 'drop_rate>=1.5': drop_rate is never above 1, so the condition "
+              "cannot hold");
+    for (const char* fine : {"deadline_misses<=0", "deadline_misses==0", "deadline_misses>=0",
+                             "deadline_misses>-1", "deadline_misses!=-1", "drop_rate<=100%",
+                             "drop_rate==1", "efficiency>5", "throughput>0", "lateness_p99>=0us"})
+        EXPECT_EQ(refusal(fine), "<accepted>") << fine;
+    // figures that may be negative, and a correlation's own bounds
+    const std::vector<FigureSource> signedFigures{{"gradient"}, {"correlation"}, {"rss_trend"}};
+    EXPECT_EQ(
+        parseChecks("gradient<-1ms,rss_trend<-1MiB/h,correlation>=-0.5", "test", signedFigures)
+            .size(),
+        3u);
+    try {
+        parseChecks("correlation<-1", "test", signedFigures);
+        ADD_FAILURE() << "correlation<-1 accepted";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid --check 'correlation<-1': correlation is never below -1, so the "
+                     "condition cannot hold");
+    }
+}
+
 // What a message echoes of a condition is every byte of it, visibly (a NUL byte would end
 // what() there), and short: a whole file must not become one line.
 TEST(ResultChecks, AnEchoedConditionShowsEveryByteAndIsShort) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "backends/BackendRegistry.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/UsageError.hpp"
@@ -40,14 +42,23 @@ struct BackendOptions {
     /// --backends alone, with a mode's own help (a mode that has no warm-up runs).
     void declareList(OptionTable& t, std::string help) {
         t.text("backends", backends, "LIST", std::move(help), [](const std::string& v) {
+            std::vector<std::string> names;
             try {
-                std::string joined;
-                for (const std::string& n : BackendRegistry::parseList(v))
-                    joined += (joined.empty() ? "" : ",") + n;
-                return joined;
+                names = BackendRegistry::parseList(v);
             } catch (const std::invalid_argument& e) {
                 throw UsageError(std::string("--backends: ") + e.what());
             }
+            // parseList drops a repeated name; on the command line it is a slip
+            std::string joined;
+            for (const std::string& n : names) {
+                const std::string item = "," + n + ",";
+                const std::string list = "," + v + ",";
+                if (list.find(item) != list.rfind(item))
+                    throw UsageError(
+                        fmt::format("invalid --backends='{}': {} is given twice", v, n));
+                joined += (joined.empty() ? "" : ",") + n;
+            }
+            return joined;
         });
     }
 

@@ -143,6 +143,66 @@ double baselineFactor(const std::string& value, const std::string& bad) {
     return f;
 }
 
+/// Refuses a selector that can pick nothing: a mode without labels has one value of each
+/// figure, and every part must name one of the labels (or a label's value).
+void checkSelector(const std::vector<std::string>& selector, std::string_view mode,
+                   const std::vector<std::string>& labels, const std::string& bad) {
+    if (selector.empty()) return;
+    std::string written;
+    for (const std::string& part : selector)
+        written += (written.empty() ? "" : "/") + part;
+    if (labels.empty())
+        throw UsageError(
+            fmt::format("{}: --mode={} has one value of each figure; leave out the selector [{}]",
+                        bad, mode, echoed(written)));
+    for (const std::string& part : selector) {
+        if (std::any_of(labels.begin(), labels.end(),
+                        [&](const std::string& l) { return selects(part, l); }))
+            continue;
+        std::string known;
+        for (const std::string& l : labels)
+            known += (known.empty() ? "" : ", ") + l;
+        throw UsageError(
+            fmt::format("{}: '{}' selects nothing: --mode={} tells its figures "
+                        "apart by {}",
+                        bad, echoed(part), mode, echoed(known, 200)));
+    }
+}
+
+/// Refuses a threshold no value of the figure can meet (`runtime<=-1ms`): the check would
+/// fail every run, after it.
+void checkReachable(const Check& c, const std::string& bad) {
+    const MetricRange r = MetricCatalogue::range(*c.metric);
+    const double t = c.threshold;
+    bool below = false, above = false;
+    switch (c.op) {
+        case CheckOp::Less:
+            below = t <= r.least;
+            break;
+        case CheckOp::LessEqual:
+            below = t < r.least;
+            break;
+        case CheckOp::Greater:
+            above = t >= r.most;
+            break;
+        case CheckOp::GreaterEqual:
+            above = t > r.most;
+            break;
+        case CheckOp::Equal:
+            below = t < r.least;
+            above = t > r.most;
+            break;
+        case CheckOp::NotEqual:
+            break;
+    }
+    if (!below && !above) return;
+    const double bound = below ? r.least : r.most;
+    throw UsageError(
+        fmt::format("{}: {} is never {} {}, so the condition cannot hold", bad, c.metric->name,
+                    below ? "below" : "above",
+                    c.inPercent ? fmt::format("{:g} %", 100 * bound) : fmt::format("{:g}", bound)));
+}
+
 /// `name[a/b]` → name and {a, b}.
 std::pair<std::string, std::vector<std::string>> nameAndSelector(const std::string& lhs,
                                                                  const std::string& bad) {
@@ -162,7 +222,8 @@ std::pair<std::string, std::vector<std::string>> nameAndSelector(const std::stri
 
 Check parseCondition(const std::string& text, std::string_view mode,
                      const std::vector<FigureSource>& figures,
-                     const std::vector<FigureRefusal>& refused) {
+                     const std::vector<FigureRefusal>& refused,
+                     const std::optional<std::vector<std::string>>& labels) {
     const std::string bad = fmt::format("invalid --check '{}'", echoed(text));
     const std::optional<OpAt> op = findOp(text);
     if (!op || op->begin == 0 || op->end == text.size())
@@ -186,6 +247,7 @@ Check parseCondition(const std::string& text, std::string_view mode,
         throw UsageError(fmt::format("{}: --mode={} does not produce {}; it has: {}", bad, mode,
                                      metric->name, figureNames(figures)));
     }
+    if (labels) checkSelector(selector, mode, *labels, bad);
     Check c;
     c.text = text;
     c.metric = metric;
@@ -199,6 +261,7 @@ Check parseCondition(const std::string& text, std::string_view mode,
     } else {
         c.threshold = thresholdOf(*metric, value, bad);
         c.inPercent = metric->dimension == Dimension::Ratio && value.ends_with('%');
+        checkReachable(c, bad);
     }
     return c;
 }
@@ -207,14 +270,15 @@ Check parseCondition(const std::string& text, std::string_view mode,
 
 std::vector<Check> parseChecks(std::string_view spec, std::string_view mode,
                                const std::vector<FigureSource>& figures,
-                               const std::vector<FigureRefusal>& refused) {
+                               const std::vector<FigureRefusal>& refused,
+                               const std::optional<std::vector<std::string>>& labels) {
     std::vector<Check> checks;
     for (const std::string& part : splitConditions(spec)) {
         const std::string text = withoutBlanks(part);
         if (text.empty())
             throw UsageError(fmt::format(
                 "invalid --check '{}': an empty condition (a comma too many?)", echoed(spec)));
-        checks.push_back(parseCondition(text, mode, figures, refused));
+        checks.push_back(parseCondition(text, mode, figures, refused, labels));
     }
     return checks;
 }
@@ -249,9 +313,10 @@ void CheckOptions::declare(OptionTable& table) {
                 "the checks fail; pass = failed checks do not fail the run");
 }
 
-std::vector<Check> CheckOptions::parse(std::string_view mode,
-                                       const std::vector<FigureSource>& figures,
-                                       const std::vector<FigureRefusal>& refused) const {
+std::vector<Check> CheckOptions::parse(
+    std::string_view mode, const std::vector<FigureSource>& figures,
+    const std::vector<FigureRefusal>& refused,
+    const std::optional<std::vector<std::string>>& labels) const {
     if (spec.empty()) return {};
     std::string conditions = spec;
     if (spec.front() == '@') {
@@ -262,7 +327,7 @@ std::vector<Check> CheckOptions::parse(std::string_view mode,
             checkFileConditions(readArgumentFile(file, what, "a check file", kMaxCheckFileBytes));
         if (conditions.empty()) throw UsageError(what + ": the file has no condition");
     }
-    return parseChecks(conditions, mode, figures, refused);
+    return parseChecks(conditions, mode, figures, refused, labels);
 }
 
 nlohmann::json CheckOptions::baseline(std::string_view mode,

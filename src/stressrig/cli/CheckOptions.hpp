@@ -3,6 +3,7 @@
 // that fail the run (exit 4), parsed and validated against the mode before anything runs.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,10 +26,11 @@ struct CheckOptions {
 
     void declare(OptionTable& table);
     /// The conditions of `spec` (a file's when it is `@FILE`, read as readArgumentFile
-    /// reads), validated against the figures `mode` produces (`refused`: see parseChecks).
-    /// Throws UsageError with one line.
+    /// reads), validated against the figures `mode` produces (`refused`, `labels`: see
+    /// parseChecks). Throws UsageError with one line.
     std::vector<Check> parse(std::string_view mode, const std::vector<FigureSource>& figures,
-                             const std::vector<FigureRefusal>& refused = {}) const;
+                             const std::vector<FigureRefusal>& refused = {},
+                             const std::optional<std::vector<std::string>>& labels = {}) const;
     BusyPolicy busyPolicy() const;
     /// The stored result `F*baseline` conditions compare with: the newest result of `mode`
     /// in --check-baseline (null when no condition is relative). Throws UsageError when a
@@ -38,10 +40,12 @@ struct CheckOptions {
 
 /// `EXPR[,EXPR...]`: each `KEY[SEL] OP VALUE[UNIT]` (OP < <= > >= == !=), checked against
 /// the figures `mode` produces. Throws UsageError naming the condition; a figure in
-/// `refused` with its reason.
+/// `refused` with its reason; a threshold outside the figure's range (MetricCatalogue::range);
+/// with `labels` (Mode::selectorLabels), a selector part that names none of them.
 std::vector<Check> parseChecks(std::string_view spec, std::string_view mode,
                                const std::vector<FigureSource>& figures,
-                               const std::vector<FigureRefusal>& refused = {});
+                               const std::vector<FigureRefusal>& refused = {},
+                               const std::optional<std::vector<std::string>>& labels = {});
 
 /// The conditions of a check file joined by commas: one per line, `#` comments, blank
 /// lines, and optionally a `checks:` line with `- EXPR` items under it.

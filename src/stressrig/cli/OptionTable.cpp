@@ -1,5 +1,6 @@
 #include "cli/OptionTable.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -303,8 +304,12 @@ OptionTable& OptionTable::countList(std::string name, std::vector<unsigned>& fie
         const std::string each = fmt::format("{}..{}", min, max);
         for (std::string item; std::getline(ss, item, ',');) {
             const std::uint64_t v = parseUnsignedOption(name, item);
-            list.push_back(
-                static_cast<unsigned>(checkedRange<std::uint64_t>(name, item, v, min, max, each)));
+            const auto n =
+                static_cast<unsigned>(checkedRange<std::uint64_t>(name, item, v, min, max, each));
+            // a value twice would be measured twice and reported as two (`1,1`)
+            if (std::find(list.begin(), list.end(), n) != list.end())
+                throw UsageError(fmt::format("invalid --{}='{}': {} is given twice", name, s, n));
+            list.push_back(n);
         }
         if (list.empty() || s.back() == ',')
             throw UsageError(

@@ -76,7 +76,7 @@ class OptionTable {
     OptionTable& path(std::string name, std::optional<std::filesystem::path>& field,
                       std::string valueName, std::string help);
     OptionTable& flag(std::string name, bool& field, std::string help);
-    /// A comma-separated list of counts, e.g. `--workers=1,2,4`.
+    /// A comma-separated list of distinct counts, e.g. `--workers=1,2,4`.
     OptionTable& countList(std::string name, std::vector<unsigned>& field, unsigned min,
                            unsigned max, std::string help);
 

@@ -214,6 +214,7 @@ class BreakingPointMode final : public Mode {
     std::vector<FigureSource> figures() const override {
         return {{"breaking_stress"}, {"breaking_to_ideal"}, {"breaking_to_limit"}};
     }
+    std::vector<std::string> selectorLabels() const override { return backends_.names(); }
     std::string_view summary() const override {
         return "the highest stress whose adapted schedule still holds, with a confidence "
                "interval";

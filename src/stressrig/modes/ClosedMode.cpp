@@ -70,6 +70,7 @@ class ClosedMode final : public Mode {
                                                         {"drop_rate", "*.deadline_drops/*.posted"},
                                                         {"deadline_drops", "*.deadline_drops"}});
     }
+    std::vector<std::string> selectorLabels() const override { return {"closed", "open"}; }
     std::string_view summary() const override {
         return "closed load: N users, next job when the previous is done; compared with open "
                "load at the same rate";

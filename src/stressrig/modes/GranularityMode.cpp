@@ -134,9 +134,12 @@ std::vector<GraphChoice> parseGraphs(const std::string& list, const TaskBenchOpt
         const std::string item =
             list.substr(from, comma == std::string::npos ? comma : comma - from);
         const GraphChoice g = parseGraph(item, taskBench);
-        if (std::none_of(out.begin(), out.end(),
-                         [&](const GraphChoice& o) { return o.label == g.label; }))
-            out.push_back(g);
+        // measured twice, it would be reported as two graphs of one name
+        if (std::any_of(out.begin(), out.end(),
+                        [&](const GraphChoice& o) { return o.label == g.label; }))
+            throw UsageError(
+                fmt::format("invalid --graphs='{}': {} is given twice", list, g.label));
+        out.push_back(g);
         if (comma == std::string::npos) break;
         from = comma + 1;
     }
@@ -196,6 +199,12 @@ class GranularityMode final : public Mode {
     std::vector<FigureSource> figures() const override {
         return {{"metg", "metg_us.*"}, {"runs_verified"}};
     }
+    std::vector<std::string> selectorLabels() const override {
+        std::vector<std::string> labels = backendList_;
+        for (const GraphChoice& g : graphList_)
+            labels.push_back(g.label);
+        return labels;
+    }
     std::string_view summary() const override {
         return "minimum effective task granularity (METG): efficiency over job size per "
                "backend and graph";
@@ -241,6 +250,7 @@ class GranularityMode final : public Mode {
         backendList_ = backends_.names();
         explicitSizes_.clear();
         if (!sizesText_.empty()) {
+            std::vector<std::string> written;  // each size as given, for the message
             std::size_t from = 0;
             for (;;) {
                 const std::size_t comma = sizesText_.find(',', from);
@@ -255,13 +265,16 @@ class GranularityMode final : public Mode {
                 if (d < 100ns || d > 10s)
                     throw UsageError(
                         fmt::format("invalid --sizes entry '{}': a job size is 100ns..10s", item));
+                if (const auto same = std::find(explicitSizes_.begin(), explicitSizes_.end(), d);
+                    same != explicitSizes_.end())
+                    throw UsageError(fmt::format("invalid --sizes='{}': {} is {} again", sizesText_,
+                                                 item, written[same - explicitSizes_.begin()]));
                 explicitSizes_.push_back(d);
+                written.push_back(item);
                 if (comma == std::string::npos) break;
                 from = comma + 1;
             }
             std::sort(explicitSizes_.begin(), explicitSizes_.end());
-            explicitSizes_.erase(std::unique(explicitSizes_.begin(), explicitSizes_.end()),
-                                 explicitSizes_.end());
         }
         if (maxSize_ < minSize_)
             throw UsageError(fmt::format(

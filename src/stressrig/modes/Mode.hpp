@@ -2,6 +2,7 @@
 // The contract of a rig mode (one file per mode in src/stressrig/modes/).
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,6 +53,10 @@ class Mode {
     /// Figures a `--check` may not name as the mode is configured, each with what to name
     /// instead (a figure the mode never produces needs no entry).
     virtual std::vector<FigureRefusal> refusedFigures() const { return {}; }
+    /// What the result tells a figure's instances apart by, as configured (after
+    /// validate()): backend names, `workers=2`, graph names, `name=fib-25` (see
+    /// FigureSource). A `--check` selector must name one; none: one value of each figure.
+    virtual std::vector<std::string> selectorLabels() const { return {}; }
 };
 
 /// Every mode, in --help order. Each mode file defines its factory.

@@ -49,6 +49,7 @@ class OpenMode final : public Mode {
                                                  {"max_backlog"},
                                                  {"rss_max"}});
     }
+    std::vector<std::string> selectorLabels() const override { return backends_.names(); }
     std::string_view summary() const override {
         return "open load: jobs at a fixed rate, lateness from the intended start";
     }

@@ -53,6 +53,7 @@ class ParamRangeMode final : public Mode {
   public:
     std::string_view name() const override { return "param-range"; }
     std::vector<FigureSource> figures() const override { return {{"gradient"}, {"correlation"}}; }
+    std::vector<std::string> selectorLabels() const override { return backends_.names(); }
     std::string_view summary() const override {
         return "load peaks of growing size: result time over job count, fitted with a line";
     }

@@ -150,6 +150,7 @@ class RunMode final : public Mode {
         return withLateness(LatenessAt::Flat,
                             {{"efficiency"}, {"runtime"}, {"deadline_misses"}, {"past_deadline"}});
     }
+    std::vector<std::string> selectorLabels() const override { return backends_.names(); }
     std::vector<FigureRefusal> refusedFigures() const override {
         if (!backends_.comparing()) return {};
         return {{"deadline_misses",

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,11 +88,32 @@ class SpawnMode final : public Mode {
   public:
     std::string_view name() const override { return "spawn"; }
     /// Each point is told apart by its shape, backend and worker count:
-    /// `--check='time_per_call[fib-25/pullsched/2]<=60ns'`.
+    /// `--check='time_per_call[fib-25/pullsched/2]<=60ns'`. The ratio to oneTBB only when
+    /// oneTBB runs.
     std::vector<FigureSource> figures() const override {
-        return {{"time_per_call", "shapes[name].backends[name].points[workers].ns_per_call_median"},
-                {"vs_tbb", "shapes[name].backends[name].points[workers].vs_reference"},
-                {"speed_up", "shapes[name].backends[name].points[workers].speed_up"}};
+        std::vector<FigureSource> f{
+            {"time_per_call", "shapes[name].backends[name].points[workers].ns_per_call_median"},
+            {"speed_up", "shapes[name].backends[name].points[workers].speed_up"}};
+        if (runsReference())
+            f.insert(f.begin() + 1,
+                     {"vs_tbb", "shapes[name].backends[name].points[workers].vs_reference"});
+        return f;
+    }
+    std::vector<FigureRefusal> refusedFigures() const override {
+        if (runsReference()) return {};
+        return {{"vs_tbb",
+                 "the ratio to oneTBB needs tbb among --backends (e.g. --backends=pullsched,tbb); "
+                 "without it, compare time_per_call"}};
+    }
+    std::vector<std::string> selectorLabels() const override {
+        std::vector<std::string> labels;
+        for (const RecursionShape& s : shapeList_)
+            labels.push_back("name=" + recursionLabel(s));
+        for (const std::string& b : backendList_)
+            labels.push_back("name=" + b);
+        for (const unsigned w : workers_)
+            labels.push_back(fmt::format("workers={}", w));
+        return labels;
     }
     std::string_view summary() const override {
         return "work that jobs create: fibonacci and skynet recursions, each backend in its "
@@ -151,21 +173,33 @@ class SpawnMode final : public Mode {
     }
 
   private:
+    bool runsReference() const {
+        const std::vector<std::string> names = backends_.names();
+        return std::find(names.begin(), names.end(), kReference) != names.end();
+    }
+
     static std::vector<RecursionShape> parseShapes(const std::string& list) {
         std::vector<RecursionShape> out;
         std::size_t begin = 0;
         while (begin <= list.size()) {
             const std::size_t end = std::min(list.find(',', begin), list.size());
             const std::string item = list.substr(begin, end - begin);
+            std::optional<RecursionShape> shape;
             try {
-                const auto shape = parseRecursion(item);
-                if (!shape)
-                    throw UsageError(fmt::format(
-                        "--shapes: '{}' is not a recursion: give fib:N or skynet:D", item));
-                out.push_back(*shape);
+                shape = parseRecursion(item);
             } catch (const std::invalid_argument& e) {
                 throw UsageError(fmt::format("--shapes: {}", e.what()));
             }
+            if (!shape)
+                throw UsageError(
+                    fmt::format("--shapes: '{}' is not a recursion: give fib:N or skynet:D", item));
+            // measured twice, it would be reported as two shapes of one name
+            if (std::any_of(out.begin(), out.end(), [&](const RecursionShape& o) {
+                    return recursionLabel(o) == recursionLabel(*shape);
+                }))
+                throw UsageError(fmt::format("invalid --shapes='{}': {} is given twice", list,
+                                             recursionLabel(*shape)));
+            out.push_back(*shape);
             begin = end + 1;
         }
         return out;

@@ -68,6 +68,12 @@ class SweepMode final : public Mode {
                 {"first_failure_rate", "levels[workers].first_failure_per_s"},
                 {"steps_run", "levels[workers].steps_run"}};
     }
+    std::vector<std::string> selectorLabels() const override {
+        std::vector<std::string> labels;
+        for (const unsigned w : workers_)
+            labels.push_back(fmt::format("workers={}", w));
+        return labels;
+    }
     std::string_view summary() const override {
         return "offered-rate steps per worker count: stable / burst / failure levels";
     }

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -246,6 +247,14 @@ std::string MetricCatalogue::csvHeader(std::string_view name, CsvStyle style) {
     if (m == nullptr)
         throw std::logic_error(fmt::format("no figure '{}' in the metric catalogue", name));
     return csvHeader(*m, style);
+}
+
+MetricRange MetricCatalogue::range(const Metric& m) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    if (m.name == "gradient" || m.name == "rss_trend") return {-kInf, kInf};
+    if (m.name == "correlation") return {-1, 1};
+    if (m.name == "drop_rate" || m.name == "late_rate") return {0, 1};
+    return {0, kInf};
 }
 
 std::string_view MetricCatalogue::unitsOf(Dimension d) {

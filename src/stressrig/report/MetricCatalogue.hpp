@@ -49,6 +49,12 @@ struct Metric {
     std::string_view csvWords = {};
 };
 
+/// The values a figure can take, in its dimension's base unit.
+struct MetricRange {
+    double least;
+    double most;
+};
+
 class MetricCatalogue {
   public:
     /// Every figure, in the order the page lists them.
@@ -69,6 +75,10 @@ class MetricCatalogue {
     /// The same for the figure named `name`; std::logic_error when the catalogue has none
     /// (a writer naming a figure that is not in the catalogue is a bug).
     static std::string csvHeader(std::string_view name, CsvStyle style = CsvStyle::Words);
+    /// What no run can fall outside of: 0 up for counts, times, rates and most ratios (a job
+    /// never starts before its start time); a share of the jobs 0..1; a correlation -1..1;
+    /// a fitted slope (gradient, memory trend) anything.
+    static MetricRange range(const Metric& m);
     /// The units a `--check` value of this dimension takes, for messages.
     static std::string_view unitsOf(Dimension d);
     /// "duration", "rate", ... for messages.

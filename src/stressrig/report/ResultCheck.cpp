@@ -104,13 +104,10 @@ std::vector<Instance> instancesOf(const nlohmann::json& result, std::string_view
     return out.empty() ? resolveFigure(result, path) : out;
 }
 
-/// A selector part names a label (`workers=2`) or its value (`2`, `pullsched`).
 bool selected(const std::vector<std::string>& selector, const std::vector<std::string>& where) {
     return std::all_of(selector.begin(), selector.end(), [&](const std::string& s) {
-        return std::any_of(where.begin(), where.end(), [&](const std::string& w) {
-            const std::size_t eq = w.find('=');
-            return w == s || (eq != std::string::npos && w.substr(eq + 1) == s);
-        });
+        return std::any_of(where.begin(), where.end(),
+                           [&](const std::string& w) { return selects(s, w); });
     });
 }
 
@@ -182,11 +179,17 @@ void addRows(const Check& check, const nlohmann::json& result, const nlohmann::j
     }
     if (!any)
         rows.push_back(
-            {check.text, check.selector.empty() ? "" : "[" + joined(check.selector, "/") + "]",
+            {check.text,
+             check.selector.empty() ? "" : fmt::format("[{}]", joined(check.selector, "/")),
              std::nullopt, std::nullopt, "not in the result", CheckRow::Outcome::Missing});
 }
 
 }  // namespace
+
+bool selects(std::string_view part, std::string_view label) {
+    const std::size_t eq = label.find('=');
+    return label == part || (eq != std::string_view::npos && label.substr(eq + 1) == part);
+}
 
 std::string_view busyPolicyName(BusyPolicy p) {
     switch (p) {

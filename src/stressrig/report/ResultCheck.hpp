@@ -90,6 +90,9 @@ CheckReport evaluateChecks(const std::vector<Check>& checks, const nlohmann::jso
                            std::string busyNote, BusyPolicy policy,
                            const nlohmann::json& baseline = nullptr);
 
+/// Whether a selector part names `label` (`workers=2`) or its value (`2`, `pullsched`).
+bool selects(std::string_view part, std::string_view label);
+
 /// "fail", "warn", "pass".
 std::string_view busyPolicyName(BusyPolicy p);
 /// "pass", "FAIL", "FAIL (n/a)" (a figure not measured fails its check).
