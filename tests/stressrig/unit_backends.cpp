@@ -19,6 +19,7 @@
 #include "backends/PredecessorCounts.hpp"
 #include "load/SyntheticGraphs.hpp"
 #include "pullsched/testchain/Presets.hpp"
+#include "report/BackendSeriesJson.hpp"
 
 using namespace pullsched::rig;
 using namespace pullsched::testchain;
@@ -168,8 +169,8 @@ TEST(BackendSeries, CountsTheJobsThatEndedAfterTheirDeadline) {
     s.runs.push_back(run({JobTiming::kNotRun, milliseconds{5}, milliseconds{2}}));
     s.cutRun = run({milliseconds{9}, milliseconds{9}, milliseconds{9}});
     EXPECT_EQ(s.pastDeadline(schedule), 2u);  // node 2 of run 1, node 1 of run 2
-    EXPECT_EQ(s.json(&schedule).at("past_deadline"), 2);
-    EXPECT_TRUE(s.json(nullptr).at("past_deadline").is_null());  // no deadlines: no figure
+    EXPECT_EQ(seriesJson(s, &schedule).at("past_deadline"), 2);
+    EXPECT_TRUE(seriesJson(s, nullptr).at("past_deadline").is_null());  // no deadlines: no figure
     schedule.lifeWindow(milliseconds{10});
     EXPECT_EQ(s.pastDeadline(schedule), 0u);
 }

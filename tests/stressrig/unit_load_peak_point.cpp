@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "modes/LoadPeakPoint.hpp"
+#include "report/LoadPeakPoint.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;

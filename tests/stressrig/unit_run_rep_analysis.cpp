@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <string>
 
-#include "modes/RunRepAnalysis.hpp"
+#include "report/RunRepAnalysis.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;

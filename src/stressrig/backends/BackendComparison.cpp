@@ -6,13 +6,9 @@
 
 #include "backends/BackendRegistry.hpp"
 #include "format/Units.hpp"
-#include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/StopRequest.hpp"
 #include "pullsched/testchain/StopCheck.hpp"
-#include "report/LatencyReport.hpp"
-#include "report/MissingValues.hpp"
-#include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
 
@@ -80,44 +76,6 @@ std::size_t BackendSeries::pastDeadline(const testchain::LevelSchedule& schedule
     return n;
 }
 
-nlohmann::json BackendSeries::json(const testchain::LevelSchedule* deadlines) const {
-    const SampleStatistics rt = runtimeMs();
-    nlohmann::json j;
-    j["start_times"] = graphStartTimesName(startTimes);
-    j["start_times_text"] = startTimesText;
-    j["runs"] = runs.size();
-    j["warmup_runs"] = warmups;
-    j["interrupted"] = interrupted;
-    j["runtime_ms"] = jsonNumber(rt.mean);
-    j["runtime_min_ms"] = jsonNumber(rt.min);
-    j["runtime_median_ms"] = jsonNumber(rt.median);
-    j["runtime_max_ms"] = jsonNumber(rt.max);
-    j["efficiency"] = jsonNumber(efficiency().mean);
-    j["start_wait_ms"] = jsonNumber(startWaitMs().mean);
-    const nlohmann::json latenessJson = histogramJson(lateness());
-    for (const auto& [k, v] : latenessJson.items())
-        j["lateness_" + k] = v;
-    j["hash_ok_runs"] = hashOkRuns();
-    j["exactly_once_runs"] = exactlyOnceRuns();
-    std::size_t missed = 0, repeated = 0;
-    nlohmann::json perRun = nlohmann::json::array();
-    for (const BackendRun& r : runs) {
-        missed += r.missed;
-        repeated += r.repeated;
-        perRun.push_back(r.result.completed ? nlohmann::json(toMs(r.result.runTime))
-                                            : nlohmann::json(nullptr));
-    }
-    j["missed_jobs"] = missed;
-    j["repeated_jobs"] = repeated;
-    j["hash_check"] = runs.empty()                  ? "not checked"
-                      : hashOkRuns() == runs.size() ? "ok"
-                                                    : "mismatch";
-    j["failure"] = failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(failure);
-    j["runtime_ms_per_run"] = perRun;
-    j["past_deadline"] = deadlines ? nlohmann::json(pastDeadline(*deadlines)) : nullptr;
-    return j;
-}
-
 namespace {
 
 /// Warm-up runs, not counted: they end at the first failure, a stop or a timeout.
@@ -181,31 +139,6 @@ BackendSeries measureSeries(const std::string& name, const testchain::TestChainG
         if (b->writeTraceDump(dump)) s.traceDump = dump.str();
     }
     return s;
-}
-
-std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
-                                           const testchain::TestChainGraph& graph,
-                                           const BackendSetup& setup, std::size_t reps,
-                                           unsigned warmup, const StopRequest& stop,
-                                           Progress* progress) {
-    std::vector<BackendSeries> out;
-    for (const std::string& name : names) {
-        out.push_back(measureSeries(name, graph, setup, {.reps = reps, .warmup = warmup}, stop));
-        const BackendSeries& s = out.back();
-        if (progress)
-            progress->note(fmt::format("{}: {} runs, runtime median {}{}", name, s.runs.size(),
-                                       msText(s.runtimeMs().median),
-                                       s.failure.empty() ? "" : ", FAILED: " + s.failure));
-    }
-    return out;
-}
-
-nlohmann::json backendsJson(const std::vector<BackendSeries>& series,
-                            const testchain::LevelSchedule* deadlines) {
-    nlohmann::json j = nlohmann::json::object();
-    for (const BackendSeries& s : series)
-        j[s.name] = s.json(deadlines);
-    return j;
 }
 
 }  // namespace pullsched::rig

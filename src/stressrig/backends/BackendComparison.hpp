@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/SampleStatistics.hpp"
 #include "backends/GraphRunner.hpp"
 #include "measure/LatencyHistogram.hpp"
@@ -20,7 +18,6 @@
 namespace pullsched::rig {
 
 class StopRequest;
-class Progress;
 
 /// The measured runs of one backend.
 struct BackendSeries {
@@ -45,12 +42,6 @@ struct BackendSeries {
     /// Jobs of all runs that ended later than `schedule.nodeDeadline()`: read from the end
     /// times, since only pullsched could expire a job (jobs that never ran have no end).
     std::size_t pastDeadline(const testchain::LevelSchedule& schedule) const;
-    /// { start_times, start_times_text, runs, warmup_runs, runtime_ms (mean), runtime_min_ms,
-    ///   runtime_median_ms, runtime_max_ms, efficiency, start_wait_ms, lateness_*,
-    ///   hash_ok_runs, exactly_once_runs, missed_jobs, repeated_jobs, failure, runtime_ms_per_run,
-    ///   past_deadline (pastDeadline(*deadlines); null when `deadlines` is nullptr: the
-    ///   schedule has none) }
-    nlohmann::json json(const testchain::LevelSchedule* deadlines) const;
 };
 
 /// Why a backend run is not correct ("" if it is): the runner's error, a timeout, a hash
@@ -75,16 +66,5 @@ struct SeriesPlan {
 BackendSeries measureSeries(const std::string& name, const testchain::TestChainGraph& graph,
                             const BackendSetup& setup, const SeriesPlan& plan,
                             const StopRequest& stop);
-
-/// measureSeries() on each backend in `names`. Progress notes one line per backend.
-std::vector<BackendSeries> compareBackends(const std::vector<std::string>& names,
-                                           const testchain::TestChainGraph& graph,
-                                           const BackendSetup& setup, std::size_t reps,
-                                           unsigned warmup, const StopRequest& stop,
-                                           Progress* progress = nullptr);
-
-/// JSON object keyed by backend name (each BackendSeries::json(deadlines)).
-nlohmann::json backendsJson(const std::vector<BackendSeries>& series,
-                            const testchain::LevelSchedule* deadlines);
 
 }  // namespace pullsched::rig

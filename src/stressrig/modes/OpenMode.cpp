@@ -18,11 +18,11 @@
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "modes/ModeFigures.hpp"
-#include "modes/StreamComparisonReport.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/StageReport.hpp"
+#include "report/StreamComparisonReport.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 

@@ -33,10 +33,10 @@
 #include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/RunInstrument.hpp"
-#include "modes/LoadPeakPoint.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/LoadPeakPoint.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 

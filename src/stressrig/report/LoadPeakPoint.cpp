@@ -1,4 +1,4 @@
-#include "modes/LoadPeakPoint.hpp"
+#include "report/LoadPeakPoint.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "modes/RunRepAnalysis.hpp"
+#include "report/RunRepAnalysis.hpp"
 
 #include <fmt/format.h>
 

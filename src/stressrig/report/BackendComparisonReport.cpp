@@ -1,4 +1,4 @@
-#include "modes/BackendComparisonReport.hpp"
+#include "report/BackendComparisonReport.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "modes/StreamComparisonReport.hpp"
+#include "report/StreamComparisonReport.hpp"
 
 #include <cmath>
 
