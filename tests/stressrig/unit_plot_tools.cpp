@@ -46,8 +46,8 @@ TEST(PlotTools, SeriesScriptRendersCsv) {
     EXPECT_GT(fs::file_size(dir.path / "s.png"), 1000u);
 }
 
-// As the README shows it: no y2. A text column ("class") and an all-empty (missing)
-// column are left out instead of stopping gnuplot; an empty cell is a gap.
+// Without y2 (docs/rig.md's example names one; both work). A text column ("class") and an
+// all-empty (missing) column are left out instead of stopping gnuplot; an empty cell is a gap.
 TEST(PlotTools, TableScriptRendersCsvWithoutY2) {
     if (!rigtest::haveTool("gnuplot"))
         GTEST_SKIP() << "gnuplot not installed: tools/plot/table.gp not run";
