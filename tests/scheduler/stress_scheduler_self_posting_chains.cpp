@@ -93,7 +93,7 @@ void runChains(const ClockSource* clock, Duration idleSpin) {
     ParkWatch watch;
     SchedulerConfig cfg;
     cfg.workers = kWorkers;
-    cfg.observer = &watch;  // as the rig's LatencyRecorder: the waiting thread does not help
+    cfg.observer = &watch;  // with an observer the waiting thread does not help
     cfg.clock = clock;
     cfg.idleSpin = idleSpin;
     Scheduler sched(cfg);

@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "backends/BackendRegistry.hpp"
+#include "backends/StreamPlayer.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/UsageError.hpp"
-#include "load/OpenLoadDriver.hpp"
 #include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
@@ -68,16 +68,19 @@ TEST(RigTimeSums, DeadlinesSaturateAtTheEndOfTime) {
     EXPECT_EQ(jobDeadline(TimePoint{}, Duration::min()), pullsched::kNoDeadline);
 }
 
-TEST(RigTimeSums, OpenLoadDrainWithoutALimitWaitsForThePendingJob) {
+TEST(RigTimeSums, PlayerDrainWithoutALimitWaitsForThePendingJob) {
     const auto load = trivialLoad();
-    pullsched::Scheduler sched(schedulerConfig(1, Placement::Spread));
-    OpenLoadDriver driver(sched, load, OpenPlayConfig{});
+    const auto backend = BackendRegistry::streamRunner("pullsched");
+    backend->start(1, Placement::Spread);
+    LatencyRecorder lateness(1);
+    StreamPlayer player(*backend, load, StreamPlayConfig{}, lateness);
     std::atomic<bool> ran{false};
     // Pending when drain begins: it starts only 20 ms from now.
-    sched.postDetached([&ran] { ran.store(true); }, {.start = sched.now() + 20ms});
-    EXPECT_TRUE(driver.drain(kForever)) << "now + Duration::max() ended the drain at once";
+    player.submitOne(pullsched::SteadyClock::now() + 20ms, false, [&ran] { ran.store(true); });
+    EXPECT_TRUE(player.drain(kForever)) << "now + Duration::max() ended the drain at once";
     EXPECT_TRUE(ran.load());
-    EXPECT_FALSE(driver.drain(Duration::min())) << "a negative limit does not wait";
+    EXPECT_FALSE(player.drain(Duration::min())) << "a negative limit does not wait";
+    backend->stop();
 }
 
 TEST(RigTimeSums, StreamDrainWithoutALimitWaitsForThePendingJob) {

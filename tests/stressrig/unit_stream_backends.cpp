@@ -1,7 +1,9 @@
-// Every job-stream backend (--mode=open --backends) runs each submitted job exactly once
-// and none starts before its intended start, whether the generator hands it over when it
-// is due or the backend holds it back itself; a stop request skips what has not started
-// and still ends every job. Counts and timestamps only, no timed assertions.
+// Every job-stream backend runs each submitted job exactly once and none starts before its
+// intended start, whether the generator hands it over when it is due or the backend holds
+// it back itself; a job past its deadline is dropped by every backend (natively or by the
+// rig); a stop request skips what has not started and still ends every job; the open,
+// closed, rate-step and soak drivers account for every job on every backend. Counts and
+// timestamps only, no timed assertions.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,7 +14,10 @@
 
 #include "RigTestSupport.hpp"
 #include "backends/BackendRegistry.hpp"
+#include "backends/StreamClosedLoad.hpp"
 #include "backends/StreamOpenLoad.hpp"
+#include "backends/StreamRateStep.hpp"
+#include "backends/StreamSoak.hpp"
 
 using namespace pullsched::rig;
 using namespace std::chrono_literals;
@@ -28,9 +33,10 @@ pullsched::testchain::ComputationalLoad trivialLoad() {
     return load;
 }
 
-StreamRunConfig smallConfig(Duration duration, Duration warmup) {
-    StreamRunConfig c;
+OpenLoadConfig smallConfig(Duration duration, Duration warmup) {
+    OpenLoadConfig c;
     c.workers = 2;
+    c.deadlineWindow = Duration{0};  // a busy machine must not drop a job here
     c.jobLoad = 2us;
     c.duration = duration;
     c.warmup = warmup;
@@ -59,27 +65,21 @@ TEST_P(StreamBackendTest, PlaysATimetableExactlyOnceAndNeverEarly) {
         offsets.push_back(31ms);
     const auto b = BackendRegistry::streamRunner(GetParam());
     const auto load = trivialLoad();
-    const StreamRunResult r = playStream(*b, offsets, smallConfig(32ms, 10ms), load);
+    const StreamRunResult r = playOpenLoad(*b, offsets, smallConfig(32ms, 10ms), load);
 
     EXPECT_EQ(r.backend, GetParam());
     EXPECT_FALSE(r.load.interrupted);
     EXPECT_TRUE(r.load.drained);
     EXPECT_EQ(r.load.posted, offsets.size());
     EXPECT_EQ(r.load.completed, offsets.size());
-    EXPECT_EQ(r.missed, 0u);
-    EXPECT_EQ(r.repeated, 0u);
-    ASSERT_EQ(r.executions.size(), offsets.size());
-    ASSERT_EQ(r.latenessNs.size(), offsets.size());
-    std::size_t early = 0;
-    for (std::size_t i = 0; i < offsets.size(); ++i) {
-        EXPECT_EQ(r.executions[i], 1u) << "arrival " << i;
-        if (r.latenessNs[i] < 0) ++early;
-    }
-    EXPECT_EQ(early, 0u) << "jobs started before their intended start";
+    EXPECT_EQ(r.load.missed, 0u);
+    EXPECT_EQ(r.load.repeated, 0u);
+    EXPECT_EQ(r.load.expired, 0u);
+    EXPECT_EQ(r.load.cancelled, 0u);
     // Arrivals at or after the 10 ms warm-up are measured: 200 of the even ones + the burst.
     EXPECT_EQ(r.load.measured, 300u);
     EXPECT_EQ(r.load.lateness.count(), 300u);
-    EXPECT_EQ(r.load.lateness.clampedNegatives(), 0u);
+    EXPECT_EQ(r.load.lateness.clampedNegatives(), 0u) << "jobs started before their start";
     EXPECT_EQ(b->submitted(), offsets.size());
     EXPECT_EQ(b->ended(), offsets.size());
 }
@@ -120,12 +120,113 @@ TEST_P(StreamBackendTest, AStopRequestEndsThePlayAndSkipsWhatHasNotStarted) {
     stop.request();  // before the first arrival: nothing is played
     const auto b = BackendRegistry::streamRunner(GetParam());
     const auto load = trivialLoad();
-    const StreamRunResult r = playStream(*b, offsets, smallConfig(100ms, 0ms), load, &stop);
+    const StreamRunResult r = playOpenLoad(*b, offsets, smallConfig(100ms, 0ms), load, &stop);
     EXPECT_TRUE(r.load.interrupted);
     EXPECT_LT(r.load.posted, offsets.size());
-    EXPECT_EQ(r.repeated, 0u);
-    EXPECT_EQ(r.missed, 0u) << "an interrupted run does not count skipped jobs as missed";
+    EXPECT_EQ(r.load.repeated, 0u);
+    EXPECT_EQ(r.load.missed, 0u) << "an interrupted run does not count skipped jobs as missed";
     EXPECT_EQ(b->ended(), b->submitted());
+}
+
+TEST_P(StreamBackendTest, AJobPastItsDeadlineIsDroppedUnstarted) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    b->start(1);
+    std::atomic<int> ran{0};
+    const TimePoint now = SteadyClock::now();
+    b->submit(now - 2ms, now - 1ms, [&ran] { ran.fetch_add(1); });  // its deadline has passed
+    b->submit(now, pullsched::kNoDeadline, [&ran] { ran.fetch_add(10); });
+    EXPECT_TRUE(b->drain(60s));
+    b->stop();
+    EXPECT_EQ(ran.load(), 10) << "the job past its deadline ran, or the other did not";
+    EXPECT_EQ(b->expired(), 1u);
+    EXPECT_EQ(b->ended(), 2u);
+    EXPECT_EQ(b->skipped(), 0u);
+}
+
+TEST_P(StreamBackendTest, AClosedLoadAccountsForEveryJob) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    ClosedRunConfig c;
+    c.users = 3;
+    c.workers = 2;
+    c.jobLoad = 20us;
+    c.duration = 40ms;
+    c.warmup = 10ms;
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    const LoadRunResult r = runClosedLoad(*b, c, trivialLoad());
+    EXPECT_EQ(r.method, "closed");
+    EXPECT_TRUE(r.drained);
+    EXPECT_GE(r.posted, 3u) << "every user submits at least once";
+    EXPECT_EQ(r.completed + r.expired + r.cancelled, r.posted);
+    EXPECT_EQ(r.expired, 0u);
+    EXPECT_LE(r.completedInSpan, r.completed);
+    EXPECT_EQ(r.lateness.count(), r.measured) << "every measured job recorded its lateness";
+    EXPECT_EQ(b->ended(), b->submitted());
+}
+
+TEST_P(StreamBackendTest, AThinkTimeNeedsANativeStart) {
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    ClosedRunConfig c;
+    c.think = 1ms;
+    c.duration = 20ms;
+    c.warmup = 0ms;
+    c.jobLoad = 1us;
+    if (b->arrivalTimes() == StartTimes::Native) GTEST_SKIP() << "native start times";
+    EXPECT_THROW(runClosedLoad(*b, c, trivialLoad()), std::invalid_argument);
+}
+
+TEST_P(StreamBackendTest, ARateStepCountsItsJobs) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    RateStepConfig c;
+    c.arrivals.rate = 2000;
+    c.workers = 2;
+    c.jobLoad = 5us;
+    c.hold = 50ms;
+    c.warm = 10ms;
+    c.drainLimit = 60s;
+    c.deadlineWindow = Duration{0};
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    const StepResult r = runRateStep(*b, c, trivialLoad());
+    EXPECT_EQ(r.m.jobs, 100u);
+    EXPECT_TRUE(r.m.drained);
+    EXPECT_EQ(r.m.backlogAfterDrain, 0.0);
+    EXPECT_EQ(r.m.drops, 0u);
+    EXPECT_EQ(r.measured, 80u) << "arrivals from the 10 ms warm-up on";
+    EXPECT_EQ(r.lateness.count(), r.measured);
+    EXPECT_EQ(b->ended(), 100u);
+}
+
+TEST_P(StreamBackendTest, ASoakRowsEveryIntervalAndEveryJob) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    SoakRunConfig c;
+    c.arrivals.rate = 1000;
+    c.workers = 2;
+    c.jobLoad = 5us;
+    c.duration = 60ms;
+    c.interval = 20ms;
+    c.deadlineWindow = Duration{0};
+    std::size_t calls = 0;
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    const SoakRunResult r =
+        runSoak(*b, c, trivialLoad(), nullptr,
+                [&calls](const IntervalRow&, std::size_t, std::size_t) { ++calls; });
+    EXPECT_EQ(r.plannedIntervals, 3u);
+    ASSERT_EQ(r.rows.size(), 3u);
+    EXPECT_EQ(calls, 3u);
+    std::uint64_t jobs = 0, measured = 0;
+    for (const IntervalRow& row : r.rows) {
+        jobs += row.jobs;
+        measured += row.measured;
+    }
+    EXPECT_EQ(r.posted, 60u);
+    EXPECT_EQ(jobs, r.posted) << "every posted job in one interval's row";
+    EXPECT_EQ(r.completed, r.posted);
+    EXPECT_LE(measured, r.lateness.count());
+    EXPECT_EQ(r.lateness.count(), r.posted) << "no warm-up: every job measured";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStreamBackends, StreamBackendTest,

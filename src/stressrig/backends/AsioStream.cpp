@@ -24,7 +24,7 @@ class AsioStream final : public StreamRunner {
 
   protected:
     void launch(unsigned workers, Placement /*pullsched only*/) override { pool_.emplace(workers); }
-    void post(pullsched::TimePoint intendedStart, StreamJob job) override {
+    void post(pullsched::TimePoint intendedStart, pullsched::TimePoint, StreamJob job) override {
         // The handler owns its timer: the timer lives until the job has run.
         auto timer = std::make_shared<asio::steady_timer>(pool_->get_executor(), intendedStart);
         timer->async_wait(

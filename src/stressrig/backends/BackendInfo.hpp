@@ -26,6 +26,9 @@ struct BackendInfo {
     /// This project's scheduler: takes the rig's Observer (RunInstrument), deadlines and a
     /// worker placement; the other backends ignore those fields of BackendSetup.
     bool instrumented = false;
+    /// Drops a job unstarted past its deadline itself (pullsched). Arrival streams hold
+    /// deadlines in the rig for the others (StreamRunner); graph runs need them native.
+    bool deadlines = false;
     /// Builds its graph inside every run whatever BackendSetup::planInRun says (OpenMP's
     /// tasks and depend clauses, Asio's and the pool's per-run predecessor counts): its two
     /// timings are the same. False: planInRun moves the building into the run.

@@ -25,7 +25,7 @@ class OpenMpStream final : public StreamRunner {
     void launch(unsigned workers, Placement /*pullsched only*/) override {
         region_ = std::thread([this, workers] { runRegion(static_cast<int>(workers) + 1); });
     }
-    void post(pullsched::TimePoint, StreamJob job) override {
+    void post(pullsched::TimePoint, pullsched::TimePoint, StreamJob job) override {
         {
             std::lock_guard lock(mutex_);
             handover_.push_back(std::move(job));

@@ -24,7 +24,7 @@ class PoolStream final : public StreamRunner {
         for (unsigned i = 0; i < workers; ++i)
             threads_.emplace_back([this] { serve(); });
     }
-    void post(pullsched::TimePoint, StreamJob job) override {
+    void post(pullsched::TimePoint, pullsched::TimePoint, StreamJob job) override {
         {
             std::lock_guard lock(mutex_);
             queue_.push_back(std::move(job));

@@ -31,7 +31,9 @@ class TbbStream final : public StreamRunner {
                                                            /*reserved_for_masters*/ 0);
         arena_->initialize();
     }
-    void post(pullsched::TimePoint, StreamJob job) override { arena_->enqueue(std::move(job)); }
+    void post(pullsched::TimePoint, pullsched::TimePoint, StreamJob job) override {
+        arena_->enqueue(std::move(job));
+    }
     void shutdown() override {
         arena_.reset();
         control_.reset();

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -60,6 +61,21 @@ struct BackendOptions {
             }
             return joined;
         });
+    }
+
+    /// --backends of a mode that plays arrival streams; `what` says what each backend runs.
+    void declareStreamList(OptionTable& t, std::string_view what) {
+        t.group("Backends");
+        std::string help = fmt::format("{}, comma-separated, or all:", what);
+        for (const BackendInfo& b : BackendRegistry::all())
+            help +=
+                fmt::format("{} {} ({})", b.name == BackendRegistry::all().front().name ? "" : ",",
+                            b.name, b.streamStartTimesText);
+        help +=
+            ". Lateness counts from the intended start; a deadline window applies to every "
+            "backend (pullsched drops a late job itself, for the others the rig drops it at "
+            "its start)";
+        declareList(t, std::move(help));
     }
 
     std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }

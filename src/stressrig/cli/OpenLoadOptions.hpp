@@ -14,7 +14,7 @@
 #include "cli/StagesOption.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 
 namespace pullsched::rig {
 

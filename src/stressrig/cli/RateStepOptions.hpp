@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cli/OptionTable.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 
 namespace pullsched::rig {
 

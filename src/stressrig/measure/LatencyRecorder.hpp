@@ -1,43 +1,37 @@
 #pragma once
-// Start lateness of load-test jobs, recorded by the scheduler's observer into one
-// histogram per worker.
+// Start lateness of load-test jobs, recorded by the jobs themselves from any thread.
 
-#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "measure/LatencyHistogram.hpp"
-#include "pullsched/scheduler/Observer.hpp"
 
 namespace pullsched::rig {
 
-/// Tag bit of jobs whose lateness counts (posted after the warm-up).
-inline constexpr std::uint64_t kMeasuredTag = std::uint64_t{1} << 62;
-
-/// Observer recording the start lateness (dispatch time − JobOptions::start) of every
-/// job tagged kMeasuredTag into a histogram of the worker that ran it. Each worker has
-/// its own pre-sized histogram behind its own (uncontended) mutex, so recording never
-/// allocates and never shares a cache line; harvest() merges and resets them, which is
-/// how the soak mode rotates per-interval histograms while jobs keep running.
-class LatencyRecorder final : public pullsched::Observer {
+/// Histograms striped by the recording thread: a backend's worker threads are unknown to
+/// the rig (oneTBB, OpenMP, Asio and the pool do not number them), so each thread records
+/// into the stripe its id hashes to, behind that stripe's mutex — uncontended unless two
+/// workers share a stripe. Every stripe is pre-sized, so recording never allocates;
+/// harvest() merges and resets them, which is how per-interval histograms rotate while
+/// jobs keep running.
+class LatencyRecorder {
   public:
-    explicit LatencyRecorder(unsigned workers);
-    void onJobStart(unsigned worker, const pullsched::JobEvent& e) override;
+    /// At least `threads` stripes (rounded up to a power of two, at most 256).
+    explicit LatencyRecorder(unsigned threads);
 
-    /// Adds every worker's histogram to `into` and resets them.
+    void record(std::chrono::nanoseconds lateness);
+    /// Adds every stripe's histogram to `into` and resets them.
     void harvest(LatencyHistogram& into);
-    /// Jobs started so far (measured or not).
-    std::uint64_t started() const noexcept;
 
   private:
-    struct alignas(64) Slot {
+    struct alignas(64) Stripe {
         std::mutex mutex;
         LatencyHistogram histogram;
-        std::atomic<std::uint64_t> started{0};
     };
-    std::vector<std::unique_ptr<Slot>> slots_;
+    std::vector<std::unique_ptr<Stripe>> stripes_;
 };
 
 }  // namespace pullsched::rig

@@ -6,18 +6,23 @@
 
 #include <fmt/format.h>
 
+#include "backends/BackendRegistry.hpp"
+#include "backends/StreamClosedLoad.hpp"
+#include "backends/StreamOpenLoad.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
 #include "cli/PlacementOption.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 #include "load/Progress.hpp"
 #include "modes/Mode.hpp"
 #include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -82,27 +87,50 @@ class ClosedMode final : public Mode {
         t.group("Closed load");
         t.count("users", users_, 1, 100'000, "users, each with one job in flight");
         t.duration("think", think_, 0ns, 10s,
-                   "pause between a user's job finishing and its next job starting");
+                   "pause between a user's job finishing and its next job starting (needs a "
+                   "backend with native start times)");
+        backends_.declareStreamList(t,
+                                    "schedulers that each run the same users and the same open "
+                                    "comparison, one after the other");
     }
     void validate(const OptionTable&) override {
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
                                          durationText(span_.warmup), durationText(span_.duration)));
+        for (const std::string& n : backends_.names())
+            if (think_ > Duration{0} && BackendRegistry::find(n).startTimes != StartTimes::Native)
+                throw UsageError(fmt::format(
+                    "--think={}: {} has no native start times (a job cannot be handed over "
+                    "for later); give --think=0 to run it",
+                    durationText(think_), n));
     }
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
-        ctx.progress.note(fmt::format("closed load: {} users for {}, {} workers, jobs of {}",
+        std::vector<BackendResult> parts;
+        for (const std::string& n : backends_.names()) {
+            if (!parts.empty() && ctx.stop.requested()) break;
+            parts.push_back({n, runOn(ctx, body, n)});
+        }
+        return combineBackendResults("closed", std::move(parts));
+    }
+
+  private:
+    ModeResult runOn(RunContext& ctx, const JobBody& body, const std::string& backend) const {
+        ctx.progress.note(fmt::format("closed load: {} users for {}, {} workers, jobs of {}, on {}",
                                       users_, durationText(span_.duration), exec_.workers,
-                                      durationText(exec_.load)));
-        const LoadRunResult closed = runClosedLoad(closedConfig(), body.load(), &ctx.stop);
+                                      durationText(exec_.load), backend));
+        const LoadRunResult closed = runClosedLoad(*BackendRegistry::streamRunner(backend),
+                                                   closedConfig(), body.load(), &ctx.stop);
         // The same jobs as open load at the rate the closed users reached.
         const std::string notRun = openComparisonBlocker(closed, span_.duration);
         std::optional<LoadRunResult> open;
         if (notRun.empty()) {
-            ctx.progress.note(fmt::format("open load at the closed rate {}",
-                                          Units::formatRate(closed.achievedRate)));
-            open = runOpenLoad(openConfig(closed.achievedRate), body.load(), &ctx.stop);
+            ctx.progress.note(fmt::format("open load at the closed rate {}, on {}",
+                                          Units::formatRate(closed.achievedRate), backend));
+            open = runOpenLoad(*BackendRegistry::streamRunner(backend),
+                               openConfig(closed.achievedRate), body.load(), &ctx.stop)
+                       .load;
         }
 
         ModeResult m;
@@ -131,7 +159,6 @@ class ClosedMode final : public Mode {
         return m;
     }
 
-  private:
     ClosedRunConfig closedConfig() const {
         ClosedRunConfig cc;
         cc.users = users_;
@@ -144,8 +171,8 @@ class ClosedMode final : public Mode {
         return cc;
     }
 
-    OpenRunConfig openConfig(double rate) const {
-        OpenRunConfig oc;
+    OpenLoadConfig openConfig(double rate) const {
+        OpenLoadConfig oc;
         oc.arrivals = {rate, "constant", 42, std::nullopt};
         oc.workers = exec_.workers;
         oc.placement = placement_.placement();
@@ -263,6 +290,7 @@ class ClosedMode final : public Mode {
     ExecutionOptions exec_;
     PlacementOption placement_;
     LoadSpanOptions span_;
+    BackendOptions backends_;
     unsigned users_ = 4;
     Duration think_{0};
 };

@@ -22,22 +22,25 @@
 #include <fmt/format.h>
 
 #include "analysis/LoadTestAnalysis.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/StreamRateStep.hpp"
+#include "backends/StreamRunner.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/RateStepOptions.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 #include "load/Progress.hpp"
-#include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "measure/ProcessSampler.hpp"
 #include "modes/Mode.hpp"
-#include "pullsched/scheduler/Scheduler.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -59,9 +62,9 @@ double seconds(Duration d) {
     return std::chrono::duration<double>(d).count();
 }
 
-/// One copy: a chain of jobs, each posting the next when done; a stop request ends it.
+/// One copy: a chain of jobs, each submitting the next when done; a stop request ends it.
 struct Chain {
-    pullsched::Scheduler* sched = nullptr;
+    StreamRunner* runner = nullptr;
     const testchain::ComputationalLoad* load = nullptr;
     const StopRequest* stop = nullptr;
     Duration jobLoad{0};
@@ -70,7 +73,7 @@ struct Chain {
     void next() {
         if (remaining == 0 || stop->requested()) return;
         --remaining;
-        sched->postDetached([this] {
+        runner->submit(pullsched::SteadyClock::now(), [this] {
             load->invoke(jobLoad);
             next();
         });
@@ -82,23 +85,26 @@ struct CopiesRun {
     double machineCpuPercent = 0;
 };
 
-/// k copies of the chain at once; time until all are done and machine CPU % meanwhile.
-CopiesRun runCopies(unsigned k, std::size_t jobs, Duration jobLoad,
+/// k copies of the chain at once, each on its own one-worker `backend`; time until all
+/// are done and machine CPU % meanwhile.
+CopiesRun runCopies(const std::string& backend, unsigned k, std::size_t jobs, Duration jobLoad,
                     const testchain::ComputationalLoad& load, unsigned cores,
                     const StopRequest& stop) {
-    std::vector<std::unique_ptr<pullsched::Scheduler>> scheds;
+    std::vector<std::unique_ptr<StreamRunner>> runners;
     std::vector<Chain> chains(k);
     for (unsigned i = 0; i < k; ++i) {
-        scheds.push_back(
-            std::make_unique<pullsched::Scheduler>(schedulerConfig(1, Placement::Spread)));
-        chains[i] = Chain{scheds.back().get(), &load, &stop, jobLoad, jobs};
+        runners.push_back(BackendRegistry::streamRunner(backend));
+        runners.back()->start(1, Placement::Spread);
+        chains[i] = Chain{runners.back().get(), &load, &stop, jobLoad, jobs};
     }
     const auto s0 = ProcessSampler::snapshot();
     for (auto& c : chains)
         c.next();
-    for (auto& s : scheds)
-        s->drain();
+    for (auto& r : runners)
+        r->drain(Duration::max(), &stop);
     const auto s1 = ProcessSampler::snapshot();
+    for (auto& r : runners)
+        r->stop();
     return {std::chrono::duration<double>(s1.wall - s0.wall).count(),
             ProcessSampler::cpuPercent(s0, s1) / cores};
 }
@@ -153,6 +159,8 @@ class HeadroomMode final : public Mode {
         steps_.declare(t, "100ms");
         t.text("stages", stages_, "STAGES",
                "not accepted here: the load steps are the ladder (use --mode=open --stages)");
+        backends_.declareStreamList(
+            t, "schedulers that each run the copies and the load steps, one after the other");
     }
     void validate(const OptionTable& t) override {
         // Each load step holds one fraction of the capacity on a fresh scheduler and is
@@ -169,16 +177,27 @@ class HeadroomMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
+        std::vector<BackendResult> parts;
+        for (const std::string& n : backends_.names()) {
+            if (!parts.empty() && ctx.stop.requested()) break;
+            parts.push_back({n, runOn(ctx, body, n)});
+        }
+        return combineBackendResults("headroom", std::move(parts));
+    }
+
+  private:
+    ModeResult runOn(RunContext& ctx, const JobBody& body, const std::string& backend) const {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         const std::size_t chainJobs = std::max<std::size_t>(
             kMinChainJobs, static_cast<std::size_t>(seconds(copyWork_) / seconds(exec_.load)));
         bool stopped = false;
         std::vector<loadtest::HeadroomRow> copies =
-            measureCopies(ctx, body, cores, chainJobs, stopped);
+            measureCopies(ctx, body, backend, cores, chainJobs, stopped);
         loadtest::computeEfficiency(copies);
         const double capacity = exec_.workers / seconds(exec_.load);
         const Duration window = steps_.window(std::chrono::milliseconds{100});
-        const std::vector<LoadStep> steps = measureLoad(ctx, body, capacity, window, stopped);
+        const std::vector<LoadStep> steps =
+            measureLoad(ctx, body, backend, capacity, window, stopped);
 
         ModeResult r;
         r.name = "headroom";
@@ -188,12 +207,11 @@ class HeadroomMode final : public Mode {
         return r;
     }
 
-  private:
     /// k = 1 .. max copies, the median of kReps runs each; a k without all its repetitions
     /// (a stop request) is not reported and sets `stopped`.
     std::vector<loadtest::HeadroomRow> measureCopies(RunContext& ctx, const JobBody& body,
-                                                     unsigned cores, std::size_t chainJobs,
-                                                     bool& stopped) const {
+                                                     const std::string& backend, unsigned cores,
+                                                     std::size_t chainJobs, bool& stopped) const {
         const unsigned maxCopies = maxCopies_.value_or(2 * cores);
         std::vector<loadtest::HeadroomRow> copies;
         for (unsigned k = 1; k <= maxCopies && !stopped; ++k) {
@@ -203,7 +221,8 @@ class HeadroomMode final : public Mode {
                     stopped = true;
                     break;
                 }
-                reps.push_back(runCopies(k, chainJobs, exec_.load, body.load(), cores, ctx.stop));
+                reps.push_back(
+                    runCopies(backend, k, chainJobs, exec_.load, body.load(), cores, ctx.stop));
             }
             if (ctx.stop.requested()) stopped = true;  // the last repetition was cut short
             if (stopped) break;  // a k without all its repetitions is not reported
@@ -219,8 +238,9 @@ class HeadroomMode final : public Mode {
 
     /// Open load in kLoadSteps steps up to `capacity`; a step cut short by a stop request
     /// measures nothing comparable and sets `stopped`.
-    std::vector<LoadStep> measureLoad(RunContext& ctx, const JobBody& body, double capacity,
-                                      Duration window, bool& stopped) const {
+    std::vector<LoadStep> measureLoad(RunContext& ctx, const JobBody& body,
+                                      const std::string& backend, double capacity, Duration window,
+                                      bool& stopped) const {
         std::vector<LoadStep> steps;
         for (int i = 1; i <= kLoadSteps && !stopped; ++i) {
             if (ctx.stop.requested()) {
@@ -229,7 +249,8 @@ class HeadroomMode final : public Mode {
             }
             LoadStep s;
             s.fraction = i / static_cast<double>(kLoadSteps);
-            s.r = runRateStep(steps_.step(s.fraction * capacity, exec_.workers, exec_.load, window),
+            s.r = runRateStep(*BackendRegistry::streamRunner(backend),
+                              steps_.step(s.fraction * capacity, exec_.workers, exec_.load, window),
                               body.load(), &ctx.stop);
             if (s.r.interrupted) {  // a step cut short measures nothing comparable
                 stopped = true;
@@ -433,6 +454,7 @@ class HeadroomMode final : public Mode {
     }
 
     ExecutionOptions exec_;
+    BackendOptions backends_;
     std::optional<unsigned> maxCopies_;
     Duration copyWork_ = std::chrono::milliseconds{200};
     RateStepOptions steps_;

@@ -13,7 +13,7 @@
 #include "cli/PlacementOption.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 #include "load/Progress.hpp"
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
@@ -58,17 +58,8 @@ class OpenMode final : public Mode {
         placement_.declare(t);
         span_.declare(t, 5s, "arrivals in this first part are run but not measured");
         open_.declare(t, "arrivals per second");
-        t.group("Backends");
-        std::string help =
-            "schedulers that play the same timetable with the same job body and workers, "
-            "comma-separated, or all:";
-        for (const BackendInfo& b : BackendRegistry::all())
-            help += fmt::format("{} {} ({})", b.name == BackendRegistry::kDefault ? "" : ",",
-                                b.name, b.streamStartTimesText);
-        help +=
-            ". Lateness always counts from the intended start; with more than one backend no "
-            "deadlines apply (only pullsched could drop a job)";
-        backends_.declareList(t, std::move(help));
+        backends_.declareStreamList(
+            t, "schedulers that play the same timetable with the same job body and workers");
     }
     void validate(const OptionTable& t) override {
         open_.resolve(t, span_.duration);
@@ -85,9 +76,9 @@ class OpenMode final : public Mode {
         m.calibration = body.json();
         const OpenMeasurement measured = measure(ctx, body);
         m.partial = measured.interrupted;
-        if (backends_.comparing())
+        if (measured.runs.size() > 1)
             presentComparison(ctx, m, measured);
-        else
+        else if (!measured.runs.empty())
             presentDetail(m, measured.runs.front());
         return m;
     }
@@ -99,10 +90,9 @@ class OpenMode final : public Mode {
         bool interrupted = false;  ///< a stop request ended a play or the series
     };
 
-    /// What both drivers' configurations share: the timetable, workers, job body and span.
-    template <class Config>
-    Config loadConfig() const {
-        Config cfg;
+    /// What every backend plays: the timetable, workers, job body, span and deadlines.
+    OpenLoadConfig loadConfig() const {
+        OpenLoadConfig cfg;
         cfg.arrivals = open_.arrivals();
         cfg.workers = exec_.workers;
         cfg.placement = placement_.placement();
@@ -111,10 +101,12 @@ class OpenMode final : public Mode {
         cfg.warmup = span_.warmup;
         cfg.lateLimit = open_.limit;
         if (open_.stages) cfg.interval = stageInterval(span_.duration);
+        cfg.deadlineWindow = open_.deadlineWindow;
+        // A backlog left after the timetable may take as long as the run to clear.
+        cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
         return cfg;
     }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
-    StreamRunResult measureInstrumented(RunContext& ctx, const JobBody& body) const;
     // present: one backend in detail
     void presentDetail(ModeResult& m, const StreamRunResult& run) const;
     void detailFiles(ModeResult& m, const LoadRunResult& r) const;
@@ -135,47 +127,22 @@ class OpenMode final : public Mode {
 
 // ---- measure
 
-/// Alone, pullsched (the instrumented backend) plays the timetable with its deadline
-/// window, the scheduler's own counts and the backlog sampled; compared, every backend
-/// plays it through its stream runner with no deadlines (only pullsched could drop a job),
-/// lateness taken by the rig at each job's start.
+/// Every backend plays the same timetable through its stream runner, one after the other.
 OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body) const {
     OpenMeasurement out;
-    const std::vector<std::string> names = backends_.names();
-    if (!backends_.comparing() && BackendRegistry::find(names.front()).instrumented) {
-        out.runs.push_back(measureInstrumented(ctx, body));
-        out.interrupted = out.runs.back().load.interrupted;
-        return out;
-    }
-    StreamRunConfig cfg = loadConfig<StreamRunConfig>();
-    // A backlog left after the timetable may take as long as the run to clear.
-    cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
-    for (const std::string& n : names) {
+    const OpenLoadConfig cfg = loadConfig();
+    for (const std::string& n : backends_.names()) {
         if (ctx.stop.requested()) {
             out.interrupted = true;
             break;
         }
-        ctx.progress.note(fmt::format("open load on {}: {} for {}, {} workers, jobs of {}", n,
+        ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}, on {}",
                                       open_.rateText(), durationText(span_.duration), exec_.workers,
-                                      durationText(exec_.load)));
+                                      durationText(exec_.load), n));
         const auto backend = BackendRegistry::streamRunner(n);
-        out.runs.push_back(runStreamOpenLoad(*backend, cfg, body.load(), &ctx.stop));
+        out.runs.push_back(runOpenLoad(*backend, cfg, body.load(), &ctx.stop));
         if (out.runs.back().load.interrupted) out.interrupted = true;
     }
-    return out;
-}
-
-StreamRunResult OpenMode::measureInstrumented(RunContext& ctx, const JobBody& body) const {
-    const BackendInfo& info = BackendRegistry::find(backends_.names().front());
-    ctx.progress.note(fmt::format("open load: {} for {}, {} workers, jobs of {}", open_.rateText(),
-                                  durationText(span_.duration), exec_.workers,
-                                  durationText(exec_.load)));
-    OpenRunConfig cfg = loadConfig<OpenRunConfig>();
-    cfg.deadlineWindow = open_.deadlineWindow;
-    StreamRunResult out;
-    out.backend = std::string(info.name);
-    out.arrivalTimes = info.startTimes;
-    out.load = runOpenLoad(cfg, body.load(), &ctx.stop);
     return out;
 }
 
@@ -313,9 +280,11 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
                     open_.rateText(), open_.arrival, durationText(span_.duration),
                     span_.warmupText(), exec_.workers, durationText(exec_.load), nameList));
     m.text.push_back(
-        "Every backend plays the same timetable, one after the other; no deadlines (only "
-        "pullsched could drop a job). Lateness = actual start - intended start, taken by the "
-        "rig at the start of each job.");
+        fmt::format("Every backend plays the same timetable, one after the other, deadline "
+                    "window {} (pullsched drops a job itself, for the others the rig drops it "
+                    "at its start). Lateness = actual start - intended start, taken by the rig "
+                    "at the start of each job.",
+                    open_.deadlineText()));
     m.text.push_back(
         "Arrival times: native = the backend holds the job until its intended start; "
         "generator-posts = the generator thread hands the job over at its arrival time.");
@@ -334,9 +303,10 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
                                      s.backend, durationText(open_.limit), late,
                                      s.load.lateness.count(),
                                      shareText(late, s.load.lateness.count())));
-        if (s.missed || s.repeated)
+        if (!s.exactlyOnce())
             m.failures.push_back(fmt::format("{}: {} of {} jobs never ran, {} ran more than once",
-                                             s.backend, s.missed, s.load.posted, s.repeated));
+                                             s.backend, s.load.missed, s.load.posted,
+                                             s.load.repeated));
         if (!s.load.drained)
             m.warnings.push_back(
                 fmt::format("{}: the backlog did not drain after the run: {} jobs skipped",
@@ -356,9 +326,9 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
         m.verdict = measured.interrupted
                         ? fmt::format(
                               "interrupted: partial result; {} of {} backends played "
-                              "before the stop, no job ran twice{}",
+                              "before the stop, no job lost or run twice{}",
                               runs.size(), names.size(), best99)
-                        : fmt::format("{} backends ran every job exactly once at {}{}", runs.size(),
+                        : fmt::format("{} backends at {}: no job lost or run twice{}", runs.size(),
                                       open_.rateText(), best99);
         if (ctx.environment.busy())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
@@ -369,7 +339,8 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
     j["offered_rate_per_s"] = runs.empty() ? open_.rate : runs.front().load.offeredRate;
     j["workers"] = exec_.workers;
     j["arrival"] = open_.arrival;
-    j["deadline_window_us"] = nullptr;  // no deadlines when comparing backends
+    j["deadline_window_us"] =
+        std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
     j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
     j["interrupted"] = measured.interrupted;
     j["backends"] = std::move(backendsJson);

@@ -6,19 +6,22 @@
 #include <fmt/format.h>
 
 #include "analysis/SoakAnalysis.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/StreamSoak.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/OpenLoadOptions.hpp"
 #include "cli/PlacementOption.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
 #include "load/Progress.hpp"
-#include "load/SoakRun.hpp"
 #include "modes/Mode.hpp"
 #include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/StageReport.hpp"
 #include "report/TextFormat.hpp"
 
@@ -69,6 +72,8 @@ class SoakMode final : public Mode {
         t.percent("drop-threshold", dropThreshold_, 0, 100,
                   "a soak with more drops, or more late starts, than this per cent of its jobs "
                   "is not stable");
+        backends_.declareStreamList(
+            t, "schedulers that each soak under the same arrivals, one after the other");
     }
     void validate(const OptionTable& t) override {
         open_.resolve(t, span_.duration);
@@ -88,13 +93,23 @@ class SoakMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
+        std::vector<BackendResult> parts;
+        for (const std::string& n : backends_.names()) {
+            if (!parts.empty() && ctx.stop.requested()) break;
+            parts.push_back({n, runOn(ctx, body, n)});
+        }
+        return combineBackendResults("soak", std::move(parts));
+    }
+
+  private:
+    ModeResult runOn(RunContext& ctx, const JobBody& body, const std::string& backend) const {
         const double capacity = exec_.workers / std::chrono::duration<double>(exec_.load).count();
         ctx.progress.note(fmt::format(
-            "soak: {} ({:.0f} % of nominal capacity {}) for {}, intervals of {}, {} workers",
+            "soak: {} ({:.0f} % of nominal capacity {}) for {}, intervals of {}, {} workers, on {}",
             open_.rateText(), 100 * peakRate() / capacity, Units::formatRate(capacity),
-            durationText(span_.duration), durationText(interval_), exec_.workers));
+            durationText(span_.duration), durationText(interval_), exec_.workers, backend));
         const SoakRunResult s = runSoak(
-            soakConfig(), body.load(), &ctx.stop,
+            *BackendRegistry::streamRunner(backend), soakConfig(), body.load(), &ctx.stop,
             [&ctx](const IntervalRow& r, std::size_t done, std::size_t total) {
                 ctx.progress.progress(
                     done, total,
@@ -116,7 +131,6 @@ class SoakMode final : public Mode {
         return m;
     }
 
-  private:
     SoakRunConfig soakConfig() const {
         SoakRunConfig cfg;
         cfg.arrivals = open_.arrivals();
@@ -371,6 +385,7 @@ class SoakMode final : public Mode {
     PlacementOption placement_;
     LoadSpanOptions span_;
     OpenLoadOptions open_;
+    BackendOptions backends_;
     Duration interval_ = 10s;
     double dropThreshold_ = 0.001;  ///< fraction of the jobs (0.1 %)
 };

@@ -12,18 +12,22 @@
 
 #include "analysis/LoadClassifier.hpp"
 #include "analysis/LoadTestAnalysis.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/StreamRateStep.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/PlacementOption.hpp"
 #include "cli/RateStepOptions.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/JobBody.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 #include "load/Progress.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/TextFormat.hpp"
 #include "report/VerdictPlots.hpp"
 
@@ -92,6 +96,8 @@ class SweepMode final : public Mode {
         t.duration("max-schedule", maxSchedule_, 1ms, 7 * 24h,
                    "refuse sweeps whose holds add up to more than this");
         steps_.declare(t, "100 x --limit");
+        backends_.declareStreamList(
+            t, "schedulers that each run the whole sweep, one after the other");
     }
 
     void validate(const OptionTable&) override {
@@ -115,6 +121,16 @@ class SweepMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(loadKind_, &ctx.progress);
+        std::vector<BackendResult> parts;
+        for (const std::string& n : backends_.names()) {
+            if (!parts.empty() && ctx.stop.requested()) break;
+            parts.push_back({n, runOn(ctx, body, n)});
+        }
+        return combineBackendResults("sweep", std::move(parts));
+    }
+
+  private:
+    ModeResult runOn(RunContext& ctx, const JobBody& body, const std::string& backend) const {
         const Duration window = steps_.window(100 * limit_);
         ClassifierLimits limits;
         limits.latenessLimit = limit_;
@@ -126,7 +142,8 @@ class SweepMode final : public Mode {
         std::vector<WorkerLevels> levels;
         for (unsigned w : workers_) {
             if (state.stopped) break;
-            const WorkerLevels lv = measureWorkers(ctx, body, classifier, w, window, state);
+            const WorkerLevels lv =
+                measureWorkers(ctx, body, backend, classifier, w, window, state);
             if (lv.stepsRun > 0) levels.push_back(lv);
         }
 
@@ -138,7 +155,6 @@ class SweepMode final : public Mode {
         return r;
     }
 
-  private:
     /// The rows measured so far, the progress and whether a stop request ended the sweep.
     struct SweepState {
         std::vector<SweepRow> rows;
@@ -148,7 +164,7 @@ class SweepMode final : public Mode {
 
     /// The rates in turn on `workers` workers, each step classified; the first failure
     /// ends them (beyond it nothing new is learnt), a step cut short ends the sweep.
-    WorkerLevels measureWorkers(RunContext& ctx, const JobBody& body,
+    WorkerLevels measureWorkers(RunContext& ctx, const JobBody& body, const std::string& backend,
                                 const LoadClassifier& classifier, unsigned workers, Duration window,
                                 SweepState& state) const {
         WorkerLevels lv;
@@ -163,7 +179,8 @@ class SweepMode final : public Mode {
             row.workers = workers;
             RateStepConfig step = steps_.step(rate, workers, load_, window);
             step.placement = placement_.placement();
-            row.step = runRateStep(step, body.load(), &ctx.stop);
+            row.step =
+                runRateStep(*BackendRegistry::streamRunner(backend), step, body.load(), &ctx.stop);
             row.interrupted = row.step.interrupted;
             if (row.interrupted) {
                 row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
@@ -429,6 +446,7 @@ class SweepMode final : public Mode {
 
     std::vector<unsigned> workers_{2};
     PlacementOption placement_;
+    BackendOptions backends_;
     Duration load_ = std::chrono::microseconds{500};
     std::string loadKind_ = "cpu";
     double from_ = 1000, to_ = 5000, step_ = 0;

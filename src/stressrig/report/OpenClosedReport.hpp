@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/LoadRuns.hpp"
+#include "load/LoadRunTypes.hpp"
 #include "report/CsvTable.hpp"
 
 namespace pullsched::rig {

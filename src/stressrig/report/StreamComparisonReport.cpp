@@ -41,8 +41,9 @@ std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& 
             textOr(s.load.achievedRate, [](double v) { return Units::formatRate(v); }), h.count(),
             usText(percentileUs(h, 50)), usText(percentileUs(h, 90)), usText(percentileUs(h, 99)),
             usText(percentileUs(h, 99.9)), usText(percentileUs(h, 100)));
-        if (s.missed) line += fmt::format("  MISSED {}", s.missed);
-        if (s.repeated) line += fmt::format("  RAN TWICE {}", s.repeated);
+        if (s.load.expired) line += fmt::format("  dropped {}", s.load.expired);
+        if (s.load.missed) line += fmt::format("  MISSED {}", s.load.missed);
+        if (s.load.repeated) line += fmt::format("  RAN TWICE {}", s.load.repeated);
         if (!s.load.drained) line += fmt::format("  not drained ({} skipped)", s.load.cancelled);
         if (s.load.interrupted) line += "  (interrupted)";
         t.push_back(std::move(line));
@@ -57,7 +58,8 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
     for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "jobs measured"s,
-                          "completed"s, "missed"s, "repeated"s, figure("lateness_p50"),
+                          "completed"s, figure("deadline_drops"), "missed"s, "repeated"s,
+                          figure("lateness_p50"),
                           figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
                           figure("lateness_max"), "cpu %"s, "generator cpu %"s})
         t.addColumn(std::move(c));
@@ -70,8 +72,9 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
                                         static_cast<double>(r.posted),
                                         static_cast<double>(r.lateness.count()),
                                         static_cast<double>(r.completed),
-                                        static_cast<double>(s.missed),
-                                        static_cast<double>(s.repeated)};
+                                        static_cast<double>(r.expired),
+                                        static_cast<double>(r.missed),
+                                        static_cast<double>(r.repeated)};
         for (double p : kRowPercentiles)
             row.emplace_back(percentileUs(r.lateness, p));
         row.emplace_back(percentileUs(r.lateness, 100));
@@ -91,8 +94,8 @@ nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
         e["arrival_times"] = arrivalTimesName(s.arrivalTimes);
         e["arrival_times_text"] = i < arrivalTexts.size() ? arrivalTexts[i] : std::string();
         e["jobs_measured"] = s.load.lateness.count();
-        e["missed_jobs"] = s.missed;
-        e["repeated_jobs"] = s.repeated;
+        e["missed_jobs"] = s.load.missed;
+        e["repeated_jobs"] = s.load.repeated;
         if (s.load.samples.empty()) {
             // No sampler runs beside a stream backend: backlog and RSS are not measured.
             e["max_backlog"] = nullptr;

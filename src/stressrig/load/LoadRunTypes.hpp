@@ -1,7 +1,7 @@
 #pragma once
-// One open, closed or held-rate measurement on a fresh scheduler (methodology: open vs
-// closed load, stable / burst / failure steps). Modes turn their options into these
-// configurations; nothing here reads the command line.
+// What one open, closed, held-rate or soak measurement is given and produces, on any
+// backend (methodology: open vs closed load, stable / burst / failure steps). Modes turn
+// their options into these configurations; the stream drivers in backends/ play them.
 
 #include <chrono>
 #include <cstdint>
@@ -10,42 +10,16 @@
 #include <vector>
 
 #include "analysis/LoadClassifier.hpp"
-#include "load/ArrivalTimetable.hpp"
+#include "load/ArrivalConfig.hpp"
 #include "load/IntervalRow.hpp"
-#include "load/RateProfile.hpp"
-#include "load/StopRequest.hpp"
+#include "load/Placement.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/ProcessSampler.hpp"
-#include "pullsched/testchain/ComputationalLoad.hpp"
-
-#include "load/Placement.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
 namespace pullsched::rig {
 
-/// Arrival process of an open load.
-struct ArrivalConfig {
-    double rate = 1000;                ///< jobs per second
-    std::string arrival = "constant";  ///< constant | poisson
-    std::uint64_t seed = 42;           ///< Poisson arrivals
-    /// --stages: the rate changes over time (then `rate` is unused)
-    std::optional<RateProfile> profile;
-
-    /// The offered rate at `t`: the profile's, else the constant rate.
-    double rateAt(Duration t) const { return profile ? profile->rateAt(t) : rate; }
-    /// The mean offered rate over [from, to).
-    double meanRate(Duration from, Duration to) const {
-        return profile ? profile->meanRate(from, to) : rate;
-    }
-};
-/// The arrivals of [0, duration).
-ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration duration);
-/// The arrivals of the window [from, to) of the load, offsets relative to `from`; a
-/// constant rate starts afresh in every window (as soak intervals do), a profile's
-/// arrivals are the profile's own in that window. Poisson uses `seed` as given.
-ArrivalTimetable makeTimetable(const ArrivalConfig& a, Duration from, Duration to);
-
-/// What every open load plays, on pullsched's driver or on any backend's stream runner.
+/// What every open load plays, on every backend.
 struct OpenLoadConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
@@ -56,13 +30,14 @@ struct OpenLoadConfig {
     /// > 0: measure interval by interval (LoadRunResult::intervals), as --stages does
     Duration interval{0};
     Duration lateLimit{std::chrono::milliseconds{1}};  ///< per interval: later starts are misses
-};
-
-/// An open load on pullsched's instrumented driver.
-struct OpenRunConfig : OpenLoadConfig {
     Duration deadlineWindow{std::chrono::milliseconds{100}};  ///< 0 = no deadlines
+    /// A backlog left after the timetable may take this long to clear (at least twice the
+    /// deadline window, when deadlines bound it sooner).
+    Duration drainLimit{std::chrono::seconds{2}};
 };
 
+/// A closed load: each user posts its next job when the previous one is done (after
+/// think); latency is measured from the actual submission.
 struct ClosedRunConfig {
     unsigned users = 4;
     unsigned workers = 2;
@@ -85,6 +60,9 @@ struct LoadRunResult {
     bool spanTooShort = false;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
+    /// Arrivals whose body never ran although nothing dropped or skipped them, and those
+    /// that ran more than once (open loads check every arrival; a correct backend: 0, 0).
+    std::uint64_t missed = 0, repeated = 0;
     LatencyHistogram lateness{};
     Duration span{0};  ///< measured span (after warm-up) the rate refers to
     Duration wall{0};  ///< whole run incl. warm-up and drain
@@ -99,15 +77,8 @@ struct LoadRunResult {
     std::vector<IntervalRow> intervals;
 };
 
-LoadRunResult runOpenLoad(const OpenRunConfig& cfg, const testchain::ComputationalLoad& load,
-                          const StopRequest* stop = nullptr);
-/// Each of cfg.users posts its next job when the previous one is done (after think);
-/// latency is measured from the actual submission.
-LoadRunResult runClosedLoad(const ClosedRunConfig& cfg, const testchain::ComputationalLoad& load,
-                            const StopRequest* stop = nullptr);
-
-/// One held step of offered load (sweep, headroom): a fresh scheduler, `rate` for
-/// `hold` (the first `warm` not measured), then a drain of at most `drainLimit`.
+/// One held step of offered load (sweep, headroom): a fresh backend, `rate` for `hold`
+/// (the first `warm` not measured), then a drain of at most `drainLimit`.
 struct RateStepConfig {
     ArrivalConfig arrivals;
     unsigned workers = 2;
@@ -128,7 +99,5 @@ struct StepResult {
     std::uint64_t postedLate = 0;
     bool interrupted = false;
 };
-StepResult runRateStep(const RateStepConfig& cfg, const testchain::ComputationalLoad& load,
-                       const StopRequest* stop = nullptr);
 
 }  // namespace pullsched::rig

@@ -1,20 +1,20 @@
 #pragma once
-// Measures an open load interval by interval while the driver plays it (soak, open with
-// --stages): every interval's offered and achieved rate, lateness, backlog and resources.
+// Measures an open load interval by interval while the player plays it (soak, open with
+// --stages), on any backend: every interval's offered and achieved rate, lateness,
+// backlog, drops and resources.
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "backends/StreamPlayer.hpp"
+#include "load/ArrivalConfig.hpp"
 #include "load/IntervalRow.hpp"
-#include "load/LoadRuns.hpp"
-#include "load/OpenLoadDriver.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "measure/LatencyRecorder.hpp"
 #include "measure/ProcessSampler.hpp"
-#include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::rig {
 
@@ -34,17 +34,16 @@ struct IntervalPlan {
 
 /// Closes each interval once its end has passed: the lateness of its jobs, throughput,
 /// memory, CPU share, steal time and backlog as one row, each relative to the previous
-/// interval's readings. Call it with the scheduler's time between posts (the driver's
-/// tick) and afterwards closeRemaining().
+/// interval's readings. Call it with the time between posts (the player's tick) and
+/// afterwards closeRemaining().
 class IntervalHarvester {
   public:
     using OnInterval = std::function<void(const IntervalRow&, std::size_t, std::size_t)>;
 
     /// Rows go to `rows`, every harvested lateness into `lateness`.
-    IntervalHarvester(const IntervalPlan& plan, pullsched::Scheduler& sched, OpenLoadDriver& driver,
-                      LatencyRecorder& recorder, pullsched::TimePoint origin,
-                      std::vector<IntervalRow>& rows, LatencyHistogram& lateness,
-                      OnInterval onInterval = {});
+    IntervalHarvester(const IntervalPlan& plan, StreamPlayer& player, LatencyRecorder& recorder,
+                      pullsched::TimePoint origin, std::vector<IntervalRow>& rows,
+                      LatencyHistogram& lateness, OnInterval onInterval = {});
 
     bool done() const noexcept { return harvested_ >= plan_.intervals(); }
     /// The end of the next interval to close. The sum saturates like every time sum of the
@@ -58,12 +57,16 @@ class IntervalHarvester {
     bool closeRemaining(const StopRequest* stop);
 
   private:
+    /// What the player and its runner have counted so far.
+    struct Counts {
+        std::uint64_t completed = 0, expired = 0, posted = 0;
+    };
+    Counts counts() const noexcept;
     IntervalRow row(const ProcessSnapshot& snap, const MachineCpuTicks& ticks,
-                    const pullsched::Statistics& st) const;
+                    const Counts& now) const;
 
     IntervalPlan plan_;
-    pullsched::Scheduler& sched_;
-    OpenLoadDriver& driver_;
+    StreamPlayer& player_;
     LatencyRecorder& recorder_;
     std::vector<IntervalRow>& rows_;
     LatencyHistogram& lateness_;
@@ -73,8 +76,7 @@ class IntervalHarvester {
     std::size_t harvested_ = 0;
     ProcessSnapshot prevSnap_;
     MachineCpuTicks prevTicks_;
-    pullsched::Statistics prevStats_;
-    std::uint64_t prevPosted_ = 0;
+    Counts prev_;
 };
 
 }  // namespace pullsched::rig

@@ -1,6 +1,6 @@
 #pragma once
-// A soak: moderate open load for a long time on one scheduler, measured interval by
-// interval.
+// A soak on any backend (--mode=soak): moderate open load for a long time, measured
+// interval by interval.
 
 #include <chrono>
 #include <cstdint>
@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "analysis/SoakAnalysis.hpp"
+#include "backends/StreamRunner.hpp"
+#include "load/ArrivalConfig.hpp"
 #include "load/IntervalRow.hpp"
-#include "load/LoadRuns.hpp"
+#include "load/Placement.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
-
-#include "load/Placement.hpp"
 
 namespace pullsched::rig {
 
@@ -40,13 +40,14 @@ struct SoakRunResult {
     Duration generatorCpu{0};
 };
 
-/// Memory stays flat however long it runs: the scheduler pools its job records, the
-/// arrivals are generated one interval at a time, lateness goes into pre-sized
-/// per-worker histograms harvested at every interval boundary, and per interval only one
-/// small row is kept. `onInterval(row, done, planned)` is called after each interval.
-/// A stop request ends the run within ~0.3 s with the complete intervals so far.
+/// Memory stays flat however long it runs (as far as the backend's own does): the
+/// arrivals are generated one interval at a time, lateness goes into pre-sized striped
+/// histograms harvested at every interval boundary, and per interval only one small row
+/// is kept. `onInterval(row, done, planned)` is called after each interval. A stop
+/// request ends the run within ~0.3 s with the complete intervals so far. `backend` must
+/// not have been started.
 SoakRunResult runSoak(
-    const SoakRunConfig& cfg, const testchain::ComputationalLoad& load,
+    StreamRunner& backend, const SoakRunConfig& cfg, const testchain::ComputationalLoad& load,
     const StopRequest* stop = nullptr,
     const std::function<void(const IntervalRow&, std::size_t, std::size_t)>& onInterval = {});
 

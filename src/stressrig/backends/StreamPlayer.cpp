@@ -1,0 +1,155 @@
+#include "backends/StreamPlayer.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace pullsched::rig {
+
+using pullsched::SteadyClock;
+using pullsched::TimePoint;
+
+pullsched::TimePoint jobDeadline(pullsched::TimePoint start, Duration window) noexcept {
+    return window > Duration{0} ? saturatingAdd(start, window) : pullsched::kNoDeadline;
+}
+
+Duration threadCpuTime() noexcept {
+    timespec ts{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return Duration{0};
+    return std::chrono::seconds{ts.tv_sec} + Duration{ts.tv_nsec};
+}
+
+StreamPlayer::StreamPlayer(StreamRunner& runner, const testchain::ComputationalLoad& load,
+                           StreamPlayConfig config, LatencyRecorder& lateness,
+                           const StopRequest* stop, std::size_t checkedArrivals)
+    : runner_(runner), load_(load), cfg_(config), lateness_(lateness), stop_(stop) {
+    if (checkedArrivals > 0) {
+        executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(checkedArrivals);
+        for (std::size_t i = 0; i < checkedArrivals; ++i)
+            executions_[i].store(0, std::memory_order_relaxed);
+        executionSlots_ = checkedArrivals;
+    }
+    spanUntil_.store(TimePoint::max().time_since_epoch().count(), std::memory_order_relaxed);
+}
+
+void StreamPlayer::measureSpan(TimePoint from, TimePoint until) noexcept {
+    spanFrom_.store(from.time_since_epoch().count(), std::memory_order_relaxed);
+    spanUntil_.store(until.time_since_epoch().count(), std::memory_order_relaxed);
+}
+
+void StreamPlayer::endSpanAt(TimePoint until) noexcept {
+    spanUntil_.store(until.time_since_epoch().count(), std::memory_order_relaxed);
+}
+
+void StreamPlayer::submit(TimePoint start, bool measured, std::uint64_t index,
+                          std::function<void()> then) {
+    posted_.fetch_add(1, std::memory_order_relaxed);
+    if (measured) measured_.fetch_add(1, std::memory_order_relaxed);
+    runner_.submit(start, jobDeadline(start, cfg_.deadlineWindow),
+                   [this, start, measured, index, then = std::move(then)] {
+                       const TimePoint begun = SteadyClock::now();
+                       started_.fetch_add(1, std::memory_order_relaxed);
+                       if (measured) lateness_.record(begun - start);
+                       if (index < executionSlots_)
+                           executions_[index].fetch_add(1, std::memory_order_relaxed);
+                       load_.invoke(cfg_.jobLoad);
+                       // Throughput is completions stamped by the job itself: a thread reading a
+                       // counter at the span's ends sees them late on a busy machine.
+                       const auto ended = SteadyClock::now().time_since_epoch().count();
+                       if (ended >= spanFrom_.load(std::memory_order_relaxed) &&
+                           ended < spanUntil_.load(std::memory_order_relaxed))
+                           inSpan_.fetch_add(1, std::memory_order_relaxed);
+                       completed_.fetch_add(1, std::memory_order_release);
+                       if (then) then();
+                   });
+}
+
+void StreamPlayer::submitOne(TimePoint start, bool measured, std::function<void()> then) {
+    submit(start, measured, posted(), std::move(then));
+}
+
+void StreamPlayer::updateBacklog(std::uint64_t due) noexcept {
+    const std::uint64_t begun =
+        started_.load(std::memory_order_relaxed) + runner_.expired() + runner_.skipped();
+    backlog_.store(static_cast<std::int64_t>(due > begun ? due - begun : 0),
+                   std::memory_order_relaxed);
+}
+
+void StreamPlayer::refreshBacklog() noexcept {
+    updateBacklog(posted());
+}
+
+void StreamPlayer::play(const std::vector<Duration>& offsets, Duration base, TimePoint origin,
+                        const Tick& tick) {
+    const Duration cpu0 = threadCpuTime();
+    const std::size_t n = offsets.size();
+    const bool native = runner_.arrivalTimes() == StartTimes::Native;
+    const Duration ahead = native ? cfg_.postAhead : Duration{0};
+    const auto arrival = [&](std::size_t i) {
+        return saturatingAdd(origin, saturatingAdd(base, offsets[i]));
+    };
+    const std::uint64_t before = posted();
+    std::size_t next = 0, due = 0;
+    while (n > 0) {
+        if (stopRequested()) {
+            stopped_ = true;
+            break;
+        }
+        const TimePoint now = SteadyClock::now();
+        for (; next < n && arrival(next) <= saturatingAdd(now, ahead); ++next) {
+            const TimePoint start = arrival(next);
+            // A native backend should have had it ahead; the others get it when it is due.
+            if (native && start < now) ++postedLate_;
+            submit(start, saturatingAdd(base, offsets[next]) >= cfg_.warmup, before + next, {});
+        }
+        while (due < next && arrival(due) <= now)
+            ++due;
+        updateBacklog(before + due);
+        if (tick) tick(now);
+        if (next == n && due == n) break;
+        TimePoint wakeAt = saturatingAdd(now, cfg_.pollPeriod);
+        if (next < n)
+            wakeAt = std::min(wakeAt, saturatingAdd(arrival(next), -ahead / 2));
+        else
+            wakeAt = std::min(wakeAt, arrival(n - 1));
+        if (wakeAt > now) std::this_thread::sleep_until(wakeAt);
+    }
+    generatorCpu_ += threadCpuTime() - cpu0;
+}
+
+bool StreamPlayer::drain(Duration limit, const Tick& tick) {
+    const Duration cpu0 = threadCpuTime();
+    // Duration::max() means "until drained", not a wrap into the past.
+    const TimePoint until = saturatingAdd(SteadyClock::now(), limit);
+    bool done = false;
+    while (true) {
+        refreshBacklog();
+        if (tick) tick(SteadyClock::now());
+        if (done || stopRequested()) break;
+        const TimePoint now = SteadyClock::now();
+        if (now >= until) break;
+        done = runner_.drain(std::min<Duration>(cfg_.pollPeriod * 5, until - now), stop_);
+    }
+    generatorCpu_ += threadCpuTime() - cpu0;
+    return done;
+}
+
+std::uint64_t StreamPlayer::missedArrivals() const {
+    std::uint64_t never = 0;
+    const std::size_t n = std::min<std::size_t>(executionSlots_, posted());
+    for (std::size_t i = 0; i < n; ++i)
+        never += executions_[i].load(std::memory_order_relaxed) == 0;
+    const std::uint64_t explained = runner_.expired() + runner_.skipped();
+    return never > explained ? never - explained : 0;
+}
+
+std::uint64_t StreamPlayer::repeatedArrivals() const {
+    std::uint64_t twice = 0;
+    const std::size_t n = std::min<std::size_t>(executionSlots_, posted());
+    for (std::size_t i = 0; i < n; ++i)
+        twice += executions_[i].load(std::memory_order_relaxed) > 1;
+    return twice;
+}
+
+}  // namespace pullsched::rig
