@@ -68,6 +68,15 @@ const std::string kGran =
     "--workers=2";
 
 const std::string kSpawn = "--mode=spawn --shapes=fib:10,skynet:2 --reps=2";
+const std::string kClosed = "--mode=closed --users=2 --duration=300ms --warmup=100ms --load=100us";
+const std::string kSweep =
+    "--mode=sweep --workers=1,2 --from=200/s --to=400/s --step=200/s --hold=150ms "
+    "--warmup=20ms --load=100us";
+const std::string kSoak =
+    "--mode=soak --rate=500 --duration=800ms --interval=100ms --load=100us --warmup=0s";
+const std::string kHeadroom =
+    "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us --hold=100ms "
+    "--warmup=10ms";
 
 const std::vector<KeyCase>& keyCases() {
     static const std::vector<KeyCase> cases{
@@ -80,19 +89,15 @@ const std::vector<KeyCase>& keyCases() {
         {"param-range-backends-all", {}, kPr + kAll},
         {"open", {}, kOpen},
         {"open-backends-all", {}, kOpen + kAll},
-        {"closed", {}, "--mode=closed --users=2 --duration=300ms --warmup=100ms --load=100us"},
-        {"sweep",
-         {},
-         "--mode=sweep --workers=1,2 --from=200/s --to=400/s --step=200/s --hold=150ms "
-         "--warmup=20ms --load=100us"},
+        {"closed", {}, kClosed},
+        {"closed-backends-all", {}, kClosed + kAll},
+        {"sweep", {}, kSweep},
+        {"sweep-backends-all", {}, kSweep + kAll},
         {"pipeclean", {}, "--mode=pipeclean"},
-        {"soak",
-         {},
-         "--mode=soak --rate=500 --duration=800ms --interval=100ms --load=100us --warmup=0s"},
-        {"headroom",
-         {},
-         "--mode=headroom --max-copies=2 --copy-work=20ms --workers=1 --load=200us --hold=100ms "
-         "--warmup=10ms"},
+        {"soak", {}, kSoak},
+        {"soak-backends-all", {}, kSoak + kAll},
+        {"headroom", {}, kHeadroom},
+        {"headroom-backends-all", {}, kHeadroom + kAll},
         {"spawn", {}, kSpawn},
         {"spawn-backends-all", {}, kSpawn + kAll},
         {"granularity", {}, kGran},

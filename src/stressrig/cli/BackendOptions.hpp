@@ -78,6 +78,13 @@ struct BackendOptions {
         declareList(t, std::move(help));
     }
 
+    /// The labels a result of several backends has (each backend's name), for --check
+    /// selectors; one backend's result is not nested, so it has none.
+    std::vector<std::string> labels() const {
+        std::vector<std::string> n = names();
+        return n.size() > 1 ? n : std::vector<std::string>{};
+    }
+
     std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }
     /// Anything but pullsched alone: the mode reports per backend.
     bool comparing() const { return backends != BackendRegistry::kDefault; }

@@ -75,7 +75,12 @@ class ClosedMode final : public Mode {
                                                         {"drop_rate", "*.deadline_drops/*.posted"},
                                                         {"deadline_drops", "*.deadline_drops"}});
     }
-    std::vector<std::string> selectorLabels() const override { return {"closed", "open"}; }
+    std::vector<std::string> selectorLabels() const override {
+        std::vector<std::string> labels{"closed", "open"};
+        for (std::string& b : backends_.labels())
+            labels.push_back(std::move(b));
+        return labels;
+    }
     std::string_view summary() const override {
         return "closed load: N users, next job when the previous is done; compared with open "
                "load at the same rate";

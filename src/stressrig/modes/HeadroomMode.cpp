@@ -146,6 +146,7 @@ class HeadroomMode final : public Mode {
     std::vector<FigureSource> figures() const override {
         return {{"max_sustained_rate"}, {"max_sustained_capacity"}, {"capacity"}};
     }
+    std::vector<std::string> selectorLabels() const override { return backends_.labels(); }
     std::string_view summary() const override {
         return "parallel copies' efficiency, and lateness vs load up to the scheduler's capacity";
     }

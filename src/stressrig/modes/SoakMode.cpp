@@ -57,6 +57,7 @@ class SoakMode final : public Mode {
                                                  {"late_starts"},
                                                  {"rss_trend", "trend.memory_mib_per_hour.slope"}});
     }
+    std::vector<std::string> selectorLabels() const override { return backends_.labels(); }
     std::string_view summary() const override {
         return "moderate open load for a long time, per-interval table, trends and a verdict";
     }

@@ -76,6 +76,8 @@ class SweepMode final : public Mode {
         std::vector<std::string> labels;
         for (const unsigned w : workers_)
             labels.push_back(fmt::format("workers={}", w));
+        for (std::string& b : backends_.labels())
+            labels.push_back(std::move(b));
         return labels;
     }
     std::string_view summary() const override {
