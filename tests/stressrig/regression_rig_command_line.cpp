@@ -158,6 +158,9 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
          "invalid --graphs='isolated:8,isolated:8': isolated-8 is given twice"},
         {"--mode=granularity --graphs=isolated:8 --sizes=1us,2us,1000ns --reps=1",
          "invalid --sizes='1us,2us,1000ns': 1000ns is 1us again"},
+        // a backend without native start times cannot hold a user's next job for later
+        {"--mode=closed --duration=50ms --warmup=0s --think=1ms --backends=pullsched,tbb",
+         "--think=1.00ms: tbb has no native start times"},
     };
     for (const auto& [args, words] : cases) {
         const Result r = rig(args + " --out=results", dir);
