@@ -12,12 +12,16 @@
 #include <unistd.h>
 
 #include "RigTestSupport.hpp"
+#include "report/BreakingPointPlot.hpp"
 #include "report/DotLegend.hpp"
 #include "report/GnuplotScript.hpp"
+#include "report/HeadroomPlots.hpp"
+#include "report/PercentilePlot.hpp"
+#include "report/PipecleanPlot.hpp"
 #include "report/RunPictures.hpp"
 #include "report/Shell.hpp"
+#include "report/SweepPlot.hpp"
 #include "report/TimelinePlot.hpp"
-#include "report/VerdictPlots.hpp"
 
 using namespace pullsched::rig;
 namespace fs = std::filesystem;

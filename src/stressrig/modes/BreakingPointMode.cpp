@@ -39,12 +39,12 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/BreakingPointPlot.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/RunPictures.hpp"
 #include "report/TextFormat.hpp"
 #include "report/TimelinePlot.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 

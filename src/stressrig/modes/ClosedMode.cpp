@@ -23,8 +23,8 @@
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/PerBackendResult.hpp"
+#include "report/PercentilePlot.hpp"
 #include "report/TextFormat.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 

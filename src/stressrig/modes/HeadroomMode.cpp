@@ -37,12 +37,12 @@
 #include "measure/Environment.hpp"
 #include "measure/ProcessSampler.hpp"
 #include "modes/Mode.hpp"
+#include "report/HeadroomPlots.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
 #include "report/TextFormat.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 

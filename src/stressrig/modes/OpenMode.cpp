@@ -21,10 +21,10 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/PercentilePlot.hpp"
 #include "report/StageReport.hpp"
 #include "report/StreamComparisonReport.hpp"
 #include "report/TextFormat.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 

@@ -44,8 +44,8 @@
 #include "pullsched/testchain/ScheduleRunner.hpp"
 #include "report/LatenessCells.hpp"
 #include "report/MissingValues.hpp"
+#include "report/PipecleanPlot.hpp"
 #include "report/TextFormat.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 

@@ -28,8 +28,8 @@
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
+#include "report/SweepPlot.hpp"
 #include "report/TextFormat.hpp"
-#include "report/VerdictPlots.hpp"
 
 namespace pullsched::rig {
 
