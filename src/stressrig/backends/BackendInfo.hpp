@@ -23,9 +23,14 @@ struct BackendInfo {
     std::string_view name;     ///< --backends name, JSON key
     std::string_view summary;  ///< one line for --help
     StartTimes startTimes = StartTimes::HeldByRig;
-    /// This project's scheduler: takes the rig's Observer (RunInstrument), deadlines and a
-    /// worker placement; the other backends ignore those fields of BackendSetup.
+    /// Takes the rig's Observer (RunInstrument): the worker of each job and per-worker
+    /// activity; the other backends ignore BackendSetup::observer and have no such detail.
     bool instrumented = false;
+    /// Expires a job not started by start + life window (BackendSetup::deadlines); the
+    /// others cannot, so a mode refuses a life window given for them.
+    bool deadlines = false;
+    /// Places its workers as BackendSetup::placement says; the others leave it to the OS.
+    bool placement = false;
     /// Builds its graph inside every run whatever BackendSetup::planInRun says (OpenMP's
     /// tasks and depend clauses, Asio's and the pool's per-run predecessor counts): its two
     /// timings are the same. False: planInRun moves the building into the run.

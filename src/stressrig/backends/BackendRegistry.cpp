@@ -16,6 +16,8 @@ constexpr std::array kBackends{
         .summary = "this project's work-pulling, time-based scheduler (default)",
         .startTimes = StartTimes::Native,
         .instrumented = true,
+        .deadlines = true,
+        .placement = true,
         .graphStartTimesText =
             "native: every node job is posted with its start time and released by its last "
             "predecessor, not before it; as fast as possible: posted untimed behind a gate, "
