@@ -193,7 +193,7 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
         EXPECT_TRUE(e.at("ideal").contains("jobs_as_measured")) << name;
     }
     EXPECT_GT(j.at("result").at("ideal_jobs_as_planned").at("probes").get<int>(), 0);
-    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16.csv");
+    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16-backends.csv");
     EXPECT_EQ(t.rowCount(), b.size());
     EXPECT_TRUE(t.hasColumn("ideal run, its jobs as measured"));
     fs::remove_all(dir);
