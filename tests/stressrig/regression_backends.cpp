@@ -166,7 +166,7 @@ TEST(StressrigBackends, ParamRangeDrawsEveryBackend) {
         for (const json& p : b.at(name).at("points"))
             EXPECT_TRUE(p.at("result_time_ms").is_number()) << name;
     }
-    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst.csv");
+    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst-backends.csv");
     EXPECT_EQ(t.rowCount(), 3u);
     for (const char* name : {"pullsched", "pool", "asio"})
         EXPECT_TRUE(t.hasColumn(std::string(name) + " result time")) << name;
