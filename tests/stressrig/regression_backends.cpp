@@ -90,7 +90,7 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     EXPECT_EQ(b.at("asio").at("start_times"), "native");
     EXPECT_EQ(b.at("pool").at("start_times"), "wait-in-job");
 
-    // one row per backend; one column group per backend in the per-node table
+    // one row per backend; every job of every rep of each backend in its own table
     const fs::path out = dir / "res";
     const CsvTable summary = CsvTable::readFile(out / "run-burst-32-backends.csv");
     ASSERT_EQ(summary.rowCount(), kBackends.size());
@@ -101,15 +101,18 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
             b.at(summary.text(i, summary.columnIndex("backend"))).at("runtime_median_ms");
         EXPECT_NEAR(summary.number(i, "runtime median ms"), median, 1e-3 * median);
     }
-    const CsvTable jobs = CsvTable::readFile(out / "run-burst-32.csv");
-    EXPECT_EQ(jobs.rowCount(), 32u);
-    for (const std::string& name : kBackends)
-        EXPECT_TRUE(jobs.hasColumn(name + " start ms")) << name;
+    for (const std::string& name : kBackends) {
+        const std::string suffix = name == kBackends.front() ? "" : "-" + name;
+        const CsvTable jobs = CsvTable::readFile(out / ("run-burst-32" + suffix + ".csv"));
+        EXPECT_EQ(jobs.rowCount(), 64u) << name;
+        EXPECT_EQ(jobs.comment("backend"), name);
+    }
     fs::remove_all(dir);
 }
 
 // pullsched alone goes the same way as several backends: the same keys, "backends" with
-// one entry, plus the detail only one backend gets (job states, reps, hash per rep).
+// one entry holding its detail (job states, reps, hash per rep), which the top level
+// repeats, and the warm-up --backend-warmup says.
 TEST(StressrigBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     const fs::path dir = rigtest::scratch("backends", "default");
     const Result r =
@@ -121,11 +124,13 @@ TEST(StressrigBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     const json& backends = j.at("result").at("backends");
     ASSERT_EQ(backends.size(), 1u) << backends;
     EXPECT_EQ(backends.at("pullsched").at("runs"), 1);
-    EXPECT_EQ(backends.at("pullsched").at("warmup_runs"), 0);
+    EXPECT_EQ(backends.at("pullsched").at("warmup_runs"), 1);
+    EXPECT_EQ(backends.at("pullsched").at("reps_run"), 1);
     EXPECT_EQ(backends.at("pullsched").at("hash_check"), "ok");
     EXPECT_EQ(backends.at("pullsched").at("exactly_once_runs"), 1);
     EXPECT_EQ(backends.at("pullsched").at("start_times"), "native");
-    EXPECT_EQ(j.at("result").at("warmup_runs_per_backend"), 0);
+    EXPECT_EQ(j.at("result").at("warmup_runs_per_backend"), 1);
+    EXPECT_EQ(j.at("result").at("top_level_backend"), "pullsched");
     EXPECT_EQ(j.at("result").at("deadlines"), false);
     EXPECT_EQ(j.at("result").at("hash_check"), "ok");
     EXPECT_EQ(j.at("result").at("reps_run"), 1);
@@ -161,7 +166,7 @@ TEST(StressrigBackends, ParamRangeDrawsEveryBackend) {
         for (const json& p : b.at(name).at("points"))
             EXPECT_TRUE(p.at("result_time_ms").is_number()) << name;
     }
-    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst.csv");
+    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst-backends.csv");
     EXPECT_EQ(t.rowCount(), 3u);
     for (const char* name : {"pullsched", "pool", "asio"})
         EXPECT_TRUE(t.hasColumn(std::string(name) + " result time")) << name;
@@ -188,7 +193,7 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
         EXPECT_TRUE(e.at("ideal").contains("jobs_as_measured")) << name;
     }
     EXPECT_GT(j.at("result").at("ideal_jobs_as_planned").at("probes").get<int>(), 0);
-    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16.csv");
+    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16-backends.csv");
     EXPECT_EQ(t.rowCount(), b.size());
     EXPECT_TRUE(t.hasColumn("ideal run, its jobs as measured"));
     fs::remove_all(dir);

@@ -1,7 +1,7 @@
 // A param-range point from one run, on synthetic runs without threads: from the jobs' own
 // times (the same for every backend) result time = first start to last end, concurrency
-// = busy time / result time; from the instrument when it observed the run; and why the
-// figures are missing when they are.
+// = busy time / result time; the instrument, where a backend has one, adds the impeded
+// time and changes no other figure; and why the figures are missing when they are.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -34,6 +34,14 @@ RunResult completeRun(std::size_t nodes) {
     return r;
 }
 
+/// A complete run of two jobs side by side for 1 ms, then one more for 1 ms.
+BackendRun threeJobRun() {
+    BackendRun run;
+    run.result = completeRun(3);
+    run.result.jobs = {ranJob(1ms, 2ms), ranJob(1ms, 2ms), ranJob(2ms, 3ms)};
+    return run;
+}
+
 }  // namespace
 
 TEST(LoadPeakPoint, FromTheJobsOwnTimes) {
@@ -57,39 +65,51 @@ TEST(LoadPeakPoint, FromTheJobsOwnTimes) {
     EXPECT_EQ(q.missingWhy, "no job was seen running");
 }
 
-TEST(LoadPeakPoint, FromTheInstrumentWhenItObservedACompleteRun) {
-    IncidenceStatistic st;
+TEST(LoadPeakPoint, TheInstrumentAddsOnlyTheImpededTime) {
+    IncidenceStatistic st;  // a view unlike the job times: only the impeded time is taken
     st.activations = 4;
-    st.coveredTime = 2ms;
+    st.coveredTime = 5ms;
     st.avgConcurrency = 1.75;
     st.activeTime = 4ms;
     st.impededTime = 400us;
-    const LoadPeakPoint p = observedPoint(completeRun(4), st, 4, 7, "", "");
+    const LoadPeakPoint p = peakPoint(threeJobRun(), 3, 7, "", "", &st);
     EXPECT_EQ(p.graphHash, 7u);
     EXPECT_DOUBLE_EQ(p.timeMs, 2.0);
-    EXPECT_DOUBLE_EQ(p.concurrency, 1.75);
+    EXPECT_DOUBLE_EQ(p.concurrency, 1.5);
     EXPECT_DOUBLE_EQ(p.jobtimeUs, 1000.0);
     EXPECT_DOUBLE_EQ(p.impededUs, 100.0);
     EXPECT_TRUE(p.missingWhy.empty());
+    // not instrumented: the same figures, no impeded time
+    const LoadPeakPoint q = peakPoint(threeJobRun(), 3, 7, "", "", nullptr);
+    EXPECT_DOUBLE_EQ(q.timeMs, 2.0);
+    EXPECT_DOUBLE_EQ(q.concurrency, 1.5);
+    EXPECT_TRUE(std::isnan(q.impededUs));
+    // an instrument that lost events: its impeded time is missing, not smaller
+    st.droppedEvents = 1;
+    const LoadPeakPoint d = peakPoint(threeJobRun(), 3, 7, "", "", &st);
+    EXPECT_DOUBLE_EQ(d.timeMs, 2.0);
+    EXPECT_TRUE(std::isnan(d.impededUs));
 }
 
 TEST(LoadPeakPoint, SaysWhyTheFiguresAreMissing) {
     IncidenceStatistic seen;
     seen.activations = 1;
     seen.coveredTime = 1ms;
-    EXPECT_EQ(observedPoint(completeRun(1), seen, 1, 0, "hash mismatch", "late").missingWhy,
+    EXPECT_EQ(peakPoint(threeJobRun(), 3, 0, "hash mismatch", "late", &seen).missingWhy,
               "hash mismatch");
-    EXPECT_EQ(observedPoint(completeRun(1), seen, 1, 0, "", "did not finish").missingWhy,
+    EXPECT_EQ(peakPoint(threeJobRun(), 3, 0, "", "did not finish", &seen).missingWhy,
               "did not finish");
-    RunResult expired = completeRun(3);
-    expired.completed = false;
-    expired.expired = 2;
-    expired.cancelled = 1;
-    const LoadPeakPoint p = observedPoint(expired, seen, 3, 0, "", "");
+    BackendRun expired = threeJobRun();
+    expired.result.completed = false;
+    expired.result.expired = 2;
+    expired.result.cancelled = 1;
+    const LoadPeakPoint p = peakPoint(expired, 3, 0, "", "", &seen);
     EXPECT_EQ(p.missingWhy, "hash not checked: 2 jobs expired, 1 cancelled");
     EXPECT_TRUE(std::isnan(p.timeMs));
-    EXPECT_EQ(observedPoint(completeRun(1), IncidenceStatistic{}, 1, 0, "", "").missingWhy,
-              "no job was seen running");
+    BackendRun none;
+    none.result = completeRun(1);
+    none.result.jobs = {JobTiming{}};
+    EXPECT_EQ(peakPoint(none, 1, 0, "", "", nullptr).missingWhy, "no job was seen running");
 }
 
 TEST(LoadPeakPoint, TheLineFitsTheCompletePointsOnly) {

@@ -24,6 +24,26 @@ std::string backendRunFailure(const BackendRun& run) {
     return {};
 }
 
+std::string scheduledRunFailure(const BackendRun& run) {
+    if (std::string f = correctnessFailure(run.result); !f.empty()) return f;
+    return exactlyOnceFailure(run);
+}
+
+std::string exactlyOnceFailure(const BackendRun& run) {
+    if (run.result.interrupted || run.result.timedOut) return {};
+    // jobs never posted have no execution either: the run's accounting says so
+    std::size_t unposted = 0;
+    for (const testchain::JobTiming& j : run.result.jobs)
+        unposted += j.posted ? 0 : 1;
+    const std::size_t notRun = run.result.expired + run.result.cancelled + unposted;
+    if (run.repeated > 0 || run.missed > notRun)
+        return fmt::format(
+            "{} jobs never ran without expiring or being cancelled, {} ran more "
+            "than once",
+            run.missed > notRun ? run.missed - notRun : 0, run.repeated);
+    return {};
+}
+
 std::size_t BackendSeries::hashOkRuns() const {
     std::size_t n = 0;
     for (const BackendRun& r : runs)
@@ -79,12 +99,12 @@ std::size_t BackendSeries::pastDeadline(const testchain::LevelSchedule& schedule
 namespace {
 
 /// Warm-up runs, not counted: they end at the first failure, a stop or a timeout.
-void warmUp(GraphRunner& b, BackendSeries& s, unsigned warmup, const StopRequest& stop) {
-    for (unsigned w = 0; w < warmup && s.failure.empty() && !stop.requested(); ++w) {
+void warmUp(GraphRunner& b, BackendSeries& s, const SeriesPlan& plan, const StopRequest& stop) {
+    for (unsigned w = 0; w < plan.warmup && s.failure.empty() && !stop.requested(); ++w) {
         const BackendRun r = b.run();
         if (r.result.interrupted) break;  // the measured loop sees the stop
         ++s.warmups;
-        s.failure = backendRunFailure(r);
+        s.failure = plan.judge ? plan.judge(r) : backendRunFailure(r);
         if (!s.failure.empty()) s.failure = "warm-up: " + s.failure;
         if (r.result.timedOut) break;
     }
@@ -126,7 +146,8 @@ BackendSeries measureSeries(const std::string& name, const testchain::TestChainG
         s.interrupted = true;
         return s;
     }
-    warmUp(*b, s, plan.warmup, stop);
+    warmUp(*b, s, plan, stop);
+    if (plan.beforeMeasured) plan.beforeMeasured();
     for (std::size_t i = 0; i < plan.reps && s.failure.empty(); ++i) {
         if (stop.requested()) {
             s.interrupted = true;

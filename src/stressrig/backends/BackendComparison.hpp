@@ -48,15 +48,28 @@ struct BackendSeries {
 /// mismatch, or a job that did not run exactly once.
 std::string backendRunFailure(const BackendRun& run);
 
+/// The same for a run on a schedule that may be overloaded: expired and cancelled jobs
+/// (which never ran) and a run past its completion limit are results, not failures
+/// (correctnessFailure); a job that ran twice, or never ran without expiring or being
+/// cancelled, is one (exactlyOnceFailure).
+std::string scheduledRunFailure(const BackendRun& run);
+/// The exactly-once part of scheduledRunFailure(): the execution counts say what the hash
+/// cannot (an isolated job skipped or run twice), on every backend.
+std::string exactlyOnceFailure(const BackendRun& run);
+
 /// How one backend's series is run.
 struct SeriesPlan {
     std::size_t reps = 1;
     unsigned warmup = 0;
-    /// Why a measured run is a failure ("" if it is not); the first failure ends the
-    /// series and is its `failure`. Unset: backendRunFailure(). A mode sets its own where
-    /// a run is judged otherwise (with deadlines an expired job is a result, not a failure).
+    /// Why a run is a failure ("" if it is not), warm-up runs included; the first failure
+    /// ends the series and is its `failure`. Unset: backendRunFailure(). A mode sets its own
+    /// where a run is judged otherwise (with deadlines an expired job is a result, not a
+    /// failure: scheduledRunFailure()).
     std::function<std::string(const BackendRun&)> judge{};
     bool traceDump = false;  ///< keep the backend's trace dump after the last run
+    /// Called once after the warm-up runs, before the first measured run (e.g. to clear
+    /// what an observer saw of the warm-up).
+    std::function<void()> beforeMeasured{};
     /// Called after each measured run, the one a stop cut short included, before the next
     /// starts (e.g. to read and reset an observer).
     std::function<void(const BackendRun&)> afterRun{};

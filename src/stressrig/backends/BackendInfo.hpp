@@ -23,12 +23,15 @@ struct BackendInfo {
     std::string_view name;     ///< --backends name, JSON key
     std::string_view summary;  ///< one line for --help
     StartTimes startTimes = StartTimes::HeldByRig;
-    /// This project's scheduler: takes the rig's Observer (RunInstrument), deadlines and a
-    /// worker placement; the other backends ignore those fields of BackendSetup.
+    /// Takes the rig's Observer (RunInstrument): the worker of each job and per-worker
+    /// activity; the other backends ignore BackendSetup::observer and have no such detail.
     bool instrumented = false;
-    /// Drops a job unstarted past its deadline itself (pullsched). Arrival streams hold
-    /// deadlines in the rig for the others (StreamRunner); graph runs need them native.
+    /// Expires a job not started by its deadline itself (BackendSetup::deadlines, stream
+    /// deadlines). Graph runs need this, so a mode refuses a life window given for the
+    /// others; arrival streams hold deadlines in the rig for them (StreamRunner).
     bool deadlines = false;
+    /// Places its workers as BackendSetup::placement says; the others leave it to the OS.
+    bool placement = false;
     /// Builds its graph inside every run whatever BackendSetup::planInRun says (OpenMP's
     /// tasks and depend clauses, Asio's and the pool's per-run predecessor counts): its two
     /// timings are the same. False: planInRun moves the building into the run.

@@ -17,6 +17,7 @@ constexpr std::array kBackends{
         .startTimes = StartTimes::Native,
         .instrumented = true,
         .deadlines = true,
+        .placement = true,
         .graphStartTimesText =
             "native: every node job is posted with its start time and released by its last "
             "predecessor, not before it; as fast as possible: posted untimed behind a gate, "

@@ -39,13 +39,13 @@ struct BackendSetup {
     std::size_t parallelism = 0;
     /// Wall-clock limit of one run; a run over it is timedOut and the backend broken.
     testchain::Duration completionLimit = std::chrono::seconds{60};
-    /// Instrumented backends only: deadline = start + the schedule's life window (the
-    /// other backends cannot expire a job). Off by default so that all run the same work.
+    /// Backends with BackendInfo::deadlines only: deadline = start + the schedule's life
+    /// window (the others cannot expire a job). Off by default so that all run the same work.
     bool deadlines = false;
     /// Instrumented backends with a schedule: nodes one planning job posts (0: the
     /// runner's default). A load peak posted by one planning job is the whole peak.
     std::size_t planningChunk = 0;
-    /// Instrumented backends only: where the workers run.
+    /// Backends with BackendInfo::placement only: where the workers run.
     Placement placement = Placement::Spread;
     /// Polled while a run goes on: once it asks, jobs that have not begun skip their work,
     /// the run ends early with result.interrupted, and the runner is spent.

@@ -1,13 +1,17 @@
 #pragma once
-// Which schedulers run the mode's graphs: --backends (pullsched alone by default) and the
-// untimed warm-up runs each backend gets before its measured ones.
+// Which schedulers run the mode's graphs: --backends (pullsched alone by default), the
+// untimed warm-up runs each backend gets before its measured ones, and what the chosen
+// backends can do (BackendInfo's capabilities), which decides what a mode may ask of them.
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "format/Units.hpp"
 
 #include "backends/BackendRegistry.hpp"
 #include "cli/OptionTable.hpp"
@@ -36,8 +40,8 @@ struct BackendOptions {
             "that wait is reported as start wait";
         declareList(t, std::move(help));
         t.count("backend-warmup", warmup, 0, 100,
-                "runs per backend before its measured ones, not counted (only when comparing "
-                "backends)");
+                "runs per backend before its measured ones (per probe or point in a series), "
+                "not counted");
     }
 
     /// --backends alone, with a mode's own help (a mode that has no warm-up runs).
@@ -86,6 +90,65 @@ struct BackendOptions {
     }
 
     std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }
+
+    /// The chosen backends without `capability` (a BackendInfo flag), in --backends order.
+    std::vector<std::string> lacking(bool BackendInfo::*capability) const {
+        std::vector<std::string> out;
+        for (const std::string& n : names())
+            if (!(BackendRegistry::find(n).*capability)) out.push_back(n);
+        return out;
+    }
+
+    /// Every backend of the registry that has `capability`, as listText() says them.
+    static std::string withCapability(bool BackendInfo::*capability) {
+        std::vector<std::string> out;
+        for (const BackendInfo& b : BackendRegistry::all())
+            if (b.*capability) out.emplace_back(b.name);
+        return listText(out);
+    }
+
+    /// "tbb" or "tbb and pool" or "tbb, openmp and pool".
+    static std::string listText(const std::vector<std::string>& names) {
+        std::string s;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        return s;
+    }
+
+    /// UsageError when `option` (as given: "--life-window=50ms") needs `capability` and a
+    /// chosen backend lacks it, naming each: "--life-window=50ms: tbb has no deadlines (give
+    /// --life-window=0s to compare it)". `lacks` follows "has"/"have" ("no deadlines");
+    /// `instead` is the way out, its {} the word "it" or "them".
+    void refuseLacking(bool BackendInfo::*capability, std::string_view option,
+                       std::string_view lacks, std::string_view instead) const {
+        const std::vector<std::string> without = lacking(capability);
+        if (without.empty()) return;
+        const bool one = without.size() == 1;
+        throw UsageError(fmt::format("{}: {} {} {} ({})", option, listText(without),
+                                     one ? "has" : "have", lacks,
+                                     fmt::format(fmt::runtime(instead), one ? "it" : "them")));
+    }
+
+    /// Whether the chosen backends run with deadlines of `lifeWindow`, and why, in one line.
+    /// All or none: a job held to a deadline on one backend and not on another is not the
+    /// same work. A window given for a backend without deadlines is refused before this
+    /// (refuseLacking), so a backend without them turns off only the default window.
+    struct DeadlineChoice {
+        bool on = false;
+        std::string why;
+    };
+    DeadlineChoice deadlines(std::chrono::nanoseconds lifeWindow) const {
+        const std::string window = Units::formatDuration(lifeWindow);
+        if (lifeWindow <= std::chrono::nanoseconds::zero())
+            return {false, "no deadlines (--life-window=0s)"};
+        const std::vector<std::string> without = lacking(&BackendInfo::deadlines);
+        if (without.empty())
+            return {true, fmt::format("deadlines: scheduled start + life window {}", window)};
+        return {false,
+                fmt::format("no deadlines: {} {} none, so the default life window {} is "
+                            "enforced on no backend",
+                            listText(without), without.size() == 1 ? "has" : "have", window)};
+    }
     /// Anything but pullsched alone: the mode reports per backend.
     bool comparing() const { return backends != BackendRegistry::kDefault; }
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/BackendOptions.hpp"
 #include "cli/OptionTable.hpp"
 #include "load/Placement.hpp"
 
@@ -24,6 +25,14 @@ struct PlacementOption {
                  "waker's CPU), pinned (worker i on the i-th "
                  "CPU the process may use), os (the OS alone); other backends are not "
                  "affected");
+    }
+
+    /// UsageError when --placement was given and a chosen backend places no workers: it
+    /// would be measured otherwise than asked, so it is named and refused.
+    void refuseIgnoredBy(const OptionTable& t, const BackendOptions& backends) const {
+        if (t.given("placement"))
+            backends.refuseLacking(&BackendInfo::placement, "--placement=" + value,
+                                   "no worker placement", "leave out --placement to compare {}");
     }
 
     Placement placement() const {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/BackendOptions.hpp"
 #include "cli/OptionTable.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
@@ -50,6 +51,16 @@ struct ScheduleOptions {
 
     unsigned plannedConcurrency(unsigned machineParallelism) const {
         return concurrency.value_or(machineParallelism);
+    }
+
+    /// UsageError when a life window was given and a chosen backend cannot expire a job:
+    /// it would run without the deadlines asked for, so it is named and refused. The
+    /// default window is left to BackendOptions::deadlines().
+    void refuseLifeWindowWithout(const OptionTable& t, const BackendOptions& backends) const {
+        if (t.given("life-window") && lifeWindow > Duration::zero())
+            backends.refuseLacking(&BackendInfo::deadlines,
+                                   "--life-window=" + Units::formatDuration(lifeWindow),
+                                   "no deadlines", "give --life-window=0s to compare {}");
     }
 
     /// UsageError when a planned schedule exceeds --max-schedule.

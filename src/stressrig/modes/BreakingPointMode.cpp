@@ -1,10 +1,10 @@
 // --mode=breaking-point: the highest stress at which a graph's adapted schedule still
-// holds, searched on each backend of --backends (pullsched alone by default): measure
-// (one search per backend), then present one backend in detail or several side by side. Widens the
-// stress until a probe breaks and bisects to the resolution; a logistic fit of the fail fraction
-// over all probes adds the stress at 50 % failure with a 95 % confidence interval, and the
-// theoretical limit and the ideal run (the same search on a simulated run that costs nothing) put
-// both in proportion.
+// holds, searched on each backend of --backends (pullsched alone by default) the same way:
+// measure (one search per backend), then present every backend in detail and side by side.
+// Widens the stress until a probe breaks and bisects to the resolution; a logistic fit of the
+// fail fraction over all probes adds the stress at 50 % failure with a 95 % confidence
+// interval, and the theoretical limit and the ideal run (the same search on a simulated run
+// that costs nothing) put both in proportion. Deadlines only when every backend has them.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -186,13 +186,17 @@ std::string probeLine(const ProbeStatistics& p) {
 /// One backend's search, probe by probe: the measure step's output.
 struct BackendSearch {
     std::string name;
+    bool instrumented = false;
+    /// Files of this backend: "" for the first of --backends (the names a result of
+    /// pullsched alone always had), "-<name>" for the others.
+    std::string suffix;
     std::string startTimes;
     BreakingPointSearch search;
     std::vector<ProbeStatistics> probes;
     std::vector<std::vector<ProbeRun>> probeRuns;  ///< per probe, its runs
     std::size_t runs = 0;                          ///< measured runs of all probes
     JobTimePerUnit jobTime;                        ///< what the jobs really took
-    HoldingTimeline shown;                         ///< observed backends only
+    HoldingTimeline shown;                         ///< instrumented backends only
     std::string stopReason;                        ///< the search ended before converging
     std::vector<std::string> failures;
     bool partial = false;  ///< a stop request ended the search
@@ -204,6 +208,18 @@ struct BackendSearch {
             if (p.stress == stress) return &p;
         return nullptr;
     }
+    std::size_t incompleteRuns() const {
+        std::size_t n = 0;
+        for (const ProbeStatistics& q : probes)
+            n += q.incomplete;
+        return n;
+    }
+};
+
+/// A search evaluated: the fit over its probes and its ideal run.
+struct SearchAnalysis {
+    FailFractionFit fit;
+    IdealReference ideal;
 };
 
 class BreakingPointMode final : public Mode {
@@ -253,6 +269,9 @@ class BreakingPointMode final : public Mode {
             throw UsageError(
                 "--mode=breaking-point searches the stress of the adapted schedule; --level "
                 "(of --schedule=default) does not apply");
+        // a backend that cannot do what an option asks is named, not measured otherwise
+        sched_.refuseLifeWindowWithout(t, backends_);
+        placement_.refuseIgnoredBy(t, backends_);
     }
 
     ModeResult run(RunContext& ctx) override;
@@ -272,29 +291,32 @@ class BreakingPointMode final : public Mode {
     };
 
     BreakThresholds thresholdsFor(double scale) const;
+    /// The life window the runs are held to: none unless every backend has deadlines.
+    Duration lifeWindow() const { return deadlines_.on ? sched_.lifeWindow : Duration::zero(); }
     // measure
     BackendSearch searchBackend(RunContext& ctx, const Plan& p, const std::string& name) const;
     bool probe(RunContext& ctx, const Plan& p, BackendSearch& b, double stress,
                RunInstrument* instrument) const;
-    // present: one backend in detail
-    void presentDetail(ModeResult& r, const Plan& p, const BackendSearch& b) const;
-    void detailWarnings(ModeResult& r, const BackendSearch& b, const IdealReference& ideal) const;
-    void detailTables(ModeResult& r, const Plan& p, const BackendSearch& b,
-                      const FailFractionFit& fit, double breaking, double ofIdeal) const;
-    void detailPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
-                     const FailFractionFit& fit, double breaking, double ofIdeal) const;
-    void detailText(ModeResult& r, const Plan& p, const BackendSearch& b,
-                    const FailFractionFit& fit, const IdealReference& ideal) const;
-    void detailVerdict(ModeResult& r, const Plan& p, const BackendSearch& b,
-                       const FailFractionFit& fit, double ofIdeal) const;
-    void detailJson(ModeResult& r, const Plan& p, const BackendSearch& b,
-                    const FailFractionFit& fit, const IdealReference& ideal) const;
-    // present: several backends side by side
-    void presentComparison(ModeResult& r, const Plan& p,
-                           const std::vector<BackendSearch>& searches) const;
-    void comparisonRow(ModeResult& r, const Plan& p, const BackendSearch& b, std::size_t number,
-                       const IdealBreakingPoint& planned, CsvTable& summary,
-                       nlohmann::json& byBackend) const;
+    // analyse
+    SearchAnalysis analyse(const ModeResult& r, const Plan& p, const BackendSearch& b,
+                           const IdealBreakingPoint& planned) const;
+    // present: every backend in detail, then side by side
+    void present(ModeResult& r, const Plan& p, const std::vector<BackendSearch>& searches) const;
+    void headerText(ModeResult& r, const Plan& p) const;
+    void backendWarnings(ModeResult& r, const BackendSearch& b, const IdealReference& ideal) const;
+    void backendTables(ModeResult& r, const Plan& p, const BackendSearch& b,
+                       const SearchAnalysis& a) const;
+    void backendPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
+                      const SearchAnalysis& a) const;
+    void backendText(ModeResult& r, const Plan& p, const BackendSearch& b,
+                     const SearchAnalysis& a) const;
+    std::string backendVerdict(const ModeResult& r, const Plan& p, const BackendSearch& b,
+                               const SearchAnalysis& a) const;
+    nlohmann::json backendJson(const Plan& p, const BackendSearch& b,
+                               const SearchAnalysis& a) const;
+    void commonJson(ModeResult& r, const Plan& p, const IdealBreakingPoint& planned) const;
+    void sideBySide(ModeResult& r, const Plan& p, const std::vector<BackendSearch>& searches,
+                    const std::vector<SearchAnalysis>& analyses) const;
 
     GraphOptions graph_;
     ExecutionOptions exec_;
@@ -304,6 +326,7 @@ class BreakingPointMode final : public Mode {
     std::string thresholds_ = "scaled";
     std::optional<Duration> failDelta_, sdevLimit_, deltaLimit_;
     double breakFail_ = 0.99, fail_ = 0.55;
+    BackendOptions::DeadlineChoice deadlines_;  ///< set by run()
 };
 
 BreakThresholds BreakingPointMode::thresholdsFor(double scale) const {
@@ -320,6 +343,7 @@ ModeResult BreakingPointMode::run(RunContext& ctx) {
     const WeightPolicy policy = graph_.rulesFor().schedulingWeightPolicy();
     const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
     const Duration load = exec_.load;
+    deadlines_ = backends_.deadlines(sched_.lifeWindow);
 
     // the theoretical limit: the stress at which the schedule ends at the lower bound
     const Duration lowerBound = GraphStatistics(graph, policy).lowerBound(C, load);
@@ -341,6 +365,7 @@ ModeResult BreakingPointMode::run(RunContext& ctx) {
     std::vector<BackendSearch> searches;
     for (const std::string& name : backends_.names()) {
         searches.push_back(searchBackend(ctx, p, name));
+        searches.back().suffix = searches.size() == 1 ? "" : "-" + name;
         if (!searches.back().failures.empty()) break;  // a failure ends the comparison
     }
     for (const BackendSearch& b : searches) {
@@ -349,26 +374,22 @@ ModeResult BreakingPointMode::run(RunContext& ctx) {
         r.partial = r.partial || b.partial;
     }
     r.systemFailure = !r.failures.empty();
-    if (backends_.comparing())
-        presentComparison(r, p, searches);
-    else
-        presentDetail(r, p, searches.front());
+    present(r, p, searches);
     return r;
 }
 
 // ---- measure
 
 /// One backend's search: probes of --reps runs each, widening the stress until a probe
-/// breaks, then bisecting. Alone, pullsched keeps the schedule's deadlines and is
-/// observed (for the timeline of the highest probe that held); compared, no backend gets
-/// deadlines (only pullsched could expire a job), so a run fails by ending late.
+/// breaks, then bisecting. An instrumented backend is observed (for the timeline of the
+/// highest probe that held).
 BackendSearch BreakingPointMode::searchBackend(RunContext& ctx, const Plan& p,
                                                const std::string& name) const {
     BackendSearch b;
     b.name = name;
+    b.instrumented = BackendRegistry::find(name).instrumented;
     std::optional<RunInstrument> instrument;
-    if (!backends_.comparing() && BackendRegistry::find(name).instrumented)
-        instrument.emplace(exec_.workers, p.graph.size());
+    if (b.instrumented) instrument.emplace(exec_.workers, p.graph.size());
     while (const std::optional<double> s = b.search.next()) {
         if (ctx.stop.requested()) {
             b.partial = true;
@@ -380,13 +401,13 @@ BackendSearch BreakingPointMode::searchBackend(RunContext& ctx, const Plan& p,
     return b;
 }
 
-/// One probe at `stress`; false if the search ends with it.
+/// One probe at `stress`; false if the search ends with it. A run with expired jobs is
+/// incomplete (a result); one past its completion limit ends the search.
 bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, double stress,
                               RunInstrument* instrument) const {
-    const bool detail = !backends_.comparing();
     LevelSchedule schedule(p.graph, p.policy);
     schedule.adapt(stress, p.concurrency, exec_.load);
-    if (detail) schedule.lifeWindow(sched_.lifeWindow);
+    schedule.lifeWindow(lifeWindow());
     if (schedule.expectedEnd() > sched_.maxSchedule) {
         b.stopReason = fmt::format(
             "search stopped: the probe at stress {} would take {} (over --max-schedule={})",
@@ -396,17 +417,20 @@ bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, 
     }
     BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
                                       p.body.load(), p.policy, p.concurrency);
-    setup.deadlines = detail && sched_.lifeWindow > Duration::zero();
+    setup.deadlines = deadlines_.on;
     setup.observer = instrument;
-    const CompletionLimit limit = completionLimit(
-        RunnerConfig{}, schedule.expectedEnd(), GraphStatistics(p.graph, p.policy).work(exec_.load),
-        detail ? sched_.lifeWindow : Duration::zero());
+    const CompletionLimit limit =
+        completionLimit(RunnerConfig{}, schedule.expectedEnd(),
+                        GraphStatistics(p.graph, p.policy).work(exec_.load), lifeWindow());
     setup.completionLimit = limit.total();
     setup.schedule = std::move(schedule);
     SeriesPlan plan;
     plan.reps = sched_.reps;
-    plan.warmup = detail ? 0 : backends_.warmup;
-    if (detail) plan.judge = [](const BackendRun& run) { return correctnessFailure(run.result); };
+    plan.warmup = backends_.warmup;
+    plan.judge = scheduledRunFailure;
+    plan.beforeMeasured = [&] {  // the warm-up is not observed
+        if (instrument) instrument->reset();
+    };
     std::vector<int> workers;  // of the last run, for the timeline
     plan.afterRun = [&](const BackendRun&) {
         if (!instrument) return;
@@ -424,27 +448,25 @@ bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, 
                             toMs(run.result.expectedEnd), run.result.expired > 0});
     }
     std::string failure = s.failure, late;
-    if (detail && !s.runs.empty() && s.runs.back().result.timedOut) {
+    if (!s.runs.empty() && s.runs.back().result.timedOut) {
         const RunFinding f =
             lateRunFinding(s.runs.back().result, limit, s.runs.back().pendingAfterCancel);
         failure = f.failure;
         late = f.late;
     }
     if (!failure.empty())
-        b.failures.push_back(
-            detail ? fmt::format("stress {}: {}", stressText(stress), failure)
-                   : fmt::format("{}, stress {}: {}", b.name, stressText(stress), failure));
+        b.failures.push_back(fmt::format("{}, stress {}: {}", b.name, stressText(stress), failure));
     if (!outcomes.empty()) {
         b.probes.push_back(ProbeStatistics::of(stress, outcomes, p.thresholds));
         b.probeRuns.push_back(outcomes);
         b.runs += outcomes.size();
         if (instrument && !s.cutRun && !b.probes.back().broken && stress >= b.shown.stress)
-            b.shown = {stress, s.runs.size(),
-                       timelineJobsOf(
-                           s.runs.back().result, [&](std::size_t n) { return workers[n]; },
-                           sched_.lifeWindow)};
-        ctx.progress.note(fmt::format("{}probe {}: {}", detail ? "" : b.name + " ", b.probes.size(),
-                                      probeLine(b.probes.back())));
+            b.shown = {
+                stress, s.runs.size(),
+                timelineJobsOf(
+                    s.runs.back().result, [&](std::size_t n) { return workers[n]; }, lifeWindow())};
+        ctx.progress.note(
+            fmt::format("{} probe {}: {}", b.name, b.probes.size(), probeLine(b.probes.back())));
     }
     if (!failure.empty()) return false;
     if (s.interrupted || s.runs.empty()) {
@@ -459,38 +481,94 @@ bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, 
     return true;
 }
 
-// ---- present: one backend in detail
+// ---- analyse
 
-void BreakingPointMode::presentDetail(ModeResult& r, const Plan& p, const BackendSearch& b) const {
+/// The logistic fit over every run of every probe, and where the schedule stops holding
+/// with no scheduling cost at all, with the jobs as long as this backend ran them. The
+/// simulation takes seconds on a large graph: a stopped search skips it.
+SearchAnalysis BreakingPointMode::analyse(const ModeResult& r, const Plan& p,
+                                          const BackendSearch& b,
+                                          const IdealBreakingPoint& planned) const {
     std::vector<StressOutcomes> counts;
     for (const ProbeStatistics& probe : b.probes)
         counts.push_back({probe.stress, probe.runs, probe.failed});
-    // the logistic fit over every run of every probe
-    const FailFractionFit fit = FailFractionFit::fit(counts);
-    // where the schedule stops holding with no scheduling cost at all
-    // The simulation takes seconds on a large graph: a stopped search skips it.
-    const IdealReference ideal =
-        r.partial ? IdealReference{}
-                  : IdealReference::search(p.graph, p.policy, p.concurrency, exec_.load,
-                                           sched_.lifeWindow, p.thresholds, b.jobTime);
-    detailWarnings(r, b, ideal);
-    detailTables(r, p, b, fit, b.breaking(), ideal.stress());
-    detailPlots(r, p, b, fit, b.breaking(), ideal.stress());
-    detailText(r, p, b, fit, ideal);
-    detailVerdict(r, p, b, fit, ideal.stress());
-    detailJson(r, p, b, fit, ideal);
+    return {FailFractionFit::fit(counts),
+            r.partial ? IdealReference{}
+                      : IdealReference::search(p.graph, p.policy, p.concurrency, exec_.load,
+                                               lifeWindow(), p.thresholds, b.jobTime, planned)};
 }
 
-void BreakingPointMode::detailWarnings(ModeResult& r, const BackendSearch& b,
-                                       const IdealReference& ideal) const {
+// ---- present
+
+void BreakingPointMode::present(ModeResult& r, const Plan& p,
+                                const std::vector<BackendSearch>& searches) const {
+    headerText(r, p);
+    const IdealBreakingPoint planned =
+        r.partial ? IdealBreakingPoint{}
+                  : IdealBreakingPoint::search(p.graph, p.policy, p.concurrency, exec_.load,
+                                               exec_.load, lifeWindow(), p.thresholds);
+    commonJson(r, p, planned);
+    std::vector<SearchAnalysis> analyses;
+    nlohmann::json byBackend = nlohmann::json::object();
+    std::string verdict;
+    for (const BackendSearch& b : searches) {
+        analyses.push_back(analyse(r, p, b, planned));
+        const SearchAnalysis& a = analyses.back();
+        backendWarnings(r, b, a.ideal);
+        backendTables(r, p, b, a);
+        backendPlots(r, p, b, a);
+        backendText(r, p, b, a);
+        if (!verdict.empty()) verdict += "; ";
+        verdict += (searches.size() > 1 ? b.name + ": " : "") + backendVerdict(r, p, b, a);
+        nlohmann::json detail = backendJson(p, b, a);
+        if (b.suffix.empty())
+            for (const auto& [k, v] : detail.items())
+                r.result[k] = v;
+        byBackend[b.name] = std::move(detail);
+    }
+    r.result["backends"] = std::move(byBackend);
+    sideBySide(r, p, searches, analyses);
+    if (r.systemFailure) verdict = "scheduler FAILED: " + r.failures.front();
+    if (r.partial && !r.systemFailure) verdict += " (partial: stopped on request)";
+    r.verdict = verdict;
+}
+
+void BreakingPointMode::headerText(ModeResult& r, const Plan& p) const {
+    const BreakThresholds& th = p.thresholds;
+    r.text.push_back(fmt::format(
+        "Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
+        "concurrency {}, load {}, {} runs per probe after {} warm-up{}; backends: {}",
+        graph_.label(), p.graph.size(), p.graph.seed(),
+        fmt::format("0x{:016X}", p.graph.graphHash()), exec_.workers, p.concurrency,
+        durationText(exec_.load), sched_.reps, backends_.warmup,
+        placementNote(placement_.placement()), BackendOptions::listText(backends_.names())));
+    r.text.push_back(fmt::format(
+        "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
+        "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
+        "with sdev > {} and mean delta > {}",
+        thresholds_ == "scaled"
+            ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", p.scale)
+            : "the reference's",
+        msText(th.failDeltaMs), percentText(th.breakFailFraction, 0),
+        percentText(th.failFraction, 0), msText(th.sdevLimitMs), msText(th.deltaLimitMs)));
+    r.text.push_back("  " + deadlines_.why);
+    const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
+    if (!unobserved.empty())
+        r.text.push_back(fmt::format("  not instrumented: {} (no timeline of the workers)",
+                                     BackendOptions::listText(unobserved)));
+}
+
+void BreakingPointMode::backendWarnings(ModeResult& r, const BackendSearch& b,
+                                        const IdealReference& ideal) const {
+    const std::string who = b.name + ": ";
     std::size_t listed = 0, more = 0, moreRuns = 0;
     for (const ProbeStatistics& p : b.probes) {
         if (!p.incomplete) continue;
         if (listed++ < kProbeWarnings) {
-            r.warnings.push_back(
-                fmt::format("stress {}: {} of {} runs incomplete (jobs expired or were cancelled): "
-                            "excluded from mean delta, sdev and mean runtime, counted as failed",
-                            stressText(p.stress), p.incomplete, p.runs));
+            r.warnings.push_back(fmt::format(
+                "{}stress {}: {} of {} runs incomplete (jobs expired or were cancelled): "
+                "excluded from mean delta, sdev and mean runtime, counted as failed",
+                who, stressText(p.stress), p.incomplete, p.runs));
         } else {
             ++more;
             moreRuns += p.incomplete;
@@ -498,17 +576,18 @@ void BreakingPointMode::detailWarnings(ModeResult& r, const BackendSearch& b,
     }
     if (more)
         r.warnings.push_back(
-            fmt::format("{} more probes with {} incomplete runs in all (column \"incomplete "
+            fmt::format("{}{} more probes with {} incomplete runs in all (column \"incomplete "
                         "runs\")",
-                        more, moreRuns));
-    if (!b.stopReason.empty()) r.warnings.push_back(b.stopReason);
+                        who, more, moreRuns));
+    if (!b.stopReason.empty()) r.warnings.push_back(who + b.stopReason);
     if (const std::optional<std::string> w = jobTimeWarning(ideal, exec_.load))
-        r.warnings.push_back(*w);
+        r.warnings.push_back(who + *w);
 }
 
-void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                     const FailFractionFit& fit, double breaking,
-                                     double ofIdeal) const {
+void BreakingPointMode::backendTables(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                      const SearchAnalysis& a) const {
+    const FailFractionFit& fit = a.fit;
+    const double breaking = b.breaking();
     CsvTable table({"probe", "stress", "runs", "incomplete runs", "failed runs", "fail fraction",
                     "broken", "mean delta ms", "sdev ms", "mean runtime ms", "expected ms",
                     "fitted fail fraction"});
@@ -518,6 +597,7 @@ void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const Backend
                       double(q.failed), q.failFraction, q.broken ? 1.0 : 0.0, q.meanDeltaMs,
                       q.sdevMs, q.meanRuntimeMs, q.expectedMs, fit.failProbability(q.stress)});
     }
+    table.setComment("backend", b.name);
     table.setComment("breaking stress",
                      fmt::format("{} in [{}, {}]", stressText(breaking), stressText(b.search.low()),
                                  stressText(b.search.high())));
@@ -527,12 +607,12 @@ void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const Backend
                                  stressText(fit.low), stressText(fit.high))
                    : "n/a: " + fit.reason);
     table.setComment("limit stress", stressText(p.limitStress));
-    table.setComment("ideal run stress", stressText(ofIdeal));
+    table.setComment("ideal run stress", stressText(a.ideal.stress()));
     table.setComment("units", "stress: planned speed-up factor; times in ms; fractions 0..1");
     table.setComment("incomplete runs",
                      "jobs expired or were cancelled: no runtime (empty cells), counted as "
                      "failed");
-    r.tables.push_back({"", table});
+    r.tables.push_back({b.suffix, table});
 
     CsvTable runsTable({"probe", "stress", "run",
                         MetricCatalogue::csvHeader("runtime", CsvStyle::SpacedKey), "expected ms",
@@ -545,12 +625,13 @@ void BreakingPointMode::detailTables(ModeResult& r, const Plan& p, const Backend
                               std::isnan(run.runtimeMs) ? 0.0 : 1.0,
                               ProbeStatistics::runFailed(run, p.thresholds) ? 1.0 : 0.0});
         }
-    r.tables.push_back({"-runs", runsTable});
+    runsTable.setComment("backend", b.name);
+    r.tables.push_back({b.suffix + "-runs", runsTable});
 }
 
-void BreakingPointMode::detailPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                    const FailFractionFit& fit, double breaking,
-                                    double ofIdeal) const {
+void BreakingPointMode::backendPlots(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                     const SearchAnalysis& a) const {
+    const FailFractionFit& fit = a.fit;
     const unsigned W = exec_.workers;
     if (!b.probes.empty()) {
         BreakingPointPicture pic;
@@ -568,25 +649,27 @@ void BreakingPointMode::detailPlots(ModeResult& r, const Plan& p, const BackendS
                 pic.fittedCurve.emplace_back(s, fit.failProbability(s));
             }
         }
-        pic.breakingStress = breaking;
+        pic.breakingStress = b.breaking();
         pic.fit50 = fit.fitted ? fit.stress50 : kMissing;
         pic.ciLow = fit.fitted ? fit.low : kMissing;
         pic.ciHigh = fit.fitted ? fit.high : kMissing;
         pic.limitStress = p.limitStress;
-        pic.idealStress = ofIdeal;
+        pic.idealStress = a.ideal.stress();
         pic.title = fmt::format(
-            "breaking point {} ({} nodes), {} workers, load {}, {} runs per probe", graph_.label(),
-            p.graph.size(), W, Units::formatDuration(exec_.load, true), sched_.reps);
-        r.plots.push_back({"", breakingPointPlot(pic)});
+            "breaking point {} ({} nodes) on {}, {} workers, load {}, {} runs "
+            "per probe",
+            graph_.label(), p.graph.size(), b.name, W, Units::formatDuration(exec_.load, true),
+            sched_.reps);
+        r.plots.push_back({b.suffix, breakingPointPlot(pic)});
     }
     if (!b.shown.jobs.empty()) {
         TimelineOptions to;
         to.workers = W;
         to.title = fmt::format(
             "timeline of the last of {} runs at stress {} (the highest probe that held): "
-            "{} ({} nodes), {} workers",
-            b.shown.runs, stressText(b.shown.stress), graph_.label(), p.graph.size(), W);
-        r.plots.push_back({"-timeline", TimelinePlot::plot(b.shown.jobs, to)});
+            "{} ({} nodes) on {}, {} workers",
+            b.shown.runs, stressText(b.shown.stress), graph_.label(), p.graph.size(), b.name, W);
+        r.plots.push_back({b.suffix + "-timeline", TimelinePlot::plot(b.shown.jobs, to)});
     }
 }
 
@@ -619,41 +702,27 @@ std::vector<std::string> searchLines(const BackendSearch& b, const FailFractionF
     return text;
 }
 
-void BreakingPointMode::detailText(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                   const FailFractionFit& fit, const IdealReference& ideal) const {
+void BreakingPointMode::backendText(ModeResult& r, const Plan& p, const BackendSearch& b,
+                                    const SearchAnalysis& a) const {
     const BreakThresholds& th = p.thresholds;
     const double breaking = b.breaking();
     const double ratio = breaking / p.limitStress;
-    r.text.push_back(
-        fmt::format("Breaking point: pattern {} ({} nodes, seed {}, hash {}), {} workers, planned "
-                    "concurrency {}, load {}, {} runs per probe{}",
-                    graph_.label(), p.graph.size(), p.graph.seed(),
-                    fmt::format("0x{:016X}", p.graph.graphHash()), exec_.workers, p.concurrency,
-                    durationText(exec_.load), sched_.reps, placementNote(placement_.placement())));
-    r.text.push_back(fmt::format(
-        "  thresholds ({}): a run fails if incomplete, if a job expired, or if it ends more "
-        "than {} late; a probe breaks if more than {} of its runs fail, or more than {} "
-        "with sdev > {} and mean delta > {}",
-        thresholds_ == "scaled"
-            ? fmt::format("scaled x{:.3g} from the reference's 500µs jobs", p.scale)
-            : "the reference's",
-        msText(th.failDeltaMs), percentText(th.breakFailFraction, 0),
-        percentText(th.failFraction, 0), msText(th.sdevLimitMs), msText(th.deltaLimitMs)));
-    for (std::string& line : searchLines(b, fit))
+    r.text.push_back(fmt::format("{} ({} start times):", b.name, b.startTimes));
+    for (std::string& line : searchLines(b, a.fit))
         r.text.push_back(std::move(line));
     r.text.push_back(fmt::format(
         "  theoretical limit stress {}: there the schedule ends at the lower bound {} = "
         "max(work / {}, critical path); breaking / limit = {}",
         stressText(p.limitStress), durationText(p.lowerBound), p.concurrency,
         textOr(ratio, [](double x) { return fmt::format("{:.2f}", x); })));
-    for (std::string& line : idealLines(ideal, exec_.load, p.concurrency, breaking))
+    for (std::string& line : idealLines(a.ideal, exec_.load, p.concurrency, breaking))
         r.text.push_back(std::move(line));
     if (ratio > 1)
         r.text.push_back(fmt::format(
             "  note: the breaking stress lies beyond the theoretical limit: runs there end "
             "later than planned, by up to {} (--fail-delta), which the thresholds accept",
             msText(th.failDeltaMs)));
-    if (fit.fitted && b.search.bracketed())
+    if (a.fit.fitted && b.search.bracketed())
         r.text.push_back(
             "  (the bisection calls a probe broken at the thresholds above, the fit gives "
             "the stress at which half of the runs fail; the two measure different points)");
@@ -661,24 +730,23 @@ void BreakingPointMode::detailText(ModeResult& r, const Plan& p, const BackendSe
     const ProbeStatistics* broken = b.search.bracketed() ? b.at(b.search.high()) : nullptr;
     if (holding) r.text.push_back("  highest holding: " + probeLine(*holding));
     if (broken) r.text.push_back("  lowest broken:   " + probeLine(*broken));
-    std::size_t incomplete = 0;
-    for (const ProbeStatistics& q : b.probes)
-        incomplete += q.incomplete;
-    r.text.push_back(
-        fmt::format("  {} runs in {} probes, {} incomplete", b.runs, b.probes.size(), incomplete));
-    if (r.partial)
+    r.text.push_back(fmt::format("  {} runs in {} probes, {} incomplete", b.runs, b.probes.size(),
+                                 b.incompleteRuns()));
+    if (b.partial)
         r.text.push_back(fmt::format("  stopped on request after {} probes", b.probes.size()));
 }
 
-void BreakingPointMode::detailVerdict(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                      const FailFractionFit& fit, double ofIdeal) const {
+std::string BreakingPointMode::backendVerdict(const ModeResult& r, const Plan& p,
+                                              const BackendSearch& b,
+                                              const SearchAnalysis& a) const {
     const BreakingPointSearch& search = b.search;
+    const FailFractionFit& fit = a.fit;
     const double breaking = b.breaking();
     const double ratio = breaking / p.limitStress;
-    if (r.systemFailure)
-        r.verdict = "scheduler FAILED: " + r.failures.front();
-    else if (search.converged())
-        r.verdict = fmt::format(
+    const double ofIdeal = a.ideal.stress();
+    std::string v;
+    if (search.converged())
+        v = fmt::format(
             "breaking stress {} (bracket {}..{}{}), {} of the theoretical limit {}, {} of "
             "the ideal run's {}",
             stressText(breaking), stressText(search.low()), stressText(search.high()),
@@ -689,33 +757,26 @@ void BreakingPointMode::detailVerdict(ModeResult& r, const Plan& p, const Backen
             percentText(ratio, 0), stressText(p.limitStress), percentText(breaking / ofIdeal, 0),
             stressText(ofIdeal));
     else if (search.bracketed())
-        r.verdict = fmt::format("breaking stress between {} and {} (search not narrowed)",
-                                stressText(search.low()), stressText(search.high()));
+        v = fmt::format("breaking stress between {} and {} (search not narrowed)",
+                        stressText(search.low()), stressText(search.high()));
     else if (b.probes.empty())
-        r.verdict = "no probe completed";
+        v = "no probe completed";
     else
-        r.verdict = fmt::format("no breaking point up to stress {}", stressText(search.low()));
+        v = fmt::format("no breaking point up to stress {}", stressText(search.low()));
     if (!r.systemFailure && search.converged() && ratio > 1)
-        r.verdict += " (beyond the limit: the thresholds accept runs that end late)";
-    if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
+        v += " (beyond the limit: the thresholds accept runs that end late)";
+    return v;
 }
 
-void BreakingPointMode::detailJson(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                   const FailFractionFit& fit, const IdealReference& ideal) const {
-    const BreakThresholds& th = p.thresholds;
+/// One backend's search under the keys a result of one backend always had: each
+/// backend's entry holds them, and the top level repeats those of the first of --backends.
+nlohmann::json BreakingPointMode::backendJson(const Plan& p, const BackendSearch& b,
+                                              const SearchAnalysis& a) const {
+    const FailFractionFit& fit = a.fit;
     const double breaking = b.breaking();
-    std::size_t incomplete = 0;
-    for (const ProbeStatistics& q : b.probes)
-        incomplete += q.incomplete;
-    nlohmann::json& j = r.result;
-    j["pattern"] = graph_.label();
-    j["nodes"] = p.graph.size();
-    j["seed"] = p.graph.seed();
-    j["hash"] = fmt::format("0x{:016X}", p.graph.graphHash());
-    j["workers"] = exec_.workers;
-    j["concurrency"] = p.concurrency;
-    j["load_us"] = std::chrono::duration<double, std::micro>(exec_.load).count();
-    j["reps_per_probe"] = sched_.reps;
+    nlohmann::json j;
+    j["start_times"] = b.startTimes;
+    j["instrumented"] = b.instrumented;
     j["found"] = b.search.bracketed();
     j["converged"] = b.search.converged();
     j["breaking_stress"] = jsonNumber(breaking);
@@ -733,19 +794,44 @@ void BreakingPointMode::detailJson(ModeResult& r, const Plan& p, const BackendSe
                 {"separated", fit.separated},
                 {"runs", fit.runs},
                 {"failed_runs", fit.failed}};
-    j["limit_stress"] = jsonNumber(p.limitStress);
     j["breaking_to_limit"] = jsonNumber(breaking / p.limitStress);
-    j["ideal"] = idealJson(ideal);
-    j["breaking_to_ideal"] = jsonNumber(breaking / ideal.stress());
-    j["lower_bound_ms"] = toMs(p.lowerBound);
-    j["unit_schedule_ms"] = p.unitEndMs;
+    j["ideal"] = idealJson(a.ideal);
+    j["breaking_to_ideal"] = jsonNumber(breaking / a.ideal.stress());
     j["probes"] = b.probes.size();
     j["runs"] = b.runs;
-    j["incomplete_runs"] = incomplete;
+    j["incomplete_runs"] = b.incompleteRuns();
     const ProbeStatistics* holding = b.search.low() > 0 ? b.at(b.search.low()) : nullptr;
     const ProbeStatistics* broken = b.search.bracketed() ? b.at(b.search.high()) : nullptr;
     j["highest_holding"] = holding ? probeJson(*holding) : nlohmann::json(nullptr);
     j["lowest_broken"] = broken ? probeJson(*broken) : nlohmann::json(nullptr);
+    nlohmann::json list = nlohmann::json::array();
+    for (const ProbeStatistics& q : b.probes)
+        list.push_back(probeJson(q));
+    j["probe_list"] = list;
+    // the instrument's: the stress of the probe the timeline shows, null without one
+    j["timeline_stress"] =
+        b.shown.jobs.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.shown.stress);
+    return j;
+}
+
+/// Keys every result has, whatever its backends.
+void BreakingPointMode::commonJson(ModeResult& r, const Plan& p,
+                                   const IdealBreakingPoint& planned) const {
+    const BreakThresholds& th = p.thresholds;
+    nlohmann::json& j = r.result;
+    j["pattern"] = graph_.label();
+    j["nodes"] = p.graph.size();
+    j["seed"] = p.graph.seed();
+    j["hash"] = fmt::format("0x{:016X}", p.graph.graphHash());
+    j["workers"] = exec_.workers;
+    j["concurrency"] = p.concurrency;
+    j["load_us"] = toUs(exec_.load);
+    j["reps_per_probe"] = sched_.reps;
+    j["warmup_runs_per_probe"] = backends_.warmup;
+    j["limit_stress"] = jsonNumber(p.limitStress);
+    j["ideal_jobs_as_planned"] = idealJson(planned);
+    j["lower_bound_ms"] = toMs(p.lowerBound);
+    j["unit_schedule_ms"] = p.unitEndMs;
     j["thresholds"] = {{"mode", thresholds_},
                        {"scale", p.scale},
                        {"fail_delta_ms", th.failDeltaMs},
@@ -753,125 +839,56 @@ void BreakingPointMode::detailJson(ModeResult& r, const Plan& p, const BackendSe
                        {"delta_limit_ms", th.deltaLimitMs},
                        {"break_fail_fraction", th.breakFailFraction},
                        {"fail_fraction", th.failFraction}};
-    nlohmann::json list = nlohmann::json::array();
-    for (const ProbeStatistics& q : b.probes)
-        list.push_back(probeJson(q));
-    j["probe_list"] = list;
+    j["deadlines"] = deadlines_.on;
+    j["deadlines_reason"] = deadlines_.why;
+    j["top_level_backend"] = backends_.names().front();
 }
 
-// ---- present: several backends side by side
-
-void BreakingPointMode::presentComparison(ModeResult& r, const Plan& p,
-                                          const std::vector<BackendSearch>& searches) const {
-    const unsigned W = exec_.workers;
-    r.text.push_back(fmt::format(
-        "Breaking point per backend: pattern {} ({} nodes), {} workers, planned concurrency {}, "
-        "load {}, {} runs per probe; no deadlines: a run fails if it ends more than {} late; "
-        "theoretical limit: stress {}",
-        graph_.label(), p.graph.size(), W, p.concurrency, durationText(exec_.load), sched_.reps,
-        msText(p.thresholds.failDeltaMs), stressText(p.limitStress)));
-    // no deadlines here, as for the backends; per backend with its jobs' measured times
-    const IdealBreakingPoint planned = IdealBreakingPoint::search(
-        p.graph, p.policy, p.concurrency, exec_.load, exec_.load, Duration::zero(), p.thresholds);
-    r.text.push_back(fmt::format(
-        "  ideal run stress {} with the jobs as planned: where a run with no scheduling cost, "
-        "jobs taken in start order on {} workers, stops holding (simulated; per backend below "
-        "with the jobs as long as they were measured in its runs)",
-        idealStressText(planned), p.concurrency));
+/// The backends side by side: a line, a row and a point each.
+void BreakingPointMode::sideBySide(ModeResult& r, const Plan& p,
+                                   const std::vector<BackendSearch>& searches,
+                                   const std::vector<SearchAnalysis>& analyses) const {
     CsvTable summary;
     summary.addColumn("backend #");
     summary.addColumn("backend", CsvTable::Kind::Text);
     for (const char* c : {"breaking stress", "bracket low", "bracket high", "theoretical limit",
                           "ideal run, its jobs as measured", "probes", "runs"})
         summary.addColumn(c);
-    CsvTable probesTable;
-    probesTable.addColumn("backend", CsvTable::Kind::Text);
-    for (const char* c : {"stress", "runs", "failed runs", "fail fraction", "mean runtime ms",
-                          "expected ms", "mean delta ms", "sdev ms", "broken"})
-        probesTable.addColumn(c);
-    nlohmann::json byBackend = nlohmann::json::object();
+    std::string numbered;
     for (std::size_t i = 0; i < searches.size(); ++i) {
-        comparisonRow(r, p, searches[i], i + 1, planned, summary, byBackend);
-        for (const ProbeStatistics& q : searches[i].probes)
-            probesTable.addRow({searches[i].name, q.stress, double(q.runs), double(q.failed),
-                                q.failFraction, q.meanRuntimeMs, q.expectedMs, q.meanDeltaMs,
-                                q.sdevMs, q.broken ? 1.0 : 0.0});
+        const BackendSearch& b = searches[i];
+        const BreakingPointSearch& search = b.search;
+        const double breaking = b.breaking(), ofIdeal = analyses[i].ideal.stress();
+        summary.addRow({double(i + 1), b.name, breaking, search.low(), search.high(), p.limitStress,
+                        ofIdeal, double(search.probes()), double(b.runs)});
+        numbered += fmt::format("{}{} {}", i ? ", " : "", i + 1, b.name);
+        r.text.push_back(fmt::format(
+            "  {:<10} breaking stress {}   bracket [{}, {}] ({} probes, {} runs){}", b.name,
+            search.converged() ? stressText(breaking) : std::string("n/a"),
+            stressText(search.low()), search.bracketed() ? stressText(search.high()) : "n/a",
+            search.probes(), b.runs,
+            search.converged() && p.limitStress > 0
+                ? fmt::format(", {:.0f} % of the limit{}", 100 * breaking / p.limitStress,
+                              ofIdeal > 0
+                                  ? fmt::format(", {:.0f} % of the ideal run's {}",
+                                                100 * breaking / ofIdeal, stressText(ofIdeal))
+                                  : std::string())
+                : std::string()));
     }
-    const std::vector<std::string> names = backends_.names();
-    r.verdict = r.systemFailure
-                    ? "FAILED: " + r.failures.front()
-                    : fmt::format(
-                          "breaking stress of {} backends beside the theoretical limit {} "
-                          "and the ideal run's {} (jobs as planned)",
-                          names.size(), stressText(p.limitStress), stressText(planned.stress));
     PlotOptions po;
     po.title = fmt::format(
         "{} ({} nodes), {} workers: breaking stress per backend (x: backend # in the table)",
-        graph_.label(), p.graph.size(), W);
-    std::string numbered;
-    for (std::size_t b = 0; b < names.size(); ++b)
-        numbered += fmt::format("{}{} {}", b ? ", " : "", b + 1, names[b]);
+        graph_.label(), p.graph.size(), exec_.workers);
     po.xLabel = fmt::format("backend # ({})", numbered);
     po.yLabel = "stress";
     po.style = "points pt 7 ps 1.5";  // backends are categories: no line between them
     po.xTicStep = 1;
-    r.plots.push_back({"", GnuplotScript::tablePlot(summary, "backend #",
-                                                    {"breaking stress", "theoretical limit",
-                                                     "ideal run, its jobs as measured"},
-                                                    {}, po)});
-    r.tables.push_back({"", std::move(summary)});
-    r.tables.push_back({"-probes", std::move(probesTable)});
-    nlohmann::json& j = r.result;
-    j["pattern"] = graph_.label();
-    j["nodes"] = p.graph.size();
-    j["workers"] = W;
-    j["concurrency"] = p.concurrency;
-    j["load_us"] = toUs(exec_.load);
-    j["reps_per_probe"] = sched_.reps;
-    j["limit_stress"] = jsonNumber(p.limitStress);
-    j["ideal_jobs_as_planned"] = idealJson(planned);
-    j["lower_bound_ms"] = toMs(p.lowerBound);
-    j["deadlines"] = false;
-    j["backends"] = byBackend;
-}
-
-/// One backend's summary row, text line and JSON entry.
-void BreakingPointMode::comparisonRow(ModeResult& r, const Plan& p, const BackendSearch& b,
-                                      std::size_t number, const IdealBreakingPoint& planned,
-                                      CsvTable& summary, nlohmann::json& byBackend) const {
-    const BreakingPointSearch& search = b.search;
-    const double breaking = b.breaking();
-    const IdealReference ideal =
-        IdealReference::search(p.graph, p.policy, p.concurrency, exec_.load, Duration::zero(),
-                               p.thresholds, b.jobTime, planned);
-    const double ofIdeal = ideal.stress();
-    summary.addRow({double(number), b.name, breaking, search.low(), search.high(), p.limitStress,
-                    ofIdeal, double(search.probes()), double(b.runs)});
-    nlohmann::json list = nlohmann::json::array();
-    for (const ProbeStatistics& q : b.probes)
-        list.push_back(probeJson(q));
-    byBackend[b.name] = {{"start_times", b.startTimes},
-                         {"found", search.bracketed()},
-                         {"converged", search.converged()},
-                         {"breaking_stress", jsonNumber(breaking)},
-                         {"bracket_low", search.low()},
-                         {"bracket_high", jsonNumber(search.high())},
-                         {"breaking_to_limit", jsonNumber(breaking / p.limitStress)},
-                         {"ideal", idealJson(ideal)},
-                         {"breaking_to_ideal", jsonNumber(breaking / ofIdeal)},
-                         {"probes", search.probes()},
-                         {"runs", b.runs},
-                         {"probe_list", list}};
-    r.text.push_back(fmt::format(
-        "  {:<10} breaking stress {}   bracket [{}, {}] ({} probes, {} runs){}", b.name,
-        search.converged() ? stressText(breaking) : std::string("n/a"), stressText(search.low()),
-        search.bracketed() ? stressText(search.high()) : "n/a", search.probes(), b.runs,
-        search.converged() && p.limitStress > 0
-            ? fmt::format(", {:.0f} % of the limit{}", 100 * breaking / p.limitStress,
-                          ofIdeal > 0 ? fmt::format(", {:.0f} % of the ideal run's {}",
-                                                    100 * breaking / ofIdeal, stressText(ofIdeal))
-                                      : std::string())
-            : std::string()));
+    r.plots.push_back(
+        {"-backends",
+         GnuplotScript::tablePlot(
+             summary, "backend #",
+             {"breaking stress", "theoretical limit", "ideal run, its jobs as measured"}, {}, po)});
+    r.tables.push_back({"-backends", std::move(summary)});
 }
 
 }  // namespace

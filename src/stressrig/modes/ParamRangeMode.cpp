@@ -1,10 +1,12 @@
 // --mode=param-range: a parameter series of load peaks. For job counts drawn between
 // --from and --to, a graph of that size runs with every level due at once on each backend
-// of --backends (pullsched alone by default); the result times are fitted with a line (the
-// Model) and compared with the ideal gradient. Measure (each point judged at once: a
-// failure ends the series), then present one backend in detail or several side by side.
+// of --backends (pullsched alone by default), the same way on each; the result times are
+// fitted with a line (the Model) and compared with the ideal gradient. Measure (each point
+// judged at once: a failure ends the series), then present every backend in detail and
+// side by side; an instrumented backend adds the time with fewer than two workers busy.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -83,6 +85,8 @@ class ParamRangeMode final : public Mode {
                 "--to={} with --workers={} needs {:.0f} MiB of instrument buffers (limit {:.0f} "
                 "MiB): lower --to or --workers",
                 to_, exec_.workers, mib, kInstrumentLimitMiB));
+        // a backend that cannot do what an option asks is named, not measured otherwise
+        placement_.refuseIgnoredBy(t, backends_);
     }
 
     ModeResult run(RunContext& ctx) override;
@@ -98,12 +102,22 @@ class ParamRangeMode final : public Mode {
     /// One backend's points, in drawing order (the measure step's output).
     struct BackendPoints {
         std::string name;
+        bool instrumented = false;
+        /// Files of this backend: "" for the first of --backends (the names a result of
+        /// pullsched alone always had), "-<name>" for the others.
+        std::string suffix;
         std::string startTimes;
         std::vector<LoadPeakPoint> points;
+        std::unique_ptr<RunInstrument> instrument;  ///< instrumented backends only
     };
     struct Measurement {
         std::vector<BackendPoints> backends;
         std::string stoppedLate;  ///< the series ended after a run past its limit
+    };
+    /// One backend's points in size order with their line (the analyse step's output).
+    struct BackendSeriesFit {
+        std::vector<LoadPeakPoint> points;
+        SeriesModel fitted;
     };
 
     std::vector<std::size_t> drawSizes() const;
@@ -111,20 +125,21 @@ class ParamRangeMode final : public Mode {
                             CompletionLimit& limit) const;
     // measure (each point judged at once: a failure ends the series)
     Measurement measure(RunContext& ctx, ModeResult& r, const Plan& p) const;
-    void measurePoint(RunContext& ctx, ModeResult& r, const Plan& p, const TestChainGraph& graph,
-                      Measurement& m, RunInstrument* instrument) const;
-    // present: one backend in detail, several side by side
-    void presentDetail(RunContext& ctx, ModeResult& r, const Plan& p, const Measurement& m) const;
-    void detailText(ModeResult& r, const Plan& p, const std::vector<LoadPeakPoint>& points,
-                    const SeriesModel& fitted, double idealMsPerJob,
-                    const std::string& stoppedLate) const;
-    void detailJson(ModeResult& r, const Plan& p, const std::vector<LoadPeakPoint>& points,
-                    const SeriesModel& fitted, double idealMsPerJob) const;
-    CsvTable detailTable(const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
-                         double idealMsPerJob) const;
-    /// Keys every result has, one backend or several.
-    void seriesJson(ModeResult& r, const Plan& p, std::size_t measured,
-                    double idealMsPerJob) const {
+    bool measurePoint(RunContext& ctx, ModeResult& r, const Plan& p, const TestChainGraph& graph,
+                      Measurement& m) const;
+    // present: every backend in detail, then side by side
+    void present(RunContext& ctx, ModeResult& r, const Plan& p, const Measurement& m) const;
+    void backendText(ModeResult& r, const BackendPoints& b, const BackendSeriesFit& f,
+                     double idealMsPerJob) const;
+    nlohmann::json backendJson(const BackendPoints& b, const BackendSeriesFit& f) const;
+    CsvTable backendTable(const BackendPoints& b, const BackendSeriesFit& f,
+                          double idealMsPerJob) const;
+    void backendPlot(ModeResult& r, const BackendPoints& b, const BackendSeriesFit& f,
+                     const CsvTable& table, double idealMsPerJob) const;
+    std::string verdict(const ModeResult& r, const Measurement& m,
+                        const std::vector<BackendSeriesFit>& fits, double idealMsPerJob) const;
+    /// Keys every result has, whatever its backends.
+    void commonJson(ModeResult& r, const Plan& p, double idealMsPerJob) const {
         nlohmann::json& j = r.result;
         j["pattern"] = graph_.label();
         j["workers"] = exec_.workers;
@@ -132,15 +147,12 @@ class ParamRangeMode final : public Mode {
         j["load_us"] = toUs(exec_.load);
         j["sample_seed"] = sampleSeed_;
         j["points_planned"] = points_;
-        j["points_measured"] = measured;
+        j["warmup_runs_per_point"] = backends_.warmup;
         j["ideal_gradient_ms_per_job"] = jsonNumber(idealMsPerJob);
+        j["top_level_backend"] = backends_.names().front();
     }
-    void presentComparison(RunContext& ctx, ModeResult& r, const Plan& p,
-                           const Measurement& m) const;
-    CsvTable comparisonTable(const Measurement& m, const std::vector<SeriesModel>& models,
-                             double idealMsPerJob) const;
-    nlohmann::json comparisonBackendsJson(const Measurement& m,
-                                          const std::vector<SeriesModel>& models) const;
+    void sideBySide(ModeResult& r, const Measurement& m, const std::vector<BackendSeriesFit>& fits,
+                    double idealMsPerJob) const;
 
     /// The graph of the next point; nullopt, and the result partial, on a stop request
     /// (polled while it is generated, from its start).
@@ -191,32 +203,25 @@ ModeResult ParamRangeMode::run(RunContext& ctx) {
     const Plan p{graph_.rulesFor().schedulingWeightPolicy(), exec_.machineParallelism(), sizes,
                  body};
     const Measurement m = measure(ctx, r, p);
-    if (backends_.comparing())
-        presentComparison(ctx, r, p, m);
-    else
-        presentDetail(ctx, r, p, m);
+    present(ctx, r, p, m);
     return r;
 }
 
-/// Every job due at once, a load peak. Alone, pullsched runs it on its schedule (every
-/// level due at 0, one planning job posting the whole peak) and is observed; compared,
-/// every backend runs it as fast as possible, its graph built untimed.
+/// Every job due at once, a load peak, on every backend: the schedule puts every level at
+/// 0; pullsched's one planning job posts the whole peak (planningChunk, which the other
+/// backends, whose graph is built before the run, do not read).
 BackendSetup ParamRangeMode::pointSetup(const TestChainGraph& graph, const Plan& p,
                                         CompletionLimit& limit) const {
     BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
                                       p.body.load(), p.policy, p.parallelism);
     const Duration work = GraphStatistics(graph, p.policy).work(exec_.load);
-    if (backends_.comparing()) {
-        limit = completionLimit(RunnerConfig{}, Duration{0}, work);
-    } else {
-        LevelSchedule schedule(graph, p.policy);
-        schedule.useDefault(Duration{0});
-        RunnerConfig rc;
-        rc.chunkSize = graph.size();
-        limit = completionLimit(rc, schedule.expectedEnd(), work);
-        setup.schedule = std::move(schedule);
-        setup.planningChunk = graph.size();
-    }
+    LevelSchedule schedule(graph, p.policy);
+    schedule.useDefault(Duration{0});
+    RunnerConfig rc;
+    rc.chunkSize = graph.size();
+    limit = completionLimit(rc, schedule.expectedEnd(), work);
+    setup.schedule = std::move(schedule);
+    setup.planningChunk = graph.size();
     setup.completionLimit = limit.total();
     return setup;
 }
@@ -224,125 +229,149 @@ BackendSetup ParamRangeMode::pointSetup(const TestChainGraph& graph, const Plan&
 ParamRangeMode::Measurement ParamRangeMode::measure(RunContext& ctx, ModeResult& r,
                                                     const Plan& p) const {
     Measurement m;
-    for (const std::string& name : backends_.names())
-        m.backends.push_back({name, "", {}});
-    std::optional<RunInstrument> instrument;
-    if (!backends_.comparing() && BackendRegistry::find(m.backends.front().name).instrumented)
-        instrument.emplace(exec_.workers, to_);
+    for (const std::string& name : backends_.names()) {
+        BackendPoints b;
+        b.name = name;
+        b.instrumented = BackendRegistry::find(name).instrumented;
+        b.suffix = m.backends.empty() ? "" : "-" + name;
+        if (b.instrumented) b.instrument = std::make_unique<RunInstrument>(exec_.workers, to_);
+        m.backends.push_back(std::move(b));
+    }
     for (std::size_t i = 0; i < p.sizes.size(); ++i) {
         const std::optional<TestChainGraph> graph = pointGraph(p.sizes[i], ctx.stop, r);
         if (!graph) break;
-        const std::size_t before = m.backends.front().points.size();
-        measurePoint(ctx, r, p, *graph, m, instrument ? &*instrument : nullptr);
-        if (m.backends.front().points.size() == before) break;  // stopped: nothing kept
-        const LoadPeakPoint& last = m.backends.front().points.back();
-        ctx.progress.progress(
-            i + 1, p.sizes.size(),
-            backends_.comparing()
-                ? fmt::format("{} jobs", last.jobs)
-                : fmt::format(
-                      "{} jobs: {}, concurrency {}", last.jobs, msText(last.timeMs),
-                      textOr(last.concurrency, [](double c) { return fmt::format("{:.2f}", c); })));
+        if (!measurePoint(ctx, r, p, *graph, m)) break;  // stopped: the point is not kept
+        std::string line = fmt::format("{} jobs:", graph->size());
+        for (const BackendPoints& b : m.backends)
+            line += fmt::format(" {} {}", b.name, msText(b.points.back().timeMs));
+        ctx.progress.progress(i + 1, p.sizes.size(), line);
         if (r.systemFailure || !m.stoppedLate.empty()) break;
     }
     return m;
 }
 
-/// The point on each backend. Alone, a point a stop cut short is not kept; compared, it
-/// stays, empty.
-void ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
-                                  const TestChainGraph& graph, Measurement& m,
-                                  RunInstrument* instrument) const {
+/// The point on each backend, warmed up as --backend-warmup says; false when a stop cut it
+/// short (a backend that measured it keeps it only if every backend did).
+bool ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
+                                  const TestChainGraph& graph, Measurement& m) const {
     const std::size_t n = graph.size();
-    const bool detail = !backends_.comparing();
     CompletionLimit limit;
-    BackendSetup setup = pointSetup(graph, p, limit);
-    setup.observer = instrument;
-    IncidenceStatistic stat;
-    SeriesPlan plan;
-    plan.warmup = detail ? 0 : backends_.warmup;
-    if (detail) plan.judge = [](const BackendRun& run) { return correctnessFailure(run.result); };
-    plan.afterRun = [&](const BackendRun&) {
-        if (!instrument) return;
-        stat = instrument->evaluate();
-        instrument->reset();
-    };
+    const BackendSetup common = pointSetup(graph, p, limit);
+    std::vector<LoadPeakPoint> points;
     for (BackendPoints& b : m.backends) {
+        BackendSetup setup = common;
+        RunInstrument* instrument = b.instrument.get();
+        setup.observer = instrument;
+        IncidenceStatistic stat;
+        SeriesPlan plan;
+        plan.warmup = backends_.warmup;
+        plan.judge = scheduledRunFailure;
+        plan.beforeMeasured = [&] {  // the warm-up is not observed
+            if (instrument) instrument->reset();
+        };
+        plan.afterRun = [&](const BackendRun&) {
+            if (!instrument) return;
+            stat = instrument->evaluate();
+            instrument->reset();
+        };
         const BackendSeries s = measureSeries(b.name, graph, setup, plan, ctx.stop);
         b.startTimes = std::string(graphStartTimesName(s.startTimes));
-        if (s.runs.empty()) {  // stopped before it ran
-            r.partial = true;
-            if (!detail) b.points.push_back(LoadPeakPoint{.jobs = n, .missingWhy = "interrupted"});
-            continue;
+        if (s.runs.empty()) {  // stopped before it ran, or a warm-up failed
+            if (!s.failure.empty()) {
+                r.systemFailure = true;
+                r.failures.push_back(fmt::format("{}, {} jobs: {}", b.name, n, s.failure));
+            }
+            r.partial = r.partial || s.interrupted;
+            return false;
         }
         const BackendRun& run = s.runs.front();
-        std::string failure = s.failure;
-        std::string late;
-        if (detail && run.result.timedOut) {
+        std::string failure = s.failure, late;
+        if (run.result.timedOut) {
             const RunFinding f = lateRunFinding(run.result, limit, run.pendingAfterCancel);
             failure = f.failure;
             late = f.late;
             if (failure.empty())  // after a timeout: no further point on it
-                m.stoppedLate =
-                    fmt::format("series stopped after the {} jobs point, which {}", n, late);
+                m.stoppedLate = fmt::format(
+                    "series stopped after the {} jobs point, which {} on {}", n, late, b.name);
         }
         if (!failure.empty()) {
             r.systemFailure = true;
-            r.failures.push_back(detail ? fmt::format("{} jobs: {}", n, failure)
-                                        : fmt::format("{}, {} jobs: {}", b.name, n, failure));
+            r.failures.push_back(fmt::format("{}, {} jobs: {}", b.name, n, failure));
         }
-        b.points.push_back(
-            detail            ? observedPoint(run.result, stat, n, graph.graphHash(), failure, late)
-            : failure.empty() ? pointOf(run, n)
-                              : LoadPeakPoint{.jobs = n, .missingWhy = failure});
+        points.push_back(
+            peakPoint(run, n, graph.graphHash(), failure, late, instrument ? &stat : nullptr));
     }
+    for (std::size_t i = 0; i < m.backends.size(); ++i)
+        m.backends[i].points.push_back(std::move(points[i]));
+    return true;
 }
 
-// ---- present: one backend in detail
+// ---- present
 
-void ParamRangeMode::presentDetail(RunContext& ctx, ModeResult& r, const Plan& p,
-                                   const Measurement& m) const {
-    std::vector<LoadPeakPoint> points = m.backends.front().points;
-    std::stable_sort(
-        points.begin(), points.end(),
-        [](const LoadPeakPoint& a, const LoadPeakPoint& b) { return a.jobs < b.jobs; });
-    const SeriesModel fitted = fitPoints(points);
+void ParamRangeMode::present(RunContext& ctx, ModeResult& r, const Plan& p,
+                             const Measurement& m) const {
     // Ideal: the mean work per job spread over the parallelism the machine gives.
     const double idealMsPerJob = idealMsPerJobOf(p.policy, p.parallelism, ctx.stop);
-    if (fitted.missing)
-        r.warnings.push_back(fmt::format(
-            "{} of {} points incomplete: excluded from the model and the mean concurrency",
-            fitted.missing, points.size()));
-    for (const LoadPeakPoint& pt : points)
-        if (!pt.missingWhy.empty())
-            r.warnings.push_back(fmt::format("{} jobs: {}", pt.jobs, pt.missingWhy));
-    CsvTable table = detailTable(points, fitted, idealMsPerJob);
-    if (fitted.line) {
-        PlotOptions po;
-        po.title = fmt::format("load peak: {} jobs of {}, {} workers", graph_.label(),
-                               Units::formatDuration(exec_.load, true), exec_.workers);
-        po.xLabel = "load size (jobs)";
-        po.yLabel = "result time (ms)";
-        po.y2Label = "avg jobtime (us)";
-        r.plots.push_back(
-            {"", GnuplotScript::parameterSeries(
-                     table, *fitted.line, po, {},
-                     std::isnan(idealMsPerJob) ? std::optional<double>{} : idealMsPerJob)});
+    r.text.push_back(fmt::format(
+        "Parameter series: pattern {}, {}..{} jobs of {}, {} workers, {} points (sample seed "
+        "{}), every job due at once, after {} warm-up per point; backends: {}",
+        graph_.label(), from_, to_, durationText(exec_.load), exec_.workers, points_, sampleSeed_,
+        backends_.warmup, BackendOptions::listText(backends_.names())));
+    const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
+    if (!unobserved.empty())
+        r.text.push_back(fmt::format("  not instrumented: {} (no avg impeded)",
+                                     BackendOptions::listText(unobserved)));
+    commonJson(r, p, idealMsPerJob);
+    std::vector<BackendSeriesFit> fits;
+    nlohmann::json byBackend = nlohmann::json::object();
+    for (const BackendPoints& b : m.backends) {
+        BackendSeriesFit f{b.points, {}};
+        std::stable_sort(
+            f.points.begin(), f.points.end(),
+            [](const LoadPeakPoint& x, const LoadPeakPoint& y) { return x.jobs < y.jobs; });
+        f.fitted = fitPoints(f.points);
+        const std::string who = b.name + ": ";
+        if (f.fitted.missing)
+            r.warnings.push_back(fmt::format(
+                "{}{} of {} points incomplete: excluded from the model and the mean concurrency",
+                who, f.fitted.missing, f.points.size()));
+        for (const LoadPeakPoint& pt : f.points)
+            if (!pt.missingWhy.empty())
+                r.warnings.push_back(fmt::format("{}{} jobs: {}", who, pt.jobs, pt.missingWhy));
+        CsvTable table = backendTable(b, f, idealMsPerJob);
+        backendPlot(r, b, f, table, idealMsPerJob);
+        r.tables.push_back({b.suffix, std::move(table)});
+        backendText(r, b, f, idealMsPerJob);
+        nlohmann::json detail = backendJson(b, f);
+        if (b.suffix.empty())
+            for (const auto& [k, v] : detail.items())
+                r.result[k] = v;
+        byBackend[b.name] = std::move(detail);
+        fits.push_back(std::move(f));
     }
-    r.tables.push_back({"", std::move(table)});
-    detailText(r, p, points, fitted, idealMsPerJob, m.stoppedLate);
-    detailJson(r, p, points, fitted, idealMsPerJob);
+    r.result["backends"] = std::move(byBackend);
+    if (r.partial)
+        r.text.push_back(
+            fmt::format("  stopped on request after {} points", m.backends.front().points.size()));
+    if (!m.stoppedLate.empty()) r.text.push_back("  " + m.stoppedLate);
+    sideBySide(r, m, fits, idealMsPerJob);
+    r.overload = !m.stoppedLate.empty();  // a point ran past its limit
+    r.verdict = verdict(r, m, fits, idealMsPerJob);
 }
 
-CsvTable ParamRangeMode::detailTable(const std::vector<LoadPeakPoint>& points,
-                                     const SeriesModel& fitted, double idealMsPerJob) const {
+CsvTable ParamRangeMode::backendTable(const BackendPoints& b, const BackendSeriesFit& f,
+                                      double idealMsPerJob) const {
+    const SeriesModel& fitted = f.fitted;
     CsvTable table({"load size", "result time", "concurrency", "avg jobtime", "avg impeded"});
-    for (const LoadPeakPoint& p : points)
+    for (const LoadPeakPoint& p : f.points)
         table.addRow({double(p.jobs), p.timeMs, p.concurrency, p.jobtimeUs, p.impededUs});
+    table.setComment("backend", b.name);
     table.setComment("units",
-                     "load size: jobs (graph nodes); result time: ms; concurrency: workers "
-                     "busy on average; avg jobtime: us per job; avg impeded: us per job with "
-                     "fewer than two workers busy");
+                     "load size: jobs (graph nodes); result time: ms (first job start to last "
+                     "job end); concurrency: busy time / result time; avg jobtime: us per job; "
+                     "avg impeded: us per job with fewer than two workers busy");
+    if (!b.instrumented)
+        table.setComment("avg impeded", "not measured: the backend is not instrumented");
     table.setComment("sample seed", fmt::format("{}", sampleSeed_));
     table.setComment("series",
                      fmt::format("{} points, {}..{} jobs, all due at once", points_, from_, to_));
@@ -355,149 +384,122 @@ CsvTable ParamRangeMode::detailTable(const std::vector<LoadPeakPoint>& points,
     return table;
 }
 
-void ParamRangeMode::detailText(ModeResult& r, const Plan& p,
-                                const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
-                                double idealMsPerJob, const std::string& stoppedLate) const {
-    const std::optional<LinearRegression>& model = fitted.line;
-    const std::string noModel = "n/a (" + fitted.why + ")";
-    r.text.push_back(
-        fmt::format("Parameter series: pattern {}, {}..{} jobs of {}, {} workers, {} of {} points "
-                    "(sample seed {}), every job due at once",
-                    graph_.label(), from_, to_, durationText(exec_.load), exec_.workers,
-                    points.size(), points_, sampleSeed_));
+void ParamRangeMode::backendPlot(ModeResult& r, const BackendPoints& b, const BackendSeriesFit& f,
+                                 const CsvTable& table, double idealMsPerJob) const {
+    if (!f.fitted.line) return;
+    PlotOptions po;
+    po.title = fmt::format("load peak: {} jobs of {} on {}, {} workers", graph_.label(),
+                           Units::formatDuration(exec_.load, true), b.name, exec_.workers);
+    po.xLabel = "load size (jobs)";
+    po.yLabel = "result time (ms)";
+    po.y2Label = "avg jobtime (us)";
+    r.plots.push_back(
+        {b.suffix, GnuplotScript::parameterSeries(
+                       table, *f.fitted.line, po, {},
+                       std::isnan(idealMsPerJob) ? std::optional<double>{} : idealMsPerJob)});
+}
+
+void ParamRangeMode::backendText(ModeResult& r, const BackendPoints& b, const BackendSeriesFit& f,
+                                 double idealMsPerJob) const {
+    const std::optional<LinearRegression>& model = f.fitted.line;
+    r.text.push_back(fmt::format("{} ({} start times): {} of {} points", b.name, b.startTimes,
+                                 f.points.size(), points_));
     r.text.push_back(fmt::format("  {:>10} {:>12} {:>12} {:>12} {:>12}", "load size", "result time",
                                  "concurrency", "avg jobtime", "avg impeded"));
-    for (const LoadPeakPoint& pt : points)
+    for (const LoadPeakPoint& pt : f.points)
         r.text.push_back(
             fmt::format("  {:>10} {:>12} {:>12} {:>12} {:>12}", pt.jobs, msText(pt.timeMs),
                         textOr(pt.concurrency, [](double c) { return fmt::format("{:.3f}", c); }),
                         usText(pt.jobtimeUs), usText(pt.impededUs)));
     const std::string concText =
-        textOr(fitted.meanConcurrency, [](double c) { return fmt::format("{:.2f}", c); });
+        textOr(f.fitted.meanConcurrency, [](double c) { return fmt::format("{:.2f}", c); });
     if (model)
         r.text.push_back(fmt::format("{} ∅concurrency: {}", model->format(), concText));
     else
-        r.text.push_back(fmt::format("Model: {} ∅concurrency: {}", noModel, concText));
+        r.text.push_back(fmt::format("Model: n/a ({}) ∅concurrency: {}", f.fitted.why, concText));
     r.text.push_back(fmt::format(
         "  (p in jobs, result time in ms; ideal gradient {} per job = mean work per job / "
         "{} workers the machine gives{})",
-        msText(idealMsPerJob), p.parallelism,
+        msText(idealMsPerJob), exec_.machineParallelism(),
         model ? fmt::format(", measured {} per job", msText(model->gradient())) : ""));
-    if (r.partial)
-        r.text.push_back(fmt::format("  stopped on request after {} points", points.size()));
-    if (!stoppedLate.empty()) r.text.push_back("  " + stoppedLate);
-    if (r.systemFailure)
-        r.verdict = "scheduler FAILED: " + r.failures.front();
-    else if (model)
-        r.verdict =
-            fmt::format("{} per job (ideal {}), offset {}, corr {}", msText(model->gradient()),
-                        msText(idealMsPerJob), msText(model->socket()),
-                        formatSignificant(model->correlation(), 3));
-    else
-        r.verdict = "no model: " + noModel;
-    if (!stoppedLate.empty() && !r.systemFailure) r.verdict += "; " + stoppedLate;
-    r.overload = !stoppedLate.empty();  // a point ran past its limit
-    if (r.partial && !r.systemFailure) r.verdict += " (partial: stopped on request)";
 }
 
-void ParamRangeMode::detailJson(ModeResult& r, const Plan& p,
-                                const std::vector<LoadPeakPoint>& points, const SeriesModel& fitted,
-                                double idealMsPerJob) const {
-    const std::optional<LinearRegression>& model = fitted.line;
-    nlohmann::json& j = r.result;
-    seriesJson(r, p, points.size(), idealMsPerJob);
-    j["points_incomplete"] = fitted.missing;
+/// Each backend's line (named when there are several), what stopped the series.
+std::string ParamRangeMode::verdict(const ModeResult& r, const Measurement& m,
+                                    const std::vector<BackendSeriesFit>& fits,
+                                    double idealMsPerJob) const {
+    if (r.systemFailure) return "scheduler FAILED: " + r.failures.front();
+    std::string v;
+    for (std::size_t i = 0; i < fits.size(); ++i) {
+        const std::optional<LinearRegression>& model = fits[i].fitted.line;
+        if (!v.empty()) v += "; ";
+        if (fits.size() > 1) v += m.backends[i].name + ": ";
+        v += model
+                 ? fmt::format("{} per job (ideal {}), offset {}, corr {}",
+                               msText(model->gradient()), msText(idealMsPerJob),
+                               msText(model->socket()), formatSignificant(model->correlation(), 3))
+                 : "no model: n/a (" + fits[i].fitted.why + ")";
+    }
+    if (!m.stoppedLate.empty()) v += "; " + m.stoppedLate;
+    if (r.partial) v += " (partial: stopped on request)";
+    return v;
+}
+
+/// One backend's series under the keys a result of one backend always had: each
+/// backend's entry holds them, and the top level repeats those of the first of --backends.
+nlohmann::json ParamRangeMode::backendJson(const BackendPoints& b,
+                                           const BackendSeriesFit& f) const {
+    const std::optional<LinearRegression>& model = f.fitted.line;
     const double nan = kMissing;
+    nlohmann::json j;
+    j["start_times"] = b.startTimes;
+    j["instrumented"] = b.instrumented;
+    j["points_measured"] = f.points.size();
+    j["points_incomplete"] = f.fitted.missing;
     j["gradient_ms_per_job"] = jsonNumber(model ? model->gradient() : nan);
     j["socket_ms"] = jsonNumber(model ? model->socket() : nan);
     j["correlation"] = jsonNumber(model ? model->correlation() : nan);
     j["max_delta_ms"] = jsonNumber(model ? model->maxDelta() : nan);
     j["sigma_ms"] = jsonNumber(model ? model->sigma() : nan);
     j["model"] = model ? nlohmann::json(model->format()) : nlohmann::json(nullptr);
-    j["mean_concurrency"] = jsonNumber(fitted.meanConcurrency);
+    j["mean_concurrency"] = jsonNumber(f.fitted.meanConcurrency);
     nlohmann::json list = nlohmann::json::array();
-    for (const LoadPeakPoint& pt : points)
+    for (const LoadPeakPoint& pt : f.points)
         list.push_back({{"load_size_jobs", pt.jobs},
                         {"graph_hash", fmt::format("0x{:016X}", pt.graphHash)},
                         {"result_time_ms", jsonNumber(pt.timeMs)},
                         {"concurrency", jsonNumber(pt.concurrency)},
                         {"avg_jobtime_us", jsonNumber(pt.jobtimeUs)},
+                        // the instrument's: null for a backend without one
                         {"avg_impeded_us", jsonNumber(pt.impededUs)}});
     j["points"] = list;
+    return j;
 }
 
-// ---- present: several backends side by side
-
-void ParamRangeMode::presentComparison(RunContext& ctx, ModeResult& r, const Plan& p,
-                                       const Measurement& m) const {
-    const double idealMsPerJob = idealMsPerJobOf(p.policy, p.parallelism, ctx.stop);
-    std::vector<SeriesModel> models;
-    for (const BackendPoints& b : m.backends)
-        models.push_back(fitPoints(b.points));
-    const std::size_t rows = m.backends.front().points.size();
-    CsvTable table = comparisonTable(m, models, idealMsPerJob);
+/// One column group per backend, one row per load size, a line each in the text.
+void ParamRangeMode::sideBySide(ModeResult& r, const Measurement& m,
+                                const std::vector<BackendSeriesFit>& fits,
+                                double idealMsPerJob) const {
+    CsvTable table;
+    table.addColumn("load size");
     std::vector<std::string> yColumns;
     for (const BackendPoints& b : m.backends) {
+        for (const char* c : {"result time", "concurrency", "avg jobtime", "model"})
+            table.addColumn(fmt::format("{} {}", b.name, c));
         yColumns.push_back(b.name + " result time");
         yColumns.push_back(b.name + " model");
     }
-    PlotOptions po;
-    po.title = fmt::format(
-        "load peak: {} jobs of {}, {} workers, per backend (points: measured, lines: fitted)",
-        graph_.label(), Units::formatDuration(exec_.load, true), exec_.workers);
-    po.xLabel = "load size (jobs)";
-    po.yLabel = "result time (ms)";
-    po.style = "linespoints";
-    r.plots.push_back({"", GnuplotScript::tablePlot(table, "load size", yColumns, {}, po)});
-    r.tables.push_back({"", std::move(table)});
-
-    r.text.push_back(fmt::format(
-        "Parameter series: pattern {}, {}..{} jobs of {}, {} workers, {} points, every job due "
-        "at once; ideal gradient {} per job",
-        graph_.label(), from_, to_, durationText(exec_.load), exec_.workers, rows,
-        msText(idealMsPerJob)));
-    for (std::size_t b = 0; b < m.backends.size(); ++b) {
-        const std::optional<LinearRegression>& line = models[b].line;
-        r.text.push_back(fmt::format(
-            "  {:<10} {} ∅concurrency: {}", m.backends[b].name,
-            line ? line->format() : "Model: n/a (" + models[b].why + ")",
-            textOr(models[b].meanConcurrency, [](double c) { return fmt::format("{:.2f}", c); })));
-    }
-    r.verdict = r.systemFailure ? "FAILED: " + r.failures.front()
-                                : fmt::format(
-                                      "{} backends measured on {} points; every run hash "
-                                      "ok and exactly once",
-                                      m.backends.size(), rows);
-    seriesJson(r, p, rows, idealMsPerJob);
-    r.result["backends"] = comparisonBackendsJson(m, models);
-}
-
-/// One column group per backend, one row per load size.
-CsvTable ParamRangeMode::comparisonTable(const Measurement& m,
-                                         const std::vector<SeriesModel>& models,
-                                         double idealMsPerJob) const {
-    CsvTable table;
-    table.addColumn("load size");
-    for (const BackendPoints& b : m.backends)
-        for (const char* c : {"result time", "concurrency", "avg jobtime", "model"})
-            table.addColumn(fmt::format("{} {}", b.name, c));
-    const std::vector<LoadPeakPoint>& first = m.backends.front().points;
-    std::vector<std::size_t> order(first.size());
-    for (std::size_t k = 0; k < order.size(); ++k)
-        order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return first[a].jobs < first[b].jobs; });
-    for (std::size_t k : order) {
-        std::vector<CsvTable::Cell> row{double(first[k].jobs)};
-        for (std::size_t b = 0; b < m.backends.size(); ++b) {
-            const std::vector<LoadPeakPoint>& points = m.backends[b].points;
-            const LoadPeakPoint p = k < points.size() ? points[k] : LoadPeakPoint{};
-            const std::optional<LinearRegression>& line = models[b].line;
+    // every backend measured the same sizes (a point is kept only where all did)
+    for (std::size_t k = 0; k < fits.front().points.size(); ++k) {
+        const double jobs = double(fits.front().points[k].jobs);
+        std::vector<CsvTable::Cell> row{jobs};
+        for (const BackendSeriesFit& f : fits) {
+            const LoadPeakPoint& p = f.points[k];
+            const std::optional<LinearRegression>& line = f.fitted.line;
             row.push_back(p.timeMs);
             row.push_back(p.concurrency);
             row.push_back(p.jobtimeUs);
-            row.push_back(line ? line->socket() + line->gradient() * double(first[k].jobs)
-                               : kMissing);
+            row.push_back(line ? line->socket() + line->gradient() * jobs : kMissing);
         }
         table.addRow(std::move(row));
     }
@@ -506,31 +508,23 @@ CsvTable ParamRangeMode::comparisonTable(const Measurement& m,
                      "concurrency: busy time / result time; avg jobtime: us; model: the fitted "
                      "line in ms");
     table.setComment("ideal gradient", fmt::format("{:.6g} ms per job", idealMsPerJob));
-    return table;
-}
-
-nlohmann::json ParamRangeMode::comparisonBackendsJson(
-    const Measurement& m, const std::vector<SeriesModel>& models) const {
-    nlohmann::json out = nlohmann::json::object();
-    for (std::size_t b = 0; b < m.backends.size(); ++b) {
-        const std::optional<LinearRegression>& line = models[b].line;
-        nlohmann::json list = nlohmann::json::array();
-        for (const LoadPeakPoint& p : m.backends[b].points)
-            list.push_back({{"load_size_jobs", p.jobs},
-                            {"result_time_ms", jsonNumber(p.timeMs)},
-                            {"concurrency", jsonNumber(p.concurrency)},
-                            {"avg_jobtime_us", jsonNumber(p.jobtimeUs)}});
-        out[m.backends[b].name] = {
-            {"start_times", m.backends[b].startTimes},
-            {"gradient_ms_per_job", jsonNumber(line ? line->gradient() : kMissing)},
-            {"socket_ms", jsonNumber(line ? line->socket() : kMissing)},
-            {"correlation", jsonNumber(line ? line->correlation() : kMissing)},
-            {"model", line ? nlohmann::json(line->format()) : nlohmann::json(nullptr)},
-            {"mean_concurrency", jsonNumber(models[b].meanConcurrency)},
-            {"points_incomplete", models[b].missing},
-            {"points", list}};
-    }
-    return out;
+    for (std::size_t b = 0; b < m.backends.size(); ++b)
+        r.text.push_back(fmt::format("  {:<10} {} ∅concurrency: {}", m.backends[b].name,
+                                     fits[b].fitted.line
+                                         ? fits[b].fitted.line->format()
+                                         : "Model: n/a (" + fits[b].fitted.why + ")",
+                                     textOr(fits[b].fitted.meanConcurrency,
+                                            [](double c) { return fmt::format("{:.2f}", c); })));
+    PlotOptions po;
+    po.title = fmt::format(
+        "load peak: {} jobs of {}, {} workers, per backend (points: measured, lines: fitted)",
+        graph_.label(), Units::formatDuration(exec_.load, true), exec_.workers);
+    po.xLabel = "load size (jobs)";
+    po.yLabel = "result time (ms)";
+    po.style = "linespoints";
+    r.plots.push_back(
+        {"-backends", GnuplotScript::tablePlot(table, "load size", yColumns, {}, po)});
+    r.tables.push_back({"-backends", std::move(table)});
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // --mode=run: one graph on its schedule --reps times, on each backend of --backends
-// (pullsched alone by default), in three steps. Measure: every backend through its
-// GraphRunner, an instrumented one observed rep by rep. Analyse: each rep's outcome.
-// Present: one backend in detail (every job of every rep with its state; only reps in
-// which every job completed give a runtime) or several side by side. A result has the
-// same keys either way, with one entry per backend under "backends".
+// (pullsched alone by default), in three steps, the same for every backend. Measure: each
+// backend through its GraphRunner, warmed up as --backend-warmup says, an instrumented one
+// observed rep by rep. Analyse: each rep's outcome (only reps in which every job completed
+// give a runtime). Present: every backend in detail (every job of every rep with its state)
+// and side by side. What a backend cannot do decides, never how many run: deadlines only
+// when every backend has them, the worker of each job only where it is observed.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -140,24 +141,40 @@ void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& 
     instrument.reset();
 }
 
+/// One backend's reps evaluated, with what its registry entry says it can show.
+struct BackendReps {
+    const MeasuredBackend& measured;
+    RepAnalysis analysis;
+    bool instrumented = false;
+    /// Files of this backend: "" for the first of --backends (the names a result of
+    /// pullsched alone always had), "-<name>" for the others.
+    std::string suffix;
+
+    const std::string& name() const { return measured.series.name; }
+};
+
 class RunMode final : public Mode {
   public:
     std::string_view name() const override { return "run"; }
     std::vector<FigureSource> figures() const override {
-        // compared backends expire no job, so they have no deadline misses, only jobs that
-        // ended past their deadline: a check of the misses is refused up front
-        if (backends_.comparing())
-            return withLateness(LatenessAt::Flat, {{"efficiency"}, {"runtime"}, {"past_deadline"}});
-        return withLateness(LatenessAt::Flat,
-                            {{"efficiency"}, {"runtime"}, {"deadline_misses"}, {"past_deadline"}});
+        // a backend without deadlines expires no job: beside one there are no deadline
+        // misses, only jobs that ended past their deadline (refusedFigures)
+        std::vector<FigureSource> f{{"efficiency"}, {"runtime"}};
+        if (backends_.lacking(&BackendInfo::deadlines).empty()) f.push_back({"deadline_misses"});
+        f.push_back({"past_deadline"});
+        return withLateness(LatenessAt::Flat, std::move(f));
     }
     std::vector<std::string> selectorLabels() const override { return backends_.names(); }
     std::vector<FigureRefusal> refusedFigures() const override {
-        if (!backends_.comparing()) return {};
-        return {{"deadline_misses",
-                 "compared backends are given no deadlines, so no job expires and there are no "
-                 "deadline misses; past_deadline counts the jobs that ended after their "
-                 "deadline, e.g. past_deadline[pullsched]<=5"}};
+        const std::vector<std::string> without = backends_.lacking(&BackendInfo::deadlines);
+        if (without.empty()) return {};
+        missesRefusal_ = fmt::format(
+            "{} {} no deadlines, so no job expires and there are no deadline misses; "
+            "past_deadline counts the jobs that ended after their deadline, e.g. "
+            "past_deadline[{}]<=5",
+            BackendOptions::listText(without), without.size() == 1 ? "has" : "have",
+            backends_.names().front());
+        return {{"deadline_misses", missesRefusal_}};
     }
     std::string_view summary() const override {
         return "runs one graph on its schedule (--reps times); every job with its state";
@@ -171,7 +188,7 @@ class RunMode final : public Mode {
         t.group("Traces");
         t.flag("trace-json", traceJson_,
                "write <name>-trace.json: every job of every rep with its state, one track per "
-               "worker (ui.perfetto.dev, chrome://tracing)");
+               "worker (ui.perfetto.dev, chrome://tracing); instrumented backends only");
         t.optionalCount("rep", timelineRep_, 1, 1000000,
                         "the rep drawn in the timeline picture and marked in the DOT graph",
                         "the median rep by run time");
@@ -179,29 +196,7 @@ class RunMode final : public Mode {
                "write <name>-trace-dump.txt: the scheduler's trace points (builds with "
                "-DPULLSCHED_TRACE=ON)");
     }
-    void validate(const OptionTable& t) override {
-        graph_.validate(t);
-        refuseIfTooLarge({graph_.nodes, kRunBytesPerNode}, fmt::format("--nodes={}", graph_.nodes));
-        if (sched_.schedule == "default" && t.given("stress"))
-            throw UsageError(
-                "--stress applies to --schedule=adapted; --schedule=default places "
-                "level l at l x --level");
-        if (sched_.schedule != "default" && t.given("level"))
-            throw UsageError(
-                "--level applies to --schedule=default; the adapted schedule is "
-                "set by --stress and --concurrency");
-        if (backends_.comparing() && (traceJson_ || traceDump_))
-            throw UsageError(
-                "--trace-json and --trace-dump trace pullsched's workers: they need "
-                "--backends=pullsched");
-        if (timelineRep_ && *timelineRep_ > sched_.reps)
-            throw UsageError(
-                fmt::format("--rep={} is beyond --reps={}", *timelineRep_, sched_.reps));
-        if (traceDump_ && !Scheduler::traceCompiledIn())
-            throw UsageError(
-                "--trace-dump needs a build with trace points: configure with "
-                "-DPULLSCHED_TRACE=ON (this build has none)");
-    }
+    void validate(const OptionTable& t) override;
 
     ModeResult run(RunContext& ctx) override;
 
@@ -225,25 +220,22 @@ class RunMode final : public Mode {
     MeasuredBackend measureBackend(RunContext& ctx, const Plan& p, const std::string& name,
                                    BackendSetup setup) const;
 
-    // present: one backend in detail
-    void presentDetail(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
-                       const RepAnalysis& a) const;
-    void detailText(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                    const RepAnalysis& a) const;
-    std::string detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
-                              const RepAnalysis& a, bool perJobFiles) const;
-    void detailJson(ModeResult& res, const RunMeasurement& m, const RepAnalysis& a) const;
+    // present: every backend in detail, then side by side
+    void present(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
+                 const std::vector<BackendReps>& backends) const;
+    void headerText(ModeResult& res, const Plan& p, const RunMeasurement& m) const;
+    void backendText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                     const BackendReps& b) const;
+    std::string backendVerdict(const RunMeasurement& m, const BackendReps& b,
+                               bool perJobFiles) const;
+    std::string verdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
+                        const std::vector<BackendReps>& backends, bool perJobFiles) const;
     /// False when a stop left the per-job files out.
-    bool detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
-                     const RepAnalysis& a) const;
-    void traceDumpFiles(ModeResult& res, const std::string& dump) const;
-
-    // present: several backends side by side
-    void presentComparison(RunContext& ctx, ModeResult& res, const Plan& p,
-                           const RunMeasurement& m) const;
-    void comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                        const std::vector<BackendSeries>& series) const;
-    void comparisonFiles(RunContext& ctx, ModeResult& res, const Plan& p,
+    bool backendFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
+                      const BackendReps& b, nlohmann::json& detail) const;
+    void traceDumpFiles(ModeResult& res, const std::string& suffix, const std::string& dump,
+                        nlohmann::json& detail) const;
+    void sideBySideFiles(RunContext& ctx, ModeResult& res, const Plan& p,
                          const std::vector<BackendSeries>& series) const;
 
     /// The schedule whose deadlines the jobs' end times are held to; nullptr with
@@ -252,9 +244,8 @@ class RunMode final : public Mode {
         return sched_.lifeWindow > Duration::zero() ? &p.schedule : nullptr;
     }
 
-    /// Keys every result has, one backend or several.
-    void commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                    const std::vector<BackendSeries>& series) const;
+    /// Keys every result has, whatever its backends.
+    void commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m) const;
 
     GraphOptions graph_;
     ExecutionOptions exec_;
@@ -264,7 +255,38 @@ class RunMode final : public Mode {
     bool traceJson_ = false;
     bool traceDump_ = false;
     std::optional<unsigned> timelineRep_;
+    BackendOptions::DeadlineChoice deadlines_;  ///< set by run()
+    mutable std::string missesRefusal_;         ///< refusedFigures()' reason, kept alive
 };
+
+void RunMode::validate(const OptionTable& t) {
+    graph_.validate(t);
+    refuseIfTooLarge({graph_.nodes, kRunBytesPerNode}, fmt::format("--nodes={}", graph_.nodes));
+    if (sched_.schedule == "default" && t.given("stress"))
+        throw UsageError(
+            "--stress applies to --schedule=adapted; --schedule=default places "
+            "level l at l x --level");
+    if (sched_.schedule != "default" && t.given("level"))
+        throw UsageError(
+            "--level applies to --schedule=default; the adapted schedule is "
+            "set by --stress and --concurrency");
+    // a backend that cannot do what an option asks is named, not measured otherwise
+    sched_.refuseLifeWindowWithout(t, backends_);
+    placement_.refuseIgnoredBy(t, backends_);
+    const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
+    if ((traceJson_ || traceDump_) && unobserved.size() == backends_.names().size())
+        throw UsageError(fmt::format(
+            "--trace-json and --trace-dump trace the workers of an instrumented backend: {} {} "
+            "not instrumented ({} is)",
+            BackendOptions::listText(unobserved), unobserved.size() == 1 ? "is" : "are",
+            BackendOptions::withCapability(&BackendInfo::instrumented)));
+    if (timelineRep_ && *timelineRep_ > sched_.reps)
+        throw UsageError(fmt::format("--rep={} is beyond --reps={}", *timelineRep_, sched_.reps));
+    if (traceDump_ && !Scheduler::traceCompiledIn())
+        throw UsageError(
+            "--trace-dump needs a build with trace points: configure with "
+            "-DPULLSCHED_TRACE=ON (this build has none)");
+}
 
 std::vector<BackendSeries> seriesOf(const RunMeasurement& m) {
     std::vector<BackendSeries> out;
@@ -305,6 +327,7 @@ ModeResult RunMode::run(RunContext& ctx) {
     const WeightPolicy policy = rules.schedulingWeightPolicy();
     const unsigned C = sched_.plannedConcurrency(exec_.machineParallelism());
     const LevelSchedule schedule = plannedSchedule(graph, policy, C);
+    deadlines_ = backends_.deadlines(sched_.lifeWindow);
 
     ModeResult res;
     res.name = fmt::format("run-{}-{}", graph_.label(), graph.size());
@@ -313,25 +336,27 @@ ModeResult RunMode::run(RunContext& ctx) {
     const Plan p{graph, rules, policy, schedule, C, body};
 
     const RunMeasurement m = measure(ctx, p);
-    if (backends_.comparing())
-        presentComparison(ctx, res, p, m);
-    else
-        presentDetail(ctx, res, p, m, analyseReps(m.backends.front(), m.limit));
+    std::vector<BackendReps> backends;
+    for (const MeasuredBackend& b : m.backends)
+        backends.push_back({b, analyseReps(b, m.limit),
+                            BackendRegistry::find(b.series.name).instrumented,
+                            backends.empty() ? "" : "-" + b.series.name});
+    present(ctx, res, p, m, backends);
     return res;
 }
 
 // ---- measure
 
-/// Every backend of --backends in turn, on the same graph, schedule and job body. Alone,
-/// pullsched keeps the schedule's deadlines and is observed rep by rep; compared, no
-/// backend gets deadlines (only pullsched could expire a job: all run the same work), and
-/// the jobs that ended past theirs are counted from the end times (past_deadline).
+/// Every backend of --backends in turn, on the same graph, schedule and job body. Each
+/// keeps the schedule's deadlines when all of them can (BackendOptions::deadlines); else
+/// none does, and the jobs that ended past theirs are counted from the end times
+/// (past_deadline).
 RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
     const GraphStatistics stats(p.graph, p.policy, ctx.stop.predicate());
     RunMeasurement m;
     m.planned = p.schedule.expectedEnd();
     m.lowerBound = stats.lowerBound(p.concurrency, exec_.load);
-    m.deadlines = !backends_.comparing() && sched_.lifeWindow > Duration::zero();
+    m.deadlines = deadlines_.on;
     // A run that is merely late must not count as lost: allow far more than the plan.
     m.limit = completionLimit(RunnerConfig{}, m.planned, stats.work(exec_.load),
                               m.deadlines ? sched_.lifeWindow : Duration::zero());
@@ -349,73 +374,51 @@ RunMeasurement RunMode::measure(RunContext& ctx, const Plan& p) const {
     return m;
 }
 
-/// One backend's reps. Alone it is judged rep by rep (a rep with expired jobs is a
-/// result) and an instrumented backend is observed; compared, the first failed run ends
-/// its series after the warm-up runs.
+/// One backend's warm-up and measured reps, an instrumented one observed rep by rep. A rep
+/// with expired jobs is a result; a correctness failure ends the series (each kept rep is
+/// judged from its outcome by analyseReps).
 MeasuredBackend RunMode::measureBackend(RunContext& ctx, const Plan& p, const std::string& name,
                                         BackendSetup setup) const {
-    const bool detail = !backends_.comparing();
     const std::size_t N = p.graph.size();
     MeasuredBackend m;
     std::optional<RunInstrument> instrument;
-    if (detail && BackendRegistry::find(name).instrumented) {
+    if (BackendRegistry::find(name).instrumented) {
         instrument.emplace(exec_.workers, N);
         setup.observer = &*instrument;
     }
     SeriesPlan plan;
     plan.reps = sched_.reps;
-    plan.warmup = detail ? 0 : backends_.warmup;
-    if (detail)  // each rep is judged from its outcome (analyseReps): none ends the series
-        plan.judge = [](const BackendRun&) { return std::string(); };
-    plan.traceDump = traceDump_;
+    plan.warmup = backends_.warmup;
+    plan.judge = scheduledRunFailure;
+    plan.traceDump = traceDump_ && instrument;
+    plan.beforeMeasured = [&] {  // the warm-up is not observed
+        if (instrument) instrument->reset();
+    };
     unsigned rep = 0;
     plan.afterRun = [&](const BackendRun& run) {
         ++rep;
         if (instrument) observeRep(m, *instrument, run.result, N, ctx.stop.predicateBeyond(N));
-        if (!detail) return;
-        const std::size_t last = m.stats.size();
-        const double conc =
-            last && m.stats.back().activations ? m.stats.back().avgConcurrency : kMissing;
+        const double conc = !m.stats.empty() && m.stats.back().activations
+                                ? m.stats.back().avgConcurrency
+                                : kMissing;
         const RunRepOutcome o = evaluateRunRep(rep, run.result, conc, run.result.interrupted);
         ctx.progress.progress(
             rep, sched_.reps,
             o.complete()
-                ? fmt::format("runtime {}, planned {}", msText(o.runtimeMs), msText(o.expectedMs))
-                : fmt::format("incomplete: {} expired, {} cancelled, {} failed{}", o.expired,
-                              o.cancelled, o.failed, o.timedOut ? ", timed out" : ""));
+                ? fmt::format("{}: runtime {}, planned {}", name, msText(o.runtimeMs),
+                              msText(o.expectedMs))
+                : fmt::format("{}: incomplete: {} expired, {} cancelled, {} failed{}", name,
+                              o.expired, o.cancelled, o.failed, o.timedOut ? ", timed out" : ""));
     };
     m.series = measureSeries(name, p.graph, setup, plan, ctx.stop);
-    if (!detail)
-        ctx.progress.note(
-            fmt::format("{}: {} runs, runtime median {}{}", name, m.series.runs.size(),
-                        msText(m.series.runtimeMs().median),
-                        m.series.failure.empty() ? "" : ", FAILED: " + m.series.failure));
+    ctx.progress.note(fmt::format("{}: {} runs after {} warm-up, runtime median {}{}", name,
+                                  m.series.runs.size(), m.series.warmups,
+                                  msText(m.series.runtimeMs().median),
+                                  m.series.failure.empty() ? "" : ", FAILED: " + m.series.failure));
     return m;
 }
 
-// ---- present: one backend in detail
-
-void RunMode::presentDetail(RunContext& ctx, ModeResult& res, const Plan& p,
-                            const RunMeasurement& m, const RepAnalysis& a) const {
-    const RunRepSummary& s = a.summary;
-    const MeasuredBackend& b = m.backends.front();
-    res.partial = b.series.interrupted;
-    detailText(res, p, m, a);
-    for (const std::string& w : a.warnings)
-        res.warnings.push_back(w);
-    if (s.incomplete() > 0 && s.reps > 0)
-        res.warnings.push_back(
-            fmt::format("{} of {} reps incomplete: excluded from runtime, delta and efficiency",
-                        s.incomplete(), s.reps));
-    for (const RunRepOutcome& o : a.outcomes)
-        if (std::string f = o.failure(); !f.empty()) res.failures.push_back(std::move(f));
-    res.systemFailure = s.systemFailure();
-    res.overload = s.missed() > 0;  // deadline misses: the schedule was not kept
-    commonJson(res, p, m, seriesOf(m));
-    detailJson(res, m, a);
-    const bool perJobFiles = detailFiles(ctx, res, p, m, a);
-    res.verdict = detailVerdict(ctx, res, m, a, perJobFiles);
-}
+// ---- present
 
 std::string hashCheckText(const RunRepSummary& s) {
     const std::size_t runReps = s.reps;
@@ -431,7 +434,7 @@ std::string hashCheckText(const RunRepSummary& s) {
 
 /// The figures of the reps: actual time, delta, lower bound, efficiency, concurrency.
 std::vector<std::string> detailFigures(const RunRepSummary& s, const RunMeasurement& m,
-                                       const IncidenceStatistic& lastStat, unsigned C) {
+                                       const BackendReps& b, unsigned C) {
     std::vector<std::string> text;
     text.push_back(fmt::format("  expected time    {:>10}", durationText(m.planned)));
     if (s.runtimeMs.count > 1)
@@ -450,45 +453,58 @@ std::vector<std::string> detailFigures(const RunRepSummary& s, const RunMeasurem
     text.push_back(
         fmt::format("  efficiency       {:>10}  (lower bound / actual)",
                     textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); })));
-    text.push_back(fmt::format(
-        "  avg concurrency  {:>10}{}",
-        textOr(s.avgConcurrency.mean, [](double v) { return fmt::format("{:.2f}", v); }),
-        lastStat.activations
-            ? fmt::format("  (max {}, impeded {} in the last rep that ran jobs)",
-                          lastStat.maxConcurrency, durationText(lastStat.impededTime))
-            : std::string("  (no job ran)")));
+    const IncidenceStatistic& last = b.measured.lastStat;
+    if (b.instrumented)
+        text.push_back(fmt::format(
+            "  avg concurrency  {:>10}{}",
+            textOr(s.avgConcurrency.mean, [](double v) { return fmt::format("{:.2f}", v); }),
+            last.activations ? fmt::format("  (max {}, impeded {} in the last rep that ran jobs)",
+                                           last.maxConcurrency, durationText(last.impededTime))
+                             : std::string("  (no job ran)")));
     return text;
 }
 
-void RunMode::detailText(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                         const RepAnalysis& a) const {
-    const RunRepSummary& s = a.summary;
+void RunMode::headerText(ModeResult& res, const Plan& p, const RunMeasurement& m) const {
     auto& text = res.text;
     text.push_back(fmt::format(
-        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}){}",
+        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}){}; "
+        "backends: {}",
         graph_.label(), p.graph.size(), p.graph.seed(), m.hash, exec_.workers,
-        durationText(exec_.load), exec_.loadKind, placementNote(placement_.placement())));
+        durationText(exec_.load), exec_.loadKind, placementNote(placement_.placement()),
+        BackendOptions::listText(backends_.names())));
+    text.push_back(
+        fmt::format("schedule: {}; {} measured reps per backend after {} warm-up; calibration: {}",
+                    scheduleText(p.concurrency), sched_.reps, backends_.warmup, p.body.text()));
+    text.push_back("  " + deadlines_.why);
+    const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
+    if (!unobserved.empty())
+        text.push_back(fmt::format(
+            "  not instrumented: {} (no worker of each job, concurrency, timeline or trace)",
+            BackendOptions::listText(unobserved)));
+}
+
+/// One backend's reps in detail.
+void RunMode::backendText(ModeResult& res, const Plan& p, const RunMeasurement& m,
+                          const BackendReps& b) const {
+    const RunRepSummary& s = b.analysis.summary;
+    auto& text = res.text;
     text.push_back(fmt::format(
-        "schedule: {}; life window {}; reps {} of {}{}; calibration: {}",
-        scheduleText(p.concurrency),
-        m.deadlines ? durationText(sched_.lifeWindow) : std::string("none"), s.reps, sched_.reps,
-        s.interrupted ? fmt::format(" (+{} interrupted)", s.interrupted) : "", p.body.text()));
-    for (std::string& line : detailFigures(s, m, m.backends.front().lastStat, p.concurrency))
+        "{}: reps {} of {}{}", b.name(), s.reps, sched_.reps,
+        s.interrupted ? fmt::format(" (+{} interrupted)", s.interrupted) : std::string()));
+    for (std::string& line : detailFigures(s, m, b, p.concurrency))
         text.push_back(std::move(line));
-    text.push_back(fmt::format("  lateness         {}", percentileLine(a.lateness)));
+    text.push_back(fmt::format("  lateness         {}", percentileLine(b.analysis.lateness)));
     text.push_back(
         fmt::format("  jobs             {} of {} completed; {} expired, {} cancelled, "
                     "{} failed{}",
                     s.completed, s.jobs, s.expired, s.cancelled, s.failed,
                     s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
     text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
-    if (const LevelSchedule* deadlines = deadlinesOf(p)) {
-        const MeasuredBackend& b = m.backends.front();
-        text.push_back(
-            fmt::format("  past deadline    {} of {} jobs that ran ended after their deadline",
-                        b.series.pastDeadline(*deadlines), b.series.lateness().count()));
-    }
-    for (const RunRepOutcome& o : a.outcomes)
+    if (const LevelSchedule* deadlines = deadlinesOf(p))
+        text.push_back(fmt::format(
+            "  past deadline    {} of {} jobs that ran ended after their deadline",
+            b.measured.series.pastDeadline(*deadlines), b.measured.series.lateness().count()));
+    for (const RunRepOutcome& o : b.analysis.outcomes)
         if (o.interrupted && !o.complete())
             text.push_back(
                 fmt::format("  interrupted rep {}: {} of {} jobs completed before the stop, "
@@ -503,52 +519,75 @@ void RunMode::detailText(ModeResult& res, const Plan& p, const RunMeasurement& m
             durationText(sched_.lifeWindow)));
 }
 
-std::string RunMode::detailVerdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
-                                   const RepAnalysis& a, bool perJobFiles) const {
-    const RunRepSummary& s = a.summary;
+/// One backend's outcome for the verdict.
+std::string RunMode::backendVerdict(const RunMeasurement& m, const BackendReps& b,
+                                    bool perJobFiles) const {
+    const RunRepSummary& s = b.analysis.summary;
     const std::size_t runReps = s.reps;
-    const std::optional<double> loadNow = Environment::loadAverage();
-    const bool busy = ctx.environment.busy() || (loadNow && *loadNow > ctx.environment.cores / 2.0);
-    std::string verdict;
-    if (res.systemFailure) {
-        verdict = fmt::format("FAILED: {}", res.failures.front());
-    } else if (runReps == 0) {
-        verdict = perJobFiles
-                      ? "no rep ran to its end; the jobs that ran before the stop are in the tables"
-                      : "no rep ran to its end; the jobs that ran before the stop are counted, "
-                        "their table is left out";
-    } else if (s.missed() == 0 && s.complete == runReps) {
-        verdict = fmt::format(
+    if (runReps == 0)
+        return perJobFiles
+                   ? "no rep ran to its end; the jobs that ran before the stop are in the tables"
+                   : "no rep ran to its end; the jobs that ran before the stop are counted, "
+                     "their table is left out";
+    if (s.missed() == 0 && s.complete == runReps)
+        return fmt::format(
             "{} completed, no deadline missed, hash ok; runtime {} vs {} planned, efficiency {}",
             plural(runReps, "rep"), msText(s.runtimeMs.mean), durationText(m.planned),
             textOr(s.efficiency.mean, [](double v) { return fmt::format("{:.3f}", v); }));
-        if (busy)
-            verdict +=
-                "; the machine was busy, so times and lateness include competition for the CPU";
-    } else {
-        verdict = fmt::format(
-            "deadline misses in {} of {} reps (the schedule was not kept): {} of {} jobs expired, "
-            "{} cancelled after them; hash not checked: {}",
-            s.incomplete(), runReps, s.expired, s.jobs, s.cancelled,
-            s.expired ? plural(s.expired, "job") + " expired"
-                      : plural(s.cancelled, "job") + " cancelled");
-        if (s.complete > 0)
-            verdict += fmt::format("; {} complete, hash ok", plural(s.complete, "rep"));
-        if (busy)
-            verdict += "; the machine was busy, so the misses include competition for the CPU";
-    }
-    if (res.partial)
-        verdict = fmt::format("stopped after {} of {} reps{}; {}", runReps, sched_.reps,
-                              s.interrupted ? " (the rep under way was cut short and is not "
-                                              "counted)"
-                                            : "",
-                              verdict);
-    return verdict;
+    std::string v = fmt::format(
+        "deadline misses in {} of {} reps (the schedule was not kept): {} of {} jobs expired, "
+        "{} cancelled after them; hash not checked: {}",
+        s.incomplete(), runReps, s.expired, s.jobs, s.cancelled,
+        s.expired ? plural(s.expired, "job") + " expired"
+                  : plural(s.cancelled, "job") + " cancelled");
+    if (s.complete > 0) v += fmt::format("; {} complete, hash ok", plural(s.complete, "rep"));
+    return v;
 }
 
-void RunMode::detailJson(ModeResult& res, const RunMeasurement& m, const RepAnalysis& a) const {
-    const RunRepSummary& s = a.summary;
-    nlohmann::json& j = res.result;
+/// Each backend's outcome (named when there are several), the fastest of several, and
+/// what a busy machine or a stop did to them.
+std::string RunMode::verdict(RunContext& ctx, const ModeResult& res, const RunMeasurement& m,
+                             const std::vector<BackendReps>& backends, bool perJobFiles) const {
+    if (res.systemFailure) return fmt::format("FAILED: {}", res.failures.front());
+    std::string v;
+    const BackendReps* fastest = nullptr;
+    bool missed = false;
+    for (const BackendReps& b : backends) {
+        if (!v.empty()) v += "; ";
+        v += (backends.size() > 1 ? b.name() + ": " : "") + backendVerdict(m, b, perJobFiles);
+        const double median = b.analysis.summary.runtimeMs.median;
+        if (!std::isnan(median) &&
+            (!fastest || median < fastest->analysis.summary.runtimeMs.median))
+            fastest = &b;
+        missed = missed || b.analysis.summary.missed() > 0;
+    }
+    if (backends.size() > 1 && fastest)
+        v += fmt::format("; fastest median runtime: {} ({})", fastest->name(),
+                         msText(fastest->analysis.summary.runtimeMs.median));
+    const std::optional<double> loadNow = Environment::loadAverage();
+    if (ctx.environment.busy() || (loadNow && *loadNow > ctx.environment.cores / 2.0))
+        v += missed ? "; the machine was busy, so the misses include competition for the CPU"
+                    : "; the machine was busy, so times and lateness include competition for "
+                      "the CPU";
+    if (res.partial) {
+        for (const BackendReps& b : backends)
+            if (b.measured.series.interrupted)
+                return fmt::format("stopped after {} of {} reps{}; {}", b.analysis.summary.reps,
+                                   sched_.reps,
+                                   b.analysis.summary.interrupted
+                                       ? " (the rep under way was cut short and is not counted)"
+                                       : "",
+                                   v);
+    }
+    return v;
+}
+
+/// The reps' figures under the keys a result of one backend always had: each backend's
+/// entry holds them, and the top level repeats those of the first of --backends.
+nlohmann::json repsJson(const BackendReps& b) {
+    const RunRepSummary& s = b.analysis.summary;
+    nlohmann::json j;
+    j["instrumented"] = b.instrumented;
     j["reps_run"] = s.reps;
     j["reps_interrupted"] = s.interrupted;
     j["reps_complete"] = s.complete;
@@ -559,9 +598,12 @@ void RunMode::detailJson(ModeResult& res, const RunMeasurement& m, const RepAnal
     j["runtime_sdev_ms"] = jsonNumber(s.runtimeMs.sdev);
     j["delta_ms"] = jsonNumber(s.deltaMs.mean);
     j["efficiency"] = jsonNumber(s.efficiency.mean);
+    // the instrument's: an uninstrumented backend has none (null, not 0)
     j["avg_concurrency"] = jsonNumber(s.avgConcurrency.mean);
-    j["max_concurrency_last_rep"] = m.backends.front().lastStat.maxConcurrency;
-    const nlohmann::json latenessJson = histogramJson(a.lateness);
+    j["max_concurrency_last_rep"] = b.instrumented
+                                        ? nlohmann::json(b.measured.lastStat.maxConcurrency)
+                                        : nlohmann::json(nullptr);
+    const nlohmann::json latenessJson = histogramJson(b.analysis.lateness);
     for (const auto& [k, v] : latenessJson.items())
         j["lateness_" + k] = v;
     j["jobs_total"] = s.jobs;
@@ -578,6 +620,50 @@ void RunMode::detailJson(ModeResult& res, const RunMeasurement& m, const RepAnal
                                                      : "not checked";
     j["hash_ok_reps"] = s.hashOk;
     j["hash_mismatch_reps"] = s.hashMismatch;
+    return j;
+}
+
+void RunMode::present(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
+                      const std::vector<BackendReps>& backends) const {
+    headerText(res, p, m);
+    commonJson(res, p, m);
+    nlohmann::json byBackend = nlohmann::json::object();
+    bool perJobFiles = true;
+    for (const BackendReps& b : backends) {
+        const RunRepSummary& s = b.analysis.summary;
+        backendText(res, p, m, b);
+        const std::string who = b.name() + ": ";
+        for (const std::string& w : b.analysis.warnings)
+            res.warnings.push_back(who + w);
+        if (s.incomplete() > 0 && s.reps > 0)
+            res.warnings.push_back(fmt::format(
+                "{}{} of {} reps incomplete: excluded from runtime, delta and efficiency", who,
+                s.incomplete(), s.reps));
+        std::size_t before = res.failures.size();
+        for (const RunRepOutcome& o : b.analysis.outcomes)
+            if (std::string f = o.failure(); !f.empty()) res.failures.push_back(who + f);
+        // a failed warm-up left no rep to say it
+        if (res.failures.size() == before && !b.measured.series.failure.empty())
+            res.failures.push_back(who + b.measured.series.failure);
+        res.partial = res.partial || b.measured.series.interrupted;
+        res.overload = res.overload || s.missed() > 0;  // the schedule was not kept
+        nlohmann::json detail = repsJson(b);
+        perJobFiles = backendFiles(ctx, res, p, m, b, detail) && perJobFiles;
+        nlohmann::json entry = seriesJson(b.measured.series, deadlinesOf(p));
+        for (const auto& [k, v] : detail.items())
+            entry[k] = v;  // the reps' figures over the series' (complete reps only)
+        byBackend[b.name()] = std::move(entry);
+        if (b.suffix.empty())
+            for (const auto& [k, v] : detail.items())
+                res.result[k] = v;
+    }
+    res.result["backends"] = std::move(byBackend);
+    const std::vector<BackendSeries> series = seriesOf(m);
+    for (std::string& line : backendsText(series, deadlinesOf(p)))
+        res.text.push_back(std::move(line));
+    res.systemFailure = !res.failures.empty();
+    sideBySideFiles(ctx, res, p, series);
+    res.verdict = verdict(ctx, res, m, backends, perJobFiles);
 }
 
 /// Every node of every rep with its final state and worker.
@@ -624,51 +710,79 @@ CsvTable detailReps(const RepAnalysis& a) {
     return reps;
 }
 
-bool RunMode::detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
-                          const RepAnalysis& a) const {
-    const MeasuredBackend& b = m.backends.front();
+/// The trace of every rep of an observed backend, one track per worker.
+std::string traceText(const MeasuredBackend& b, const std::string& title, unsigned workers,
+                      const std::vector<std::pair<std::string, std::string>>& metadata,
+                      const StopPredicate& stop, std::size_t& events) {
+    ScheduledRunTrace trace(title, workers);
+    const std::vector<const BackendRun*> reps = b.reps();
+    for (std::size_t k = 0; k < reps.size(); ++k) {
+        throwIfStopped(stop);
+        trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
+                     [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
+    }
+    for (const auto& [key, value] : metadata)
+        trace.setMetadata(key, value);
+    throwIfStopped(stop);
+    events = trace.jobEvents();
+    return trace.text();
+}
+
+/// One backend's per-job files (jobs table, timeline, concurrency, trace; the DOT graph for
+/// the first) and its reps table, named with its suffix; its trace keys go into `detail`.
+bool RunMode::backendFiles(RunContext& ctx, ModeResult& res, const Plan& p, const RunMeasurement& m,
+                           const BackendReps& b, nlohmann::json& detail) const {
+    const MeasuredBackend& mb = b.measured;
+    const std::string& sfx = b.suffix;
     const std::size_t N = p.graph.size();
     const unsigned W = exec_.workers;
     // The files that grow with the jobs, made in full before any goes into the result: a
     // stop past a stopped run's budget leaves them all out.
-    const std::size_t jobRows = N * std::max<std::size_t>(b.reps().size(), 1);
+    const std::size_t jobRows = N * std::max<std::size_t>(mb.reps().size(), 1);
     const StopPredicate stop = ctx.stop.predicateBeyond(jobRows);
     std::vector<ResultPlot> plots;
     std::vector<ResultFile> files;
     std::optional<ResultTable> jobsFile, concurrencyFile;
     std::optional<std::size_t> traceEvents;
+    const bool traced = traceJson_ && b.instrumented;
     try {
         throwIfStopped(stop);
-        jobsFile = ResultTable{"", detailJobs(b, p.schedule, p.graph, p.policy, m.deadlines, stop)};
+        jobsFile =
+            ResultTable{sfx, detailJobs(mb, p.schedule, p.graph, p.policy, m.deadlines, stop)};
         CsvTable& jobs = jobsFile->table;
+        jobs.setComment("backend", b.name());
         jobs.setComment("graph hash", m.hash);
         jobs.setComment("state",
                         "completed | failed | expired | cancelled (never ran: "
                         "times empty); unfinished = the rep timed out");
-        if (auto picture = runTimeline(jobs, timelineRep_, graph_.label(), N, W, exec_.load, stop))
-            plots.push_back({"", std::move(*picture)});
-        files.push_back({".dot", runGraphDot(p.graph, jobs, timelineRep_, graph_.label(), W, stop),
-                         ResultFile::Kind::Dot});
-        if (b.timeline.rowCount() > 1) {
-            plots.push_back({"-concurrency",
-                             runConcurrencyPlot(b.timeline, W, b.lastStat.avgConcurrency, stop)});
-            concurrencyFile = ResultTable{"-concurrency", b.timeline};
+        if (!b.instrumented)
+            jobs.setComment("worker", "not observed: the backend is not instrumented");
+        if (b.instrumented)  // the timeline's lanes are the workers
+            if (auto picture =
+                    runTimeline(jobs, timelineRep_, graph_.label(), N, W, exec_.load, stop))
+                plots.push_back({sfx, std::move(*picture)});
+        if (sfx.empty())  // one graph: its states as the first backend ran it
+            files.push_back({".dot",
+                             runGraphDot(p.graph, jobs, timelineRep_, graph_.label(), W, stop),
+                             ResultFile::Kind::Dot});
+        if (mb.timeline.rowCount() > 1) {
+            plots.push_back({sfx + "-concurrency",
+                             runConcurrencyPlot(mb.timeline, W, mb.lastStat.avgConcurrency, stop)});
+            concurrencyFile = ResultTable{sfx + "-concurrency", mb.timeline};
         }
-        if (traceJson_) {
-            ScheduledRunTrace trace(
-                fmt::format("stressrig run {} ({} nodes, {} workers)", graph_.label(), N, W), W);
-            const std::vector<const BackendRun*> reps = b.reps();
-            for (std::size_t k = 0; k < reps.size(); ++k) {
-                throwIfStopped(stop);
-                trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
-                             [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
-            }
-            trace.setMetadata("graph hash", m.hash);
-            trace.setMetadata("pattern", graph_.label());
-            trace.setMetadata("schedule", scheduleText(p.concurrency));
-            throwIfStopped(stop);
-            files.push_back({"-trace.json", trace.text()});
-            traceEvents = trace.jobEvents();
+        if (traced) {
+            std::size_t events = 0;
+            files.push_back({sfx + "-trace.json",
+                             traceText(mb,
+                                       fmt::format("stressrig run {} on {} ({} nodes, {} workers)",
+                                                   graph_.label(), b.name(), N, W),
+                                       W,
+                                       {{"graph hash", m.hash},
+                                        {"pattern", graph_.label()},
+                                        {"backend", b.name()},
+                                        {"schedule", scheduleText(p.concurrency)}},
+                                       stop, events)});
+            traceEvents = events;
         }
     } catch (const Stopped&) {
         plots.clear();
@@ -677,10 +791,10 @@ bool RunMode::detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const
         concurrencyFile.reset();
         traceEvents.reset();
         res.warnings.push_back(fmt::format(
-            "the per-job files (jobs table, timeline, concurrency timeline, DOT graph{}) not "
+            "{}: the per-job files (jobs table, timeline, concurrency timeline, DOT graph{}) not "
             "written: the run was stopped, and they hold {} job rows, more than the {} a stopped "
             "run writes",
-            traceJson_ ? ", trace JSON" : "", jobRows, StopRequest::kStoppedRunRows));
+            b.name(), traced ? ", trace JSON" : "", jobRows, StopRequest::kStoppedRunRows));
     }
     const bool made = jobsFile.has_value();
     for (ResultPlot& plot : plots)
@@ -688,98 +802,39 @@ bool RunMode::detailFiles(RunContext& ctx, ModeResult& res, const Plan& p, const
     for (ResultFile& file : files)
         res.files.push_back(std::move(file));
     if (jobsFile) res.tables.push_back(std::move(*jobsFile));
-    res.tables.push_back({"-reps", detailReps(a)});
+    res.tables.push_back({sfx + "-reps", detailReps(b.analysis)});
     if (concurrencyFile) res.tables.push_back(std::move(*concurrencyFile));
-    if (traceEvents) res.result["trace_job_events"] = *traceEvents;
-    if (traceDump_) traceDumpFiles(res, b.series.traceDump);
+    if (traceEvents) detail["trace_job_events"] = *traceEvents;
+    if (traceDump_ && b.instrumented) traceDumpFiles(res, sfx, mb.series.traceDump, detail);
     return made;
 }
 
 /// The scheduler's trace dump, and the dump read back as people look at it: worker lanes
 /// and a Perfetto trace.
-void RunMode::traceDumpFiles(ModeResult& res, const std::string& dump) const {
+void RunMode::traceDumpFiles(ModeResult& res, const std::string& suffix, const std::string& dump,
+                             nlohmann::json& detail) const {
     if (dump.empty()) {
         res.warnings.push_back("the scheduler wrote no trace dump");
         return;
     }
-    res.files.push_back({"-trace-dump.txt", dump});
+    res.files.push_back({suffix + "-trace-dump.txt", dump});
     const TraceDump parsed = TraceDump::parse(dump);
     res.plots.push_back(
-        {"-trace-dump",
+        {suffix + "-trace-dump",
          parsed.lanesPlot(fmt::format(
              "scheduler trace dump: {} on {} workers ({} events, {} dropped)", graph_.label(),
              exec_.workers, parsed.events().size(), parsed.dropped()))});
-    res.files.push_back({"-trace-dump.json", parsed.chromeTrace()});
-    nlohmann::json& j = res.result;
-    j["trace_dump_events"] = parsed.events().size();
-    j["trace_dump_dropped"] = parsed.dropped();
-    j["trace_dump_counts"] = parsed.counts();
+    res.files.push_back({suffix + "-trace-dump.json", parsed.chromeTrace()});
+    detail["trace_dump_events"] = parsed.events().size();
+    detail["trace_dump_dropped"] = parsed.dropped();
+    detail["trace_dump_counts"] = parsed.counts();
     if (parsed.dropped() > 0)
         res.warnings.push_back(
             fmt::format("the trace dump dropped {} events (buffers full): its tail is incomplete",
                         parsed.dropped()));
 }
 
-// ---- present: several backends side by side
-
-void RunMode::presentComparison(RunContext& ctx, ModeResult& res, const Plan& p,
-                                const RunMeasurement& m) const {
-    const std::vector<BackendSeries> series = seriesOf(m);
-    comparisonText(res, p, m, series);
-    for (const BackendSeries& s : series) {
-        if (!s.failure.empty()) res.failures.push_back(s.name + ": " + s.failure);
-        if (s.interrupted) res.partial = true;
-    }
-    res.systemFailure = !res.failures.empty();
-    if (res.systemFailure) {
-        res.verdict = "FAILED: " + res.failures.front();
-    } else {
-        const BackendSeries* fastest = nullptr;
-        for (const BackendSeries& s : series)
-            if (!std::isnan(s.runtimeMs().median) &&
-                (!fastest || s.runtimeMs().median < fastest->runtimeMs().median))
-                fastest = &s;
-        res.verdict =
-            fmt::format("{} backends ran every job exactly once, hash ok{}", series.size(),
-                        fastest ? fmt::format("; fastest median runtime: {} ({:.3f} ms)",
-                                              fastest->name, fastest->runtimeMs().median)
-                                : std::string());
-        if (ctx.environment.busy())
-            res.verdict += "; the machine was busy, so the times include competition for the CPU";
-    }
-    commonJson(res, p, m, series);
-    comparisonFiles(ctx, res, p, series);
-}
-
-void RunMode::comparisonText(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                             const std::vector<BackendSeries>& series) const {
-    std::string nameList;
-    for (const BackendSeries& s : series)
-        nameList += (nameList.empty() ? "" : ", ") + s.name;
-    auto& text = res.text;
-    text.push_back(fmt::format(
-        "stressrig run: pattern {} ({} nodes, seed {}, hash {}), {} workers, load {} ({}); "
-        "backends: {}",
-        graph_.label(), p.graph.size(), p.graph.seed(), m.hash, exec_.workers,
-        durationText(exec_.load), exec_.loadKind, nameList));
-    text.push_back(fmt::format(
-        "schedule: {}; {} measured reps per backend after {} warm-up; {}; calibration: {}",
-        scheduleText(p.concurrency), sched_.reps, backends_.warmup,
-        deadlinesOf(p)
-            ? fmt::format("life window {0}, not enforced (only pullsched could expire a job): "
-                          "past deadline counts the jobs of the measured reps that ended after "
-                          "scheduled start + {0}",
-                          durationText(sched_.lifeWindow))
-            : std::string("no deadlines (--life-window=0s)"),
-        p.body.text()));
-    text.push_back(fmt::format("  expected time {}, lower bound {} = max(work / {}, critical path)",
-                               durationText(m.planned), durationText(m.lowerBound), p.concurrency));
-    for (std::string& line : backendsText(series, deadlinesOf(p)))
-        text.push_back(std::move(line));
-}
-
-void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m,
-                         const std::vector<BackendSeries>& series) const {
+void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m) const {
     nlohmann::json& j = res.result;
     j["pattern"] = graph_.label();
     j["rules"] = RuleParser::toString(p.rules);
@@ -795,34 +850,28 @@ void RunMode::commonJson(ModeResult& res, const Plan& p, const RunMeasurement& m
     j["expected_ms"] = toMs(m.planned);  // the same figure under the name other modes use
     j["lower_bound_ms"] = toMs(m.lowerBound);
     j["reps_planned"] = sched_.reps;
-    j["warmup_runs_per_backend"] = backends_.comparing() ? backends_.warmup : 0u;
+    j["warmup_runs_per_backend"] = backends_.warmup;
     j["deadlines"] = m.deadlines;
-    j["backends"] = backendsJson(series, deadlinesOf(p));
+    j["deadlines_reason"] = deadlines_.why;
+    j["top_level_backend"] = backends_.names().front();
 }
 
-/// Each backend's last measured rep node by node.
-CsvTable comparisonJobs(const std::vector<BackendSeries>& series, const TestChainGraph& graph,
-                        const LevelSchedule& schedule, WeightPolicy policy,
-                        const StopPredicate& stop) {
+/// Each backend's last measured rep node by node: the start times side by side.
+CsvTable startsTable(const std::vector<BackendSeries>& series, const TestChainGraph& graph,
+                     const LevelSchedule& schedule, const StopPredicate& stop) {
     const std::size_t N = graph.size();
     CsvTable jobs;
-    for (const char* c : {"node", "level", "weight", "scheduled ms"})
-        jobs.addColumn(c);
+    jobs.addColumn("node");
+    jobs.addColumn("scheduled ms");
     for (const BackendSeries& s : series)
-        for (const char* c : {"start ms", "end ms", "lateness us"})
-            jobs.addColumn(fmt::format("{} {}", s.name, c));
+        jobs.addColumn(fmt::format("{} start ms", s.name));
     for (std::size_t i = 0; i < N; ++i) {
         pollStop(stop, i);
-        std::vector<CsvTable::Cell> row{double(i), double(graph.node(i).level),
-                                        double(effectiveWeight(graph.node(i).weight, policy)),
-                                        toMs(schedule.nodeStart(i))};
+        std::vector<CsvTable::Cell> row{double(i), toMs(schedule.nodeStart(i))};
         for (const BackendSeries& s : series) {
             const bool has = !s.runs.empty() && s.runs.back().result.jobs.size() == N &&
                              s.runs.back().result.jobs[i].ran();
-            const JobTiming* jt = has ? &s.runs.back().result.jobs[i] : nullptr;
-            row.push_back(jt ? toMs(jt->actualStart) : kMissing);
-            row.push_back(jt ? toMs(jt->end) : kMissing);
-            row.push_back(jt ? toUs(jt->lateness()) : kMissing);
+            row.push_back(has ? toMs(s.runs.back().result.jobs[i].actualStart) : kMissing);
         }
         jobs.addRow(std::move(row));
     }
@@ -830,7 +879,7 @@ CsvTable comparisonJobs(const std::vector<BackendSeries>& series, const TestChai
 }
 
 /// The runtime of every rep of each backend.
-CsvTable comparisonReps(const std::vector<BackendSeries>& series, unsigned reps) {
+CsvTable runtimePerRep(const std::vector<BackendSeries>& series, unsigned reps) {
     CsvTable repsTable;
     repsTable.addColumn("rep");
     for (const BackendSeries& s : series)
@@ -846,21 +895,27 @@ CsvTable comparisonReps(const std::vector<BackendSeries>& series, unsigned reps)
     return repsTable;
 }
 
-void RunMode::comparisonFiles(RunContext& ctx, ModeResult& res, const Plan& p,
+/// The backends side by side: a row each, their runtimes per rep and their start times.
+void RunMode::sideBySideFiles(RunContext& ctx, ModeResult& res, const Plan& p,
                               const std::vector<BackendSeries>& series) const {
     const std::size_t N = p.graph.size();
     const unsigned W = exec_.workers;
-    // The node-by-node table, its picture and the DOT graph grow with the graph: made in
-    // full before any goes into the result, and left out on a stop past the budget.
-    const StopPredicate stop = ctx.stop.predicateBeyond(N);
-    std::optional<CsvTable> jobs;
-    std::optional<GnuplotScript> jobsPlot;
-    std::optional<std::string> dot;
+    res.tables.push_back({"-backends", backendsTable(series, deadlinesOf(p))});
+    std::vector<std::string> runtimeColumns;
+    for (const BackendSeries& s : series)
+        runtimeColumns.push_back(s.name + " runtime ms");
+    PlotOptions pr;
+    pr.title =
+        fmt::format("{} ({} nodes), {} workers: runtime per rep and backend", graph_.label(), N, W);
+    pr.xLabel = "rep";
+    pr.yLabel = "runtime (ms)";
+    res.plots.push_back({"-runtimes", GnuplotScript::tablePlot(runtimePerRep(series, sched_.reps),
+                                                               "rep", runtimeColumns, {}, pr)});
+    // grows with the graph: left out on a stop past the budget
     try {
+        const StopPredicate stop = ctx.stop.predicateBeyond(N);
         throwIfStopped(stop);
-        jobs = comparisonJobs(series, p.graph, p.schedule, p.policy, stop);
-        jobs->setComment("graph hash", res.result["graph_hash"].get<std::string>());
-        jobs->setComment("rows", "every node; times of each backend's last measured rep");
+        const CsvTable starts = startsTable(series, p.graph, p.schedule, stop);
         std::vector<std::string> startColumns{"scheduled ms"};
         for (const BackendSeries& s : series)
             startColumns.push_back(s.name + " start ms");
@@ -870,32 +925,14 @@ void RunMode::comparisonFiles(RunContext& ctx, ModeResult& res, const Plan& p,
         po.xLabel = "node";
         po.yLabel = "time since anchor (ms)";
         po.style = "points";
-        jobsPlot = GnuplotScript::tablePlot(*jobs, "node", startColumns, {}, po, stop);
-        dot = DotWriter::toString(p.graph, stop);
+        res.plots.push_back(
+            {"-starts", GnuplotScript::tablePlot(starts, "node", startColumns, {}, po, stop)});
     } catch (const Stopped&) {
-        jobs.reset();
-        jobsPlot.reset();
-        dot.reset();
         res.warnings.push_back(fmt::format(
-            "the node-by-node table, its picture and the DOT graph not written: the run was "
-            "stopped, and they hold {} nodes, more than the {} a stopped run writes",
+            "the start times per backend not drawn: the run was stopped, and they hold {} "
+            "nodes, more than the {} a stopped run writes",
             N, StopRequest::kStoppedRunRows));
     }
-    CsvTable reps = comparisonReps(series, sched_.reps);
-    std::vector<std::string> runtimeColumns;
-    for (const BackendSeries& s : series)
-        runtimeColumns.push_back(s.name + " runtime ms");
-    PlotOptions pr;
-    pr.title =
-        fmt::format("{} ({} nodes), {} workers: runtime per rep and backend", graph_.label(), N, W);
-    pr.xLabel = "rep";
-    pr.yLabel = "runtime (ms)";
-    if (jobsPlot) res.plots.push_back({"", std::move(*jobsPlot)});
-    res.plots.push_back({"-reps", GnuplotScript::tablePlot(reps, "rep", runtimeColumns, {}, pr)});
-    if (jobs) res.tables.push_back({"", std::move(*jobs)});
-    res.tables.push_back({"-reps", std::move(reps)});
-    res.tables.push_back({"-backends", backendsTable(series, deadlinesOf(p))});
-    if (dot) res.files.push_back({".dot", std::move(*dot), ResultFile::Kind::Dot});
 }
 
 }  // namespace

@@ -36,29 +36,26 @@ LoadPeakPoint pointOf(const BackendRun& run, std::size_t jobs) {
     return p;
 }
 
-LoadPeakPoint observedPoint(const RunResult& run, const IncidenceStatistic& st, std::size_t jobs,
-                            std::uint64_t graphHash, const std::string& failure,
-                            const std::string& late) {
+LoadPeakPoint peakPoint(const BackendRun& run, std::size_t jobs, std::uint64_t graphHash,
+                        const std::string& failure, const std::string& late,
+                        const IncidenceStatistic* observed) {
     LoadPeakPoint p;
     p.jobs = jobs;
     p.graphHash = graphHash;
+    const RunResult& r = run.result;
     if (!failure.empty()) {
         p.missingWhy = failure;
     } else if (!late.empty()) {
         p.missingWhy = late;
-    } else if (!runComplete(run)) {
-        p.missingWhy = fmt::format("hash not checked: {} jobs expired, {} cancelled", run.expired,
-                                   run.cancelled);
-    } else if (!st.complete()) {
-        p.missingWhy = fmt::format("{} instrument events lost", st.droppedEvents);
-    } else if (st.activations == 0) {
-        p.missingWhy = "no job was seen running";
+    } else if (!runComplete(r)) {
+        p.missingWhy =
+            fmt::format("hash not checked: {} jobs expired, {} cancelled", r.expired, r.cancelled);
     } else {
-        const double acts = double(st.activations);
-        p.timeMs = toMs(st.coveredTime);
-        p.concurrency = st.avgConcurrency;
-        p.jobtimeUs = toUs(st.activeTime) / acts;
-        p.impededUs = toUs(st.impededTime) / acts;
+        p = pointOf(run, jobs);
+        p.graphHash = graphHash;
+        // a truncated timeline says nothing of the impeded time: missing, not a smaller one
+        if (observed && observed->complete() && observed->activations > 0)
+            p.impededUs = toUs(observed->impededTime) / double(observed->activations);
     }
     return p;
 }

@@ -27,12 +27,15 @@ struct LoadPeakPoint {
 /// backend).
 LoadPeakPoint pointOf(const BackendRun& run, std::size_t jobs);
 
-/// The point of an observed run, its figures from the instrument; `failure` and `late`
-/// as the run's correctness and completion limit say (each, if given, is why the figures
-/// are missing).
-LoadPeakPoint observedPoint(const testchain::RunResult& run, const IncidenceStatistic& st,
-                            std::size_t jobs, std::uint64_t graphHash, const std::string& failure,
-                            const std::string& late);
+/// The point of one run on any backend: its figures from the jobs' own times (pointOf),
+/// `failure` and `late` as the run's correctness and completion limit say (each, if given,
+/// is why the figures are missing), none for a run with expired or cancelled jobs.
+/// `observed`: what the instrument saw of the run, which adds the time with fewer than two
+/// workers busy (avg impeded); nullptr for a backend that is not instrumented (no such
+/// figure, the others unchanged).
+LoadPeakPoint peakPoint(const BackendRun& run, std::size_t jobs, std::uint64_t graphHash,
+                        const std::string& failure, const std::string& late,
+                        const IncidenceStatistic* observed);
 
 /// The line through the complete points (SeriesModel::fit).
 SeriesModel fitPoints(const std::vector<LoadPeakPoint>& points);

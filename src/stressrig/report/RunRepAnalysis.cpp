@@ -18,6 +18,8 @@ RepAnalysis analyseReps(const MeasuredBackend& m, const CompletionLimit& limit) 
         RunRepOutcome o =
             evaluateRunRep(static_cast<unsigned>(i + 1), r,
                            observed ? m.stats[i].avgConcurrency : kMissing, r.interrupted);
+        if (std::string f = exactlyOnceFailure(*reps[i]); !f.empty() && o.error.empty())
+            o.error = std::move(f);
         if (r.timedOut) {
             const RunFinding late = lateRunFinding(r, limit, reps[i]->pendingAfterCancel);
             if (late.failure.empty()) {

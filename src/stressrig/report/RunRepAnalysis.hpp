@@ -55,7 +55,9 @@ struct RepAnalysis {
 };
 
 /// Each rep's outcome; a rep past its completion limit is a result (late) unless the
-/// scheduler lost jobs from its accounting (then its outcome carries that failure).
+/// scheduler lost jobs from its accounting (then its outcome carries that failure). A job
+/// that ran twice or never ran unaccounted for is a failure on any backend
+/// (exactlyOnceFailure).
 RepAnalysis analyseReps(const MeasuredBackend& m, const CompletionLimit& limit);
 
 }  // namespace pullsched::rig
