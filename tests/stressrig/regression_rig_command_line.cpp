@@ -161,6 +161,15 @@ TEST(RigCommandLine, BadInputExitsTwoWithOneLineAndWritesNothing) {
         // a backend without native start times cannot hold a user's next job for later
         {"--mode=closed --duration=50ms --warmup=0s --think=1ms --backends=pullsched,tbb",
          "--think=1.00ms: tbb has no native start times"},
+        // a placement only pullsched honours would leave the others measured otherwise
+        {"--mode=open --duration=50ms --warmup=0s --placement=pinned --backends=pool",
+         "--placement=pinned: pool has no worker placement"},
+        {"--mode=soak --duration=50ms --interval=10ms --warmup=0s --placement=os "
+         "--backends=pullsched,asio",
+         "--placement=os: asio has no worker placement"},
+        {"--mode=granularity --graphs=isolated:8 --sizes=1us --reps=1 --placement=os "
+         "--backends=tbb",
+         "--placement=os: tbb has no worker placement"},
     };
     for (const auto& [args, words] : cases) {
         const Result r = rig(args + " --out=results", dir);

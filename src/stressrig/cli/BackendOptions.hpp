@@ -149,8 +149,6 @@ struct BackendOptions {
                             "enforced on no backend",
                             listText(without), without.size() == 1 ? "has" : "have", window)};
     }
-    /// Anything but pullsched alone: the mode reports per backend.
-    bool comparing() const { return backends != BackendRegistry::kDefault; }
 };
 
 }  // namespace pullsched::rig

@@ -98,7 +98,8 @@ class ClosedMode final : public Mode {
                                     "schedulers that each run the same users and the same open "
                                     "comparison, one after the other");
     }
-    void validate(const OptionTable&) override {
+    void validate(const OptionTable& t) override {
+        placement_.refuseIgnoredBy(t, backends_);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
                                          durationText(span_.warmup), durationText(span_.duration)));

@@ -240,6 +240,7 @@ class GranularityMode final : public Mode {
                    "median makespan exceeds this");
     }
     void validate(const OptionTable& t) override {
+        placement_.refuseIgnoredBy(t, backends_);
         graphList_ = parseGraphs(graphs_, taskBench_);
         const bool anyTaskBench = std::any_of(graphList_.begin(), graphList_.end(),
                                               [](const GraphChoice& g) { return g.taskBench; });

@@ -62,6 +62,7 @@ class OpenMode final : public Mode {
             t, "schedulers that play the same timetable with the same job body and workers");
     }
     void validate(const OptionTable& t) override {
+        placement_.refuseIgnoredBy(t, backends_);
         open_.resolve(t, span_.duration);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",

@@ -77,6 +77,7 @@ class SoakMode final : public Mode {
             t, "schedulers that each soak under the same arrivals, one after the other");
     }
     void validate(const OptionTable& t) override {
+        placement_.refuseIgnoredBy(t, backends_);
         open_.resolve(t, span_.duration);
         if (span_.warmup >= span_.duration)
             throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",

@@ -102,7 +102,8 @@ class SweepMode final : public Mode {
             t, "schedulers that each run the whole sweep, one after the other");
     }
 
-    void validate(const OptionTable&) override {
+    void validate(const OptionTable& t) override {
+        placement_.refuseIgnoredBy(t, backends_);
         if (to_ < from_)
             throw UsageError(fmt::format("--to={} is below --from={}", Units::formatRate(to_),
                                          Units::formatRate(from_)));
