@@ -42,9 +42,8 @@ LoadRunResult runClosedLoad(StreamRunner& backend, const ClosedRunConfig& cfg,
     r.method = "closed";
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    StreamPlayConfig pc;
-    pc.jobLoad = cfg.jobLoad;
-    StreamPlayer player(backend, load, pc, recorder, stop);
+    StreamPlayer player(backend, load, StreamPlayConfig::of(cfg.jobLoad, Duration{0}, Duration{0}),
+                        recorder, stop);
     const StopsRunner stopsRunner(backend);
 
     ClosedUsers users;
@@ -79,13 +78,8 @@ LoadRunResult runClosedLoad(StreamRunner& backend, const ClosedRunConfig& cfg,
     const auto s1 = ProcessSampler::snapshot();
     finishResources(r, s0, s1, sampler);
 
-    r.posted = player.posted();
-    r.measured = player.measured();
+    player.takeCounts(r);
     r.completedInSpan = player.completedInSpan();
-    r.completed = player.completed();
-    r.expired = backend.expired();
-    r.cancelled = backend.skipped();
-    r.failed = backend.failed();
     r.span = std::max(Duration{0}, saturatingSub(measuredEnd, users.measureFrom));
     // Completions, not submissions: a user submits at the start of the span without any
     // of its jobs finishing in it (jobs of 7 s in a 50 ms span made "80/s" of submissions).

@@ -25,10 +25,8 @@ StreamRunResult playOpenLoad(StreamRunner& backend, const std::vector<Duration>&
 
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    StreamPlayConfig pc;
-    pc.jobLoad = cfg.jobLoad;
-    pc.warmup = std::min(cfg.warmup, cfg.duration);
-    pc.deadlineWindow = cfg.deadlineWindow;
+    const StreamPlayConfig pc =
+        StreamPlayConfig::of(cfg.jobLoad, std::min(cfg.warmup, cfg.duration), cfg.deadlineWindow);
     StreamPlayer player(backend, load, pc, recorder, stop, offsets.size());
     const StopsRunner stopsRunner(backend);
 
@@ -58,13 +56,8 @@ StreamRunResult playOpenLoad(StreamRunner& backend, const std::vector<Duration>&
     const auto s1 = ProcessSampler::snapshot();
     finishResources(r, s0, s1, sampler);
 
-    r.posted = player.posted();
-    r.measured = player.measured();
+    player.takeCounts(r);
     r.postedLate = player.postedLate();
-    r.completed = player.completed();
-    r.expired = backend.expired();
-    r.cancelled = backend.skipped();
-    r.failed = backend.failed();
     r.missed = r.interrupted ? 0 : player.missedArrivals();
     r.repeated = player.repeatedArrivals();
     r.span = std::max(Duration{0}, saturatingSub(measuredEnd, warmEnd));

@@ -28,6 +28,14 @@ struct StreamPlayConfig {
     /// the OS's usual scheduling delays here.
     Duration postAhead{std::chrono::milliseconds{5}};
     Duration pollPeriod{std::chrono::milliseconds{1}};  ///< the generator wakes this often
+
+    static StreamPlayConfig of(Duration jobLoad, Duration warmup, Duration deadlineWindow) {
+        StreamPlayConfig c;
+        c.jobLoad = jobLoad;
+        c.warmup = warmup;
+        c.deadlineWindow = deadlineWindow;
+        return c;
+    }
 };
 
 /// The deadline of a job intended to start at `start`: start + window, saturated (a start
@@ -77,6 +85,19 @@ class StreamPlayer {
     bool stopped() const noexcept { return stopped_; }
     Duration generatorCpu() const noexcept { return generatorCpu_; }
     StreamRunner& runner() noexcept { return runner_; }
+
+    /// The final counts into any result with these fields (LoadRunResult, SoakRunResult):
+    /// posted and measured by the player, completed by the jobs, and expired, failed and
+    /// cancelled (skipped by stop()) by the runner. After the runner stopped.
+    template <class Result>
+    void takeCounts(Result& r) const {
+        r.posted = posted();
+        r.measured = measured();
+        r.completed = completed();
+        r.expired = runner_.expired();
+        r.failed = runner_.failed();
+        r.cancelled = runner_.skipped();
+    }
 
     /// After drain/stop: arrivals whose body never ran although nothing dropped or skipped
     /// them, and arrivals whose body ran more than once (checked arrivals only; else 0).

@@ -17,10 +17,7 @@ StepResult runRateStep(StreamRunner& backend, const RateStepConfig& cfg,
     const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.hold);
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    StreamPlayConfig pc;
-    pc.jobLoad = cfg.jobLoad;
-    pc.warmup = cfg.warm;
-    pc.deadlineWindow = cfg.deadlineWindow;
+    const StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warm, cfg.deadlineWindow);
     StreamPlayer player(backend, load, pc, recorder, stop);
     const StopsRunner stopsRunner(backend);
 

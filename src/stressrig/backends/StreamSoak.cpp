@@ -26,10 +26,7 @@ SoakRunResult runSoak(
 
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    StreamPlayConfig pc;
-    pc.jobLoad = cfg.jobLoad;
-    pc.warmup = cfg.warmup;
-    pc.deadlineWindow = cfg.deadlineWindow;
+    const StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warmup, cfg.deadlineWindow);
     StreamPlayer player(backend, load, pc, recorder, stop);
     const StopsRunner stopsRunner(backend);
     const pullsched::TimePoint origin = pullsched::SteadyClock::now() + 2ms;
@@ -48,12 +45,7 @@ SoakRunResult runSoak(
             ? Duration{200ms}
             : std::max<Duration>(saturatingAdd(cfg.deadlineWindow, cfg.deadlineWindow), 2s));
     backend.stop();
-    res.posted = player.posted();
-    res.measured = player.measured();
-    res.completed = player.completed();
-    res.expired = backend.expired();
-    res.cancelled = backend.skipped();
-    res.failed = backend.failed();
+    player.takeCounts(res);
     res.generatorCpu = player.generatorCpu();
     return res;
 }

@@ -113,12 +113,8 @@ class ClosedMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
-        std::vector<BackendResult> parts;
-        for (const std::string& n : backends_.names()) {
-            if (!parts.empty() && ctx.stop.requested()) break;
-            parts.push_back({n, runOn(ctx, body, n)});
-        }
-        return combineBackendResults("closed", std::move(parts));
+        return runOnEachBackend("closed", backends_.names(), ctx.stop,
+                                [&](const std::string& b) { return runOn(ctx, body, b); });
     }
 
   private:

@@ -178,12 +178,8 @@ class HeadroomMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(exec_.loadKind, &ctx.progress);
-        std::vector<BackendResult> parts;
-        for (const std::string& n : backends_.names()) {
-            if (!parts.empty() && ctx.stop.requested()) break;
-            parts.push_back({n, runOn(ctx, body, n)});
-        }
-        return combineBackendResults("headroom", std::move(parts));
+        return runOnEachBackend("headroom", backends_.names(), ctx.stop,
+                                [&](const std::string& b) { return runOn(ctx, body, b); });
     }
 
   private:

@@ -124,12 +124,8 @@ class SweepMode final : public Mode {
 
     ModeResult run(RunContext& ctx) override {
         JobBody body(loadKind_, &ctx.progress);
-        std::vector<BackendResult> parts;
-        for (const std::string& n : backends_.names()) {
-            if (!parts.empty() && ctx.stop.requested()) break;
-            parts.push_back({n, runOn(ctx, body, n)});
-        }
-        return combineBackendResults("sweep", std::move(parts));
+        return runOnEachBackend("sweep", backends_.names(), ctx.stop,
+                                [&](const std::string& b) { return runOn(ctx, body, b); });
     }
 
   private:

@@ -33,4 +33,15 @@ ModeResult combineBackendResults(std::string name, std::vector<BackendResult> pa
     return m;
 }
 
+ModeResult runOnEachBackend(std::string name, const std::vector<std::string>& backends,
+                            const StopRequest& stop,
+                            const std::function<ModeResult(const std::string&)>& runOn) {
+    std::vector<BackendResult> parts;
+    for (const std::string& b : backends) {
+        if (!parts.empty() && stop.requested()) break;
+        parts.push_back({b, runOn(b)});
+    }
+    return combineBackendResults(std::move(name), std::move(parts));
+}
+
 }  // namespace pullsched::rig

@@ -3,10 +3,12 @@
 // several engines: each backend's measurement is presented by the mode's own presenter,
 // then this puts them side by side under the backend's name.
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "load/StopRequest.hpp"
 #include "report/ModeResult.hpp"
 
 namespace pullsched::rig {
@@ -22,5 +24,11 @@ struct BackendResult {
 /// warnings and failures prefixed by the backend; every table, plot and file renamed
 /// `-<backend><suffix>` (a plot keeps drawing its own table); the flags of any part.
 ModeResult combineBackendResults(std::string name, std::vector<BackendResult> parts);
+
+/// `runOn(backend)` for each of `backends` in turn (a stop request ends the series after
+/// the backend it cut short), combined as above.
+ModeResult runOnEachBackend(std::string name, const std::vector<std::string>& backends,
+                            const StopRequest& stop,
+                            const std::function<ModeResult(const std::string&)>& runOn);
 
 }  // namespace pullsched::rig
