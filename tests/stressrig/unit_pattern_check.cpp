@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/PatternCheck.hpp"
+#include "pullsched/testchain/RunResult.hpp"
 
 using pullsched::GroupStatistics;
 using pullsched::JobState;
