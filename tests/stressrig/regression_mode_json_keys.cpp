@@ -86,6 +86,7 @@ const std::vector<KeyCase>& keyCases() {
          "--mode=sweep --workers=1,2 --from=200/s --to=400/s --step=200/s --hold=150ms "
          "--warmup=20ms --load=100us"},
         {"pipeclean", {}, "--mode=pipeclean"},
+        {"pipeclean-backends-all", {}, "--mode=pipeclean" + kAll},
         {"soak",
          {},
          "--mode=soak --rate=500 --duration=800ms --interval=100ms --load=100us --warmup=0s"},
