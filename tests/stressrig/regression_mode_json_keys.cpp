@@ -94,6 +94,7 @@ const std::vector<KeyCase>& keyCases() {
         {"sweep", {}, kSweep},
         {"sweep-backends-all", {}, kSweep + kAll},
         {"pipeclean", {}, "--mode=pipeclean"},
+        {"pipeclean-backends-all", {}, "--mode=pipeclean" + kAll},
         {"soak", {}, kSoak},
         {"soak-backends-all", {}, kSoak + kAll},
         {"headroom", {}, kHeadroom},

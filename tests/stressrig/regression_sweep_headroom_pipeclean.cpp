@@ -308,8 +308,11 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
         EXPECT_TRUE(p.at("hash_ok").get<bool>()) << p.dump();
         EXPECT_EQ(p.at("completed"), p.at("nodes")) << p.dump();
         EXPECT_NE(p.at("result"), "FAILED") << p.dump();
-        // the pattern's group, on the scheduler every pattern shares: its node jobs and its
-        // one planning job (64 nodes per chunk), each completed once
+        // every node's body ran exactly once
+        EXPECT_EQ(p.at("missed_jobs"), 0u) << p.dump();
+        EXPECT_EQ(p.at("repeated_jobs"), 0u) << p.dump();
+        // the scheduler of the pattern's run: its node jobs and its one planning job (64
+        // nodes per chunk), each completed once
         const json& ledger = p.at("ledger");
         EXPECT_EQ(ledger.at("submitted").get<std::uint64_t>(),
                   p.at("nodes").get<std::uint64_t>() + 1)
@@ -320,6 +323,8 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
     }
     EXPECT_EQ(run.j.at("configuration").at("load_us"), 100.0);  // quick by default
     EXPECT_EQ(run.j.at("configuration").at("life_window_us"), 0.0);
+    EXPECT_EQ(res.at("backend"), "pullsched");  // one backend: no "backends" level
+    EXPECT_FALSE(res.at("deadlines").get<bool>());
     EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.csv"));
     fs::remove_all(dir);
 }
@@ -375,6 +380,7 @@ TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
     EXPECT_EQ(text.out.find("FAILED"), std::string::npos) << text.out;
     const json j = json::parse(rigtest::slurp(dir / "out" / "pipeclean.json"));
     EXPECT_EQ(j.at("configuration").at("life_window_us"), 1.0);
+    EXPECT_TRUE(j.at("result").at("deadlines").get<bool>());  // pullsched has them
     EXPECT_EQ(j.at("result").at("failures"), 0u);
     EXPECT_GT(j.at("result").at("not_checked").get<unsigned>(), 0u);
     std::uint64_t expired = 0;
@@ -396,5 +402,63 @@ TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
         }
     }
     EXPECT_GT(expired, 0u);
+    fs::remove_all(dir);
+}
+
+// Every pattern on each backend through the backend contract: the result holds each
+// backend's patterns, and the pool's runs are verified as pullsched's are (the graph hash
+// and how often each node's body ran).
+TEST(PipecleanMode, EveryPatternOnEachBackend) {
+    const fs::path dir = rigtest::scratch("steps", "pipeclean-backends");
+    const JsonRun run =
+        rigtest::rigJson("--mode=pipeclean --backends=pullsched,pool --nodes=16", dir);
+    const auto& presets = pullsched::testchain::presetList();
+    ASSERT_TRUE(run.j.contains("result")) << run.r.err;
+    const json& backends = run.j.at("result").at("backends");
+    ASSERT_EQ(backends.size(), 2u) << backends.dump();
+    for (const char* b : {"pullsched", "pool"}) {
+        const json& res = backends.at(b);
+        EXPECT_EQ(res.at("backend"), b);
+        EXPECT_FALSE(res.at("deadlines").get<bool>()) << b;  // --life-window=0s by default
+        EXPECT_EQ(res.at("deadlines_reason"), "no deadlines (--life-window=0s)") << b;
+        EXPECT_EQ(res.at("failures"), 0u) << b;
+        ASSERT_EQ(res.at("patterns").size(), presets.size()) << b;
+        for (std::size_t i = 0; i < presets.size(); ++i) {
+            const json& p = res.at("patterns")[i];
+            EXPECT_EQ(p.at("pattern"), std::string(presets[i].name)) << b;
+            EXPECT_EQ(p.at("nodes"), 16u) << b << " " << p.dump();
+            EXPECT_EQ(p.at("completed"), 16u) << b << " " << p.dump();
+            EXPECT_TRUE(p.at("hash_checked").get<bool>()) << b << " " << p.dump();
+            EXPECT_TRUE(p.at("hash_ok").get<bool>()) << b << " " << p.dump();
+            EXPECT_EQ(p.at("actual_hash"), p.at("expected_hash")) << b << " " << p.dump();
+            EXPECT_EQ(p.at("missed_jobs"), 0u) << b << " " << p.dump();
+            EXPECT_EQ(p.at("repeated_jobs"), 0u) << b << " " << p.dump();
+            EXPECT_TRUE(p.at("result") == "ok" || p.at("result") == "warning") << p.dump();
+        }
+    }
+    // the pool keeps no ledger of its jobs; pullsched's counts its node and planning jobs
+    EXPECT_TRUE(backends.at("pool").at("patterns")[0].at("ledger").is_null());
+    EXPECT_EQ(backends.at("pullsched").at("patterns")[0].at("ledger").at("submitted"), 17u);
+    fs::remove_all(dir);
+}
+
+// A graph run needs native deadlines: an explicit --life-window with a backend without
+// them is refused before anything runs or is written; --life-window=0 runs it.
+TEST(PipecleanMode, AnExplicitLifeWindowNeedsDeadlinesOnEveryBackend) {
+    const fs::path dir = rigtest::scratch("steps", "pipeclean-deadlines");
+    for (const char* backends : {"pool", "pullsched,pool"}) {
+        const auto r = rigtest::rig(
+            fmt::format("--mode=pipeclean --backends={} --life-window=50ms --nodes=8", backends),
+            dir);
+        EXPECT_EQ(r.code, 2) << backends << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("--life-window="), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("pool has no deadlines"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "out")) << backends;
+    }
+    const auto zero =
+        rigtest::rig("--mode=pipeclean --backends=pool --life-window=0s --nodes=8 --quiet", dir);
+    EXPECT_EQ(zero.code, 0) << zero.out << zero.err;
+    EXPECT_NE(zero.out.find("no deadlines (--life-window=0s)"), std::string::npos) << zero.out;
+    EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.json"));
     fs::remove_all(dir);
 }

@@ -1,11 +1,17 @@
 // PatternCheck: the judgement of one pipeclean pattern from its counts, no scheduler:
 // correctness failures come before lateness and expiry, only a complete run with every
-// job run is hash-checked, and each outcome says why in its note.
+// job run is hash-checked, and each outcome says why in its note. The execution counts of
+// a run against its jobs' states: a job lost or run twice, on any backend.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "analysis/PatternCheck.hpp"
+#include "pullsched/testchain/RunResult.hpp"
 
 using pullsched::GroupStatistics;
+using pullsched::JobState;
+using pullsched::rig::checkExecutions;
 using pullsched::rig::checkPattern;
 using pullsched::rig::ledgerMismatch;
 using pullsched::rig::PatternOutcome;
@@ -122,4 +128,60 @@ TEST(PatternCheck, ALedgerWithLostOrDoubleCountedJobsIsNamed) {
     g.cancelled = 1;
     EXPECT_EQ(ledgerMismatch(g, PostedJobs{65, 65}),
               "the scheduler counted 64 jobs completed, the run saw 65");
+}
+
+// --- per-node execution counts against the jobs' final states
+
+namespace {
+
+/// `n` posted jobs, all completed.
+std::vector<pullsched::testchain::JobTiming> completedJobs(std::size_t n) {
+    std::vector<pullsched::testchain::JobTiming> jobs(n);
+    for (auto& j : jobs) {
+        j.posted = true;
+        j.posts = 1;
+        j.state = JobState::Completed;
+    }
+    return jobs;
+}
+
+}  // namespace
+
+TEST(PatternCheck, EveryJobRunOnceIsNoFinding) {
+    const auto f = checkExecutions(completedJobs(4), {1, 1, 1, 1}, true);
+    EXPECT_EQ(f.text(), "");
+    EXPECT_EQ(f.lost + f.repeated + f.droppedButRan + f.uncounted, 0u);
+}
+
+TEST(PatternCheck, AJobTheSchedulerDroppedRightlyNeverRan) {
+    auto jobs = completedJobs(4);
+    jobs[1].state = JobState::Expired;
+    jobs[2].state = JobState::Cancelled;
+    jobs[3].posted = false;  // never posted (a planning error): not a loss either
+    EXPECT_EQ(checkExecutions(jobs, {1, 0, 0, 0}, true).text(), "");
+}
+
+TEST(PatternCheck, AJobLostOrRunTwiceIsNamed) {
+    auto jobs = completedJobs(5);
+    jobs[4].state = JobState::Expired;
+    const auto f = checkExecutions(jobs, {0, 2, 3, 1, 1}, true);
+    EXPECT_EQ(f.lost, 1u);
+    EXPECT_EQ(f.repeated, 2u);
+    EXPECT_EQ(f.droppedButRan, 1u);
+    EXPECT_EQ(f.text(),
+              "1 jobs never ran although none was dropped by the scheduler; 2 jobs ran more than "
+              "once; 1 jobs ran although counted expired or cancelled");
+    EXPECT_EQ(checkExecutions(completedJobs(3), {1}, true).text(),
+              "2 jobs without an execution count");
+}
+
+// A backend whose states the rig labels (a node that never ran is "cancelled"): every
+// posted node must have run, whatever its label says.
+TEST(PatternCheck, WithoutTheSchedulersOwnStatesEveryJobMustRun) {
+    auto jobs = completedJobs(3);
+    jobs[2].state = JobState::Cancelled;
+    const auto f = checkExecutions(jobs, {1, 1, 0}, false);
+    EXPECT_EQ(f.lost, 1u);
+    EXPECT_EQ(f.droppedButRan, 0u);
+    EXPECT_EQ(checkExecutions(jobs, {1, 1, 0}, true).text(), "");
 }

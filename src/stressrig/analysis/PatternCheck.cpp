@@ -1,5 +1,7 @@
 #include "analysis/PatternCheck.hpp"
 
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace pullsched::rig {
@@ -37,6 +39,36 @@ PatternCheck checkPattern(const PatternRunFacts& run) {
                                  hashText(run.expectedHash));
     }
     return c;
+}
+
+std::string ExecutionFinding::text() const {
+    std::string t;
+    auto add = [&t](std::size_t n, std::string_view what) {
+        if (n > 0) t += fmt::format("{}{} jobs {}", t.empty() ? "" : "; ", n, what);
+    };
+    add(lost, "never ran although none was dropped by the scheduler");
+    add(repeated, "ran more than once");
+    add(droppedButRan, "ran although counted expired or cancelled");
+    add(uncounted, "without an execution count");
+    return t;
+}
+
+ExecutionFinding checkExecutions(const std::vector<testchain::JobTiming>& jobs,
+                                 const std::vector<std::uint32_t>& executions, bool ownStates) {
+    ExecutionFinding f;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (i >= executions.size()) {
+            f.uncounted += jobs[i].posted;
+            continue;
+        }
+        const std::uint32_t e = executions[i];
+        const bool dropped = ownStates && (jobs[i].state == JobState::Expired ||
+                                           jobs[i].state == JobState::Cancelled);
+        if (e > 1) ++f.repeated;
+        if (e == 0 && jobs[i].posted && !dropped) ++f.lost;
+        if (e > 0 && dropped) ++f.droppedButRan;
+    }
+    return f;
 }
 
 std::string ledgerMismatch(const GroupStatistics& g, const std::optional<PostedJobs>& posted) {

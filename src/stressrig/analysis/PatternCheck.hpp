@@ -2,14 +2,17 @@
 // The correctness judgement of one --mode=pipeclean pattern run, from its counts alone:
 // failed (a job failed or was posted twice, jobs went missing, the run did not complete,
 // the hash differs), late (outlasted its completion limit), not checked (jobs expired or
-// were cancelled, so the hash cannot match) or ok. Correctness comes first.
+// were cancelled, so the hash cannot match) or ok. Correctness comes first. Also what a
+// run's per-node execution counts say: a job lost or run twice.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pullsched/scheduler/JobGroup.hpp"
+#include "pullsched/testchain/RunResult.hpp"
 
 namespace pullsched::rig {
 
@@ -49,6 +52,23 @@ struct PostedJobs {
 /// figures other than the runner's. "" when it agrees. `posted` nullopt: the run timed
 /// out, so only the ledger's own balance is checked.
 std::string ledgerMismatch(const GroupStatistics& ledger, const std::optional<PostedJobs>& posted);
+
+/// What a run's per-node execution counts (how often each node's body ran) say against
+/// its jobs' final states: the exactly-once check every backend's run gets.
+struct ExecutionFinding {
+    std::size_t lost = 0;           ///< posted, never ran, not dropped by the scheduler
+    std::size_t repeated = 0;       ///< ran more than once
+    std::size_t droppedButRan = 0;  ///< ran, yet counted expired or cancelled
+    std::size_t uncounted = 0;      ///< jobs without an execution count
+    /// Why the counts show a correctness failure; "" when every job is accounted for.
+    std::string text() const;
+};
+
+/// `executions[i]` against `jobs[i]`. `ownStates`: the states are the scheduler's own
+/// (pullsched), so a job it expired or cancelled rightly never ran. Otherwise the rig
+/// labels a node that never ran cancelled, so every posted node must have run once.
+ExecutionFinding checkExecutions(const std::vector<testchain::JobTiming>& jobs,
+                                 const std::vector<std::uint32_t>& executions, bool ownStates);
 
 /// A graph hash as 0x and 16 hex digits.
 std::string hashText(std::uint64_t hash);

@@ -1,20 +1,28 @@
-// --mode=pipeclean: every preset pattern once, quickly, in series; a correctness check.
+// --mode=pipeclean: every preset pattern once, quickly, in series, on each backend of
+// --backends: a correctness check.
 //
-// All patterns run on one scheduler, each pattern's jobs in a JobGroup of their own: the
-// pattern is waited for alone, and the group's ledger is held against what the runner
-// posted and saw complete, so that a job lost or counted twice shows.
+// Every pattern runs through the backend contract (GraphRunner) on its level schedule and
+// is waited for alone. Its run is verified as every backend's is: how often each node's
+// body ran against the job's final state (a job lost or run twice) and the graph hash.
 //
-// The exit status depends only on correctness: a failed job, a job posted twice, jobs
-// missing from the scheduler's accounting, or a graph hash that differs from the
-// single-threaded recomputation on a run in which every job completed. Jobs that expired
-// (only with --life-window) and a run that outlasted its completion limit (its planned end
-// plus a margin that grows with the plan and the work) are measurements: their run's hash
-// is not checked. Timing oddities — a pattern whose longest job took over kOutlierFactor x
-// the median over the patterns, or a job that ran over kJobOverrunFactor x its nominal
-// time — are flagged as warnings, since a busy machine produces them without any fault.
+// The exit status depends only on correctness: a failed job, a job posted twice, a job
+// lost or run twice, jobs still pending after a cut run, or a graph hash that differs from
+// the single-threaded recomputation on a run in which every job completed. Jobs that
+// expired (only with --life-window) and a run that outlasted its completion limit (its
+// planned end plus a margin that grows with the plan and the work) are measurements: their
+// run's hash is not checked. Timing oddities — a pattern whose longest job took over
+// kOutlierFactor x the median over the patterns, or a job that ran over kJobOverrunFactor x
+// its nominal time — are flagged as warnings, since a busy machine produces them without
+// any fault.
+//
+// Deadlines: a graph run needs them native (BackendInfo::deadlines, pullsched alone). An
+// explicit --life-window with a backend without them is a usage error; a default life
+// window applies only when every backend has them (the result says which).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,27 +31,27 @@
 
 #include "analysis/LoadTestAnalysis.hpp"
 #include "analysis/PatternCheck.hpp"
+#include "backends/BackendRegistry.hpp"
+#include "backends/BackendSetup.hpp"
+#include "cli/BackendOptions.hpp"
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
 #include "cli/MemoryRefusal.hpp"
 #include "cli/PlacementOption.hpp"
-#include "cli/RunnerConfigFromOptions.hpp"
 #include "cli/ScheduleOptions.hpp"
+#include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/CompletionLimit.hpp"
 #include "load/JobBody.hpp"
 #include "load/MemoryEstimate.hpp"
 #include "load/Progress.hpp"
-#include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
-#include "pullsched/scheduler/Scheduler.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/Presets.hpp"
-#include "pullsched/testchain/ScheduleRunner.hpp"
-#include "report/LatenessCells.hpp"
 #include "report/MissingValues.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/PipecleanPlot.hpp"
 #include "report/TextFormat.hpp"
 
@@ -67,6 +75,8 @@ struct PatternResult {
     std::uint64_t expectedHash = 0, actualHash = 0;
     std::size_t nodes = 0, levels = 0, completed = 0, failed = 0, expired = 0, cancelled = 0;
     std::size_t postedTwice = 0;
+    /// The per-node execution counts; nullopt when the run's jobs were not read (timeout).
+    std::optional<ExecutionFinding> executions;
     unsigned workers = 0;
     Duration work{0}, expectedEnd{0};
     double runTimeMs = kNaN;                       ///< missing when no exit completed
@@ -75,7 +85,9 @@ struct PatternResult {
     bool outlier = false;
     std::vector<std::string> warnings;
     bool interrupted = false;  ///< a stop request cut the pattern short: no figure
-    GroupStatistics ledger;    ///< the scheduler's count of the pattern's jobs (its group)
+    /// The scheduler's count of the run's jobs, planning jobs included; nullopt for a
+    /// backend that keeps none.
+    std::optional<Statistics> ledger;
 };
 
 class PipecleanMode final : public Mode {
@@ -100,53 +112,93 @@ class PipecleanMode final : public Mode {
         t.duration("level", sched_.level, 1us, 10s, "level l starts at l x this");
         t.duration("life-window", sched_.lifeWindow, 0ns, 1h,
                    "deadline = scheduled start + this; 0s = no deadlines, so that a slow "
-                   "machine cannot expire jobs");
+                   "machine cannot expire jobs (needs backends with deadlines)");
+        t.group("Backends");
+        backends_.declareList(t, backendsHelp());
     }
 
-    void validate(const OptionTable&) override {
+    void validate(const OptionTable& t) override {
         refuseIfTooLarge({graph_.nodes, kPatternBytesPerNode},
                          fmt::format("--nodes={}", graph_.nodes));
+        placement_.refuseIgnoredBy(t, backends_);
+        sched_.refuseLifeWindowWithout(t, backends_);
+        // the default: all or none, so that every backend runs the same work
+        const BackendOptions::DeadlineChoice d = backends_.deadlines(sched_.lifeWindow);
+        deadlines_ = d.on;
+        deadlinesReason_ = d.why;
     }
 
     ModeResult run(RunContext& ctx) override {
         ctx.progress.note(memoryNote({graph_.nodes, kPatternBytesPerNode}, availableMemory()));
         JobBody body(exec_.loadKind, &ctx.progress);
+        const std::vector<std::string> names = backends_.names();
+        std::vector<BackendResult> parts;
+        for (const std::string& n : names) {
+            if (!parts.empty() && ctx.stop.requested()) break;
+            parts.push_back({n, runOn(ctx, body, n)});
+        }
+        const std::size_t ran = parts.size();
+        ModeResult m = combineBackendResults("pipeclean", std::move(parts));
+        if (ran < names.size()) {  // a stop between backends: the rest did not run
+            m.partial = true;
+            m.text.push_back(fmt::format("stopped before {}: not run", names[ran]));
+        }
+        return m;
+    }
+
+  private:
+    /// --backends: each backend's start times, and which have deadlines.
+    static std::string backendsHelp() {
+        std::string help =
+            "schedulers that each run every pattern on its schedule, one after the other, "
+            "comma-separated, or all:";
+        for (const BackendInfo& b : BackendRegistry::all())
+            help +=
+                fmt::format("{} {} ({} start times{})",
+                            b.name == BackendRegistry::all().front().name ? "" : ",", b.name,
+                            graphStartTimesName(b.startTimes), b.deadlines ? ", deadlines" : "");
+        return help +
+               ". wait-in-job: the job sleeps, then spins until its start, holding its thread. "
+               "--life-window above 0 needs backends with deadlines (they drop a job not "
+               "started by its deadline themselves)";
+    }
+
+    /// Every pattern on `backend`, presented alone.
+    ModeResult runOn(RunContext& ctx, const JobBody& body, const std::string& backend) const {
+        const BackendInfo& info = BackendRegistry::find(backend);
         const auto& presets = presetList();
         std::vector<PatternResult> results;
         bool stopped = false;
         std::string interruptedIn;  ///< the pattern a stop request cut short
-        Scheduler sched(schedulerConfig(exec_.workers, placement_.placement()));
         for (std::size_t p = 0; p < presets.size(); ++p) {
             if (ctx.stop.requested()) {
                 stopped = true;
                 break;
             }
-            PatternResult pr = runPattern(sched, std::string(presets[p].name), body, ctx.stop);
+            PatternResult pr = runPattern(info, std::string(presets[p].name), body, ctx.stop);
             if (pr.interrupted) {
                 stopped = true;
                 interruptedIn = pr.pattern;
                 break;
             }
             results.push_back(std::move(pr));
-            ctx.progress.progress(
-                p + 1, presets.size(),
-                fmt::format("{}: {}", results.back().pattern, outcomeText(results.back())));
+            ctx.progress.progress(p + 1, presets.size(),
+                                  fmt::format("{}: {}: {}", backend, results.back().pattern,
+                                              outcomeText(results.back())));
         }
-        sched.shutdown(ShutdownMode::Cancel);  // what a stop left behind never starts
         flagOutliers(results);
 
         ModeResult r;
         r.name = "pipeclean";
         r.calibration = body.json();
         r.partial = stopped;
-        report(r, results, presets.size());
+        report(r, results, presets.size(), backend);
         if (!interruptedIn.empty())
             r.text.push_back(
                 fmt::format("interrupted during pattern {}: not reported", interruptedIn));
         return r;
     }
 
-  private:
     static std::string outcomeText(const PatternResult& pr) {
         switch (pr.outcome) {
             case Outcome::Ok:
@@ -161,7 +213,10 @@ class PipecleanMode final : public Mode {
         return "?";
     }
 
-    PatternResult runPattern(Scheduler& sched, const std::string& name, const JobBody& body,
+    /// On a runner of its own: nothing of one pattern's run (threads, the backend's copy of
+    /// the graph, jobs a timed-out run left) reaches the next, as a run that timed out
+    /// leaves its runner unable to run again.
+    PatternResult runPattern(const BackendInfo& info, const std::string& name, const JobBody& body,
                              const StopRequest& stop) const {
         PatternResult pr;
         pr.pattern = name;
@@ -177,66 +232,54 @@ class PipecleanMode final : public Mode {
         pr.levels = graph.levels();
         pr.work = GraphStatistics(graph, policy).work(exec_.load);
 
-        RunnerConfig rc = runnerConfig(exec_, sched_, body.load(), policy, exec_.workers);
-        const JobGroup group = sched.group();
-        rc.group = group;
         LevelSchedule schedule(graph, policy);
         schedule.useDefault(sched_.level);
-        if (sched_.lifeWindow > Duration{0}) schedule.lifeWindow(sched_.lifeWindow);
+        if (deadlines_) schedule.lifeWindow(sched_.lifeWindow);
+        // A run that is merely late must not count as lost: allow far more than the plan.
         const CompletionLimit limit =
-            completionLimit(rc, schedule.expectedEnd(), pr.work, sched_.lifeWindow);
-        rc.completionLimit = limit.total();
-        rc.stop = stop.predicate();
-        RunResult run;
+            completionLimit(RunnerConfig{}, schedule.expectedEnd(), pr.work,
+                            deadlines_ ? sched_.lifeWindow : Duration{0});
+        BackendSetup setup = backendSetup(exec_.workers, placement_.placement(), exec_.load,
+                                          body.load(), policy, exec_.workers);
+        setup.schedule = std::move(schedule);
+        setup.deadlines = deadlines_;
+        setup.completionLimit = limit.total();
+        setup.stop = stop.predicate();
+        BackendRun run;
         try {
-            ScheduleRunner runner(sched, graph, schedule, rc);
-            run = runner.run();
+            const std::unique_ptr<GraphRunner> runner = BackendRegistry::graphRunner(info.name);
+            runner->prepare(graph, setup);
+            run = runner->run();
         } catch (const Stopped&) {
             pr.interrupted = true;
             return pr;
         } catch (const std::exception& e) {
-            group.cancel();  // whatever was posted before the error never starts
             pr.note = e.what();
             return pr;
         }
-        pr.interrupted = run.interrupted;
-        if (pr.interrupted) return pr;  // run() shuts the scheduler down
-        RunFinding late;
-        if (run.timedOut) {
-            // Its jobs are still with the scheduler: what has not started is cancelled. Every
-            // start time has passed, so the group ends once its running jobs finish.
-            group.cancel();
-            (void)group.waitFor(kCompletionMarginBase);
-            late = lateRunFinding(run, limit, group.stats().pending);
-        } else {
-            group.wait();  // the runner saw every job final; the group's ledger counts each end
-        }
-        pr.ledger = group.stats();
-        recordRun(pr, run, late);
+        pr.interrupted = run.result.interrupted;
+        if (pr.interrupted) return pr;
+        recordRun(pr, run, info, limit);
         return pr;
     }
 
-    /// What the runner posted and saw complete, for the group's ledger; nullopt after a
-    /// timeout (the runner read no job state then).
-    static std::optional<PostedJobs> postedJobs(const RunResult& run) {
-        if (run.timedOut) return std::nullopt;
-        const std::size_t jobs = run.nodesPosted + run.planningJobs;
-        // without a planning error, every planning job completed
-        if (!run.error.empty()) return PostedJobs{jobs, std::nullopt};
-        return PostedJobs{jobs, run.completedJobs + run.planningJobs};
-    }
-
     /// The figures of a run that ended, and its judgement.
-    void recordRun(PatternResult& pr, const RunResult& run, const RunFinding& late) const {
+    void recordRun(PatternResult& pr, const BackendRun& out, const BackendInfo& info,
+                   const CompletionLimit& limit) const {
+        const RunResult& run = out.result;
+        // pullsched's job states are its scheduler's; for the others the rig labels a node
+        // that never ran cancelled, which checkExecutions counts as lost instead
+        const bool ownStates = info.instrumented;
         pr.nodes = run.nodes;
         pr.workers = run.workers;
         pr.completed = run.completedJobs;
         pr.failed = run.failed;
         pr.expired = run.expired;
-        pr.cancelled = run.cancelled;
+        pr.cancelled = ownStates ? run.cancelled : 0;
         pr.expectedEnd = run.expectedEnd;
         pr.expectedHash = run.expectedHash;
         pr.actualHash = run.actualHash;
+        if (ownStates) pr.ledger = run.stats;
         if (run.completed) pr.runTimeMs = toMs(run.runTime);
         double maxJob = -1, maxLate = -1, overrun = -1;
         for (const JobTiming& j : run.jobs) {
@@ -251,8 +294,17 @@ class PipecleanMode final : public Mode {
         if (maxLate >= 0) pr.maxLatenessUs = maxLate;
         if (overrun >= 0) pr.maxOverrun = overrun;
 
-        const std::string lost =
-            late.failure.empty() ? ledgerMismatch(pr.ledger, postedJobs(run)) : late.failure;
+        // A timed-out run's jobs are not read: only what its scheduler still held counts.
+        RunFinding late = lateRunFinding(run, limit, out.pendingAfterCancel);
+        if (run.timedOut && !ownStates)
+            late.late = fmt::format(
+                "did not finish within {} of its planned end ({}): the rig stopped waiting "
+                "(this backend cannot cancel its jobs, nor count them)",
+                durationText(limit.margin), durationText(limit.plannedEnd));
+        if (!run.timedOut) pr.executions = checkExecutions(run.jobs, out.executions, ownStates);
+        const std::string lost = !late.failure.empty() ? late.failure
+                                 : pr.executions       ? pr.executions->text()
+                                                       : "";
         const PatternCheck check = checkPattern(
             {pr.failed, pr.postedTwice, pr.expired, pr.cancelled, lost, late.late, run.timedOut,
              run.completed, run.error, run.hashOk, run.expectedHash, run.actualHash});
@@ -318,8 +370,8 @@ class PipecleanMode final : public Mode {
         return t;
     }
 
-    void report(ModeResult& r, const std::vector<PatternResult>& results,
-                std::size_t presetCount) const {
+    void report(ModeResult& r, const std::vector<PatternResult>& results, std::size_t presetCount,
+                const std::string& backend) const {
         const Tally t = tally(results);
         r.tables.push_back({"", patternTable(results)});
         if (!results.empty()) {
@@ -332,12 +384,16 @@ class PipecleanMode final : public Mode {
             }
             r.plots.push_back(
                 {"", pipecleanPlot(names, jobUs, lateUs,
-                                   "pipeclean: longest job and largest lateness per pattern")});
+                                   "pipeclean on " + backend +
+                                       ": longest job and largest lateness per pattern")});
         }
         nlohmann::json patterns = nlohmann::json::array();
         for (const PatternResult& pr : results)
             patterns.push_back(patternJson(pr));
         nlohmann::json& j = r.result;
+        j["backend"] = backend;
+        j["deadlines"] = deadlines_;
+        j["deadlines_reason"] = deadlinesReason_;
         j["patterns_total"] = presetCount;
         j["patterns_run"] = results.size();
         j["failures"] = t.failures;
@@ -345,7 +401,7 @@ class PipecleanMode final : public Mode {
         j["late"] = t.late;
         j["warnings"] = t.warnings;
         j["patterns"] = patterns;
-        for (std::string& line : textLines(results, presetCount))
+        for (std::string& line : textLines(results, presetCount, backend))
             r.text.push_back(std::move(line));
         addFindings(r, results, t);
     }
@@ -411,24 +467,37 @@ class PipecleanMode final : public Mode {
                 {"max_overrun", jsonNumber(pr.maxOverrun)},
                 {"outlier", pr.outlier},
                 {"warnings", pr.warnings},
-                {"ledger", ledgerJson(pr.ledger)}};
+                {"missed_jobs", countJson(pr.executions, &ExecutionFinding::lost)},
+                {"repeated_jobs", countJson(pr.executions, &ExecutionFinding::repeated)},
+                {"ledger", pr.ledger ? ledgerJson(*pr.ledger) : nlohmann::json(nullptr)}};
     }
 
-    /// The scheduler's count of a pattern's jobs, planning jobs included.
-    static nlohmann::json ledgerJson(const GroupStatistics& g) {
-        return {{"submitted", g.submitted}, {"completed", g.completed}, {"failed", g.failed},
-                {"expired", g.expired},     {"cancelled", g.cancelled}, {"pending", g.pending}};
+    /// A count of the execution check; null when the run's jobs were not read.
+    static nlohmann::json countJson(const std::optional<ExecutionFinding>& f,
+                                    std::size_t ExecutionFinding::*count) {
+        return f ? nlohmann::json((*f).*count) : nlohmann::json(nullptr);
+    }
+
+    /// The scheduler's count of a run's jobs, planning jobs included. Pending: submitted
+    /// and in no final state; counted from the final states, which the scheduler counts
+    /// before a job's handle shows it final (its own pending gauge lags behind them).
+    static nlohmann::json ledgerJson(const Statistics& s) {
+        const std::uint64_t ended = s.completed + s.failed + s.expired + s.cancelled;
+        return {
+            {"submitted", s.submitted}, {"completed", s.completed},
+            {"failed", s.failed},       {"expired", s.expired},
+            {"cancelled", s.cancelled}, {"pending", s.submitted - std::min(ended, s.submitted)}};
     }
 
     std::vector<std::string> textLines(const std::vector<PatternResult>& results,
-                                       std::size_t presetCount) const {
+                                       std::size_t presetCount, const std::string& backend) const {
         std::vector<std::string> text;
-        text.push_back(fmt::format(
-            "Pipeclean: {} patterns, {} nodes each, jobs of {} x weight, {} workers, level {}, {}",
-            presetCount, graph_.nodes, durationText(exec_.load), exec_.workers,
-            durationText(sched_.level),
-            sched_.lifeWindow > Duration{0} ? "life window " + durationText(sched_.lifeWindow)
-                                            : std::string("no deadlines")));
+        text.push_back(
+            fmt::format("Pipeclean on {}: {} patterns, {} nodes each, jobs of {} x weight, {} "
+                        "workers, level {}",
+                        backend, presetCount, graph_.nodes, durationText(exec_.load), exec_.workers,
+                        durationText(sched_.level)));
+        text.push_back(deadlinesReason_);
         text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
                                    "pattern", "nodes", "work", "run", "max job", "max late",
                                    "expired", "hash", "result"));
@@ -487,6 +556,9 @@ class PipecleanMode final : public Mode {
     ExecutionOptions exec_;
     PlacementOption placement_;
     ScheduleOptions sched_;
+    BackendOptions backends_;
+    bool deadlines_ = false;       ///< the jobs get deadlines (decided in validate())
+    std::string deadlinesReason_;  ///< why they do or do not, in one line
 };
 
 }  // namespace
