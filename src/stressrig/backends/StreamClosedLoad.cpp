@@ -74,9 +74,10 @@ LoadRunResult runClosedLoad(StreamRunner& backend, const ClosedRunConfig& cfg,
             break;
         }
     }
-    backend.stop();
+    // The sampler's probe reads the runner: it stops first.
     const auto s1 = ProcessSampler::snapshot();
     finishResources(r, s0, s1, sampler);
+    backend.stop();
 
     player.takeCounts(r);
     r.completedInSpan = player.completedInSpan();

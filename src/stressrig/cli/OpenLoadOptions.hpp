@@ -34,6 +34,14 @@ struct LoadSpanOptions {
         t.duration("warmup", warmup, 0ns, 1h, std::move(warmupHelp));
     }
 
+    /// UsageError unless the warm-up leaves a span to measure.
+    void refuseWarmupNotShorter() const {
+        if (warmup >= duration)
+            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
+                                         Units::formatDuration(warmup),
+                                         Units::formatDuration(duration)));
+    }
+
     /// "the first 500ms not measured", or "all measured" without a warm-up.
     std::string warmupText() const {
         if (warmup == Duration{0}) return "all measured";

@@ -100,9 +100,7 @@ class ClosedMode final : public Mode {
     }
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
-        if (span_.warmup >= span_.duration)
-            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         durationText(span_.warmup), durationText(span_.duration)));
+        span_.refuseWarmupNotShorter();
         for (const std::string& n : backends_.names())
             if (think_ > Duration{0} && BackendRegistry::find(n).startTimes != StartTimes::Native)
                 throw UsageError(fmt::format(

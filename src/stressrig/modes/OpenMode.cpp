@@ -64,9 +64,7 @@ class OpenMode final : public Mode {
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
         open_.resolve(t, span_.duration);
-        if (span_.warmup >= span_.duration)
-            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         durationText(span_.warmup), durationText(span_.duration)));
+        span_.refuseWarmupNotShorter();
         open_.checkArrivals(span_.duration, 2e7, "duration");
     }
 

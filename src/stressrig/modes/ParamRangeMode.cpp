@@ -32,7 +32,6 @@
 #include "load/MemoryEstimate.hpp"
 #include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
-#include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"

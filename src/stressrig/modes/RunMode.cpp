@@ -30,7 +30,6 @@
 #include "load/JobBody.hpp"
 #include "load/MemoryEstimate.hpp"
 #include "load/Progress.hpp"
-#include "load/SchedulerFactory.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "measure/LatencyHistogram.hpp"

@@ -79,9 +79,7 @@ class SoakMode final : public Mode {
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
         open_.resolve(t, span_.duration);
-        if (span_.warmup >= span_.duration)
-            throw UsageError(fmt::format("--warmup={} must be shorter than --duration={}",
-                                         durationText(span_.warmup), durationText(span_.duration)));
+        span_.refuseWarmupNotShorter();
         if (interval_ > span_.duration)
             throw UsageError(fmt::format("--interval={} must not exceed --duration={}",
                                          durationText(interval_), durationText(span_.duration)));
