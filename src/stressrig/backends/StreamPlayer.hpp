@@ -107,6 +107,8 @@ class StreamPlayer {
   private:
     void submit(pullsched::TimePoint start, bool measured, std::uint64_t index,
                 std::function<void()> then);
+    /// A job's body: its lateness, its execution count, the load, its completion.
+    void runJob(pullsched::TimePoint start, bool measured, std::uint64_t index);
     void updateBacklog(std::uint64_t due) noexcept;
     bool stopRequested() const noexcept { return stop_ && stop_->requested(); }
 
