@@ -193,6 +193,11 @@ GnuplotScript GnuplotScript::custom(const CsvTable& data, std::string commands, 
     return GnuplotScript(data.toString(stop), std::move(commands), std::move(options));
 }
 
+void GnuplotScript::markAsPart(const std::string& part, const std::string& partVerdict) {
+    options_.title = options_.title.empty() ? part : part + ": " + options_.title;
+    if (options_.verdict.empty()) options_.verdict = partVerdict;
+}
+
 std::string GnuplotScript::text(const fs::path& picture, const std::string& verdict,
                                 std::string_view verdictColour) const {
     fs::path svg = picture;

@@ -100,6 +100,10 @@ class GnuplotScript {
     static std::string titleGp(const std::string& title, const std::string& verdict,
                                std::size_t wrap = 150);
     const PlotOptions& options() const noexcept { return options_; }
+    /// The same picture as one part of a larger result (one backend of several): `part`
+    /// leads the title, and a picture without a verdict line of its own shows
+    /// `partVerdict` instead of the whole result's, so it says what it draws.
+    void markAsPart(const std::string& part, const std::string& partVerdict);
     /// Bytes of the inlined data: what the script weighs beyond its few lines of commands.
     std::size_t dataSize() const noexcept { return data_.size(); }
     /// Writes the script; picture defaults to `<gp stem>.png` next to it (written as a

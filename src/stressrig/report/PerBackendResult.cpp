@@ -25,8 +25,10 @@ ModeResult combineBackendResults(std::string name, std::vector<BackendResult> pa
         m.result["backends"][b] = std::move(r.result);
         for (ResultTable& t : r.tables)
             m.tables.push_back({"-" + b + t.suffix, std::move(t.table)});
-        for (ResultPlot& pl : r.plots)
+        for (ResultPlot& pl : r.plots) {
+            pl.script.markAsPart(b, r.verdict);
             m.plots.push_back({"-" + b + pl.suffix, std::move(pl.script)});
+        }
         for (ResultFile& f : r.files)
             m.files.push_back({"-" + b + f.suffix, std::move(f.content), f.kind});
     }

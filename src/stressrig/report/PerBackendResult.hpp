@@ -22,7 +22,8 @@ struct BackendResult {
 /// One part: returned as it is (the keys of a one-backend result do not change). More:
 /// result {"backends": {name: result, ...}}; text under a heading per backend; verdict,
 /// warnings and failures prefixed by the backend; every table, plot and file renamed
-/// `-<backend><suffix>` (a plot keeps drawing its own table); the flags of any part.
+/// `-<backend><suffix>` (a plot keeps drawing its own table, titled with its backend and
+/// showing that backend's verdict); the flags of any part.
 ModeResult combineBackendResults(std::string name, std::vector<BackendResult> parts);
 
 /// `runOn(backend)` for each of `backends` in turn (a stop request ends the series after
