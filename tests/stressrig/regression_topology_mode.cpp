@@ -107,3 +107,16 @@ TEST(StressrigTopologyMode, RunOptionsAreRejected) {
     EXPECT_FALSE(fs::exists(dir / "out"));
     fs::remove_all(dir);
 }
+
+TEST(StressrigTopologyMode, ATaskBenchShapeShowsNeitherRulesNorSeed) {
+    const fs::path dir = rigtest::scratch("topology-mode", "taskbench");
+    const Result r = rig("--mode=topology --pattern=stencil_1d:8x20 --no-render --quiet", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("Topology: pattern stencil_1d-8x20 (a Task Bench shape), 160 nodes\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find(", seed "), std::string::npos) << r.out;
+    const Result preset = rig("--mode=topology --pattern=burst --no-render --quiet", dir);
+    EXPECT_NE(preset.out.find(", 64 nodes, maxFan 16, seed 55\n"), std::string::npos) << preset.out;
+    fs::remove_all(dir);
+}

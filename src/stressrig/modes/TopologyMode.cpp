@@ -88,12 +88,17 @@ class TopologyMode final : public Mode {
 
     /// What the graph says of itself, without statistics.
     std::vector<std::string> graphLines(const TestChainGraph& graph, const RuleSet& rules) const {
-        return {
-            fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}", graph_.label(),
-                        RuleParser::toString(rules), graph.size(), graph.maxFan(), graph.seed()),
-            fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}", hashText(graph),
-                        graph.levels(), graph.edgeCount(), graph.count(NodeKind::Start),
-                        graph.count(NodeKind::Exit))};
+        // A Task Bench shape is fixed by its name: it has no rules and no seed to show.
+        const std::string origin =
+            graph_.taskBenchPattern()
+                ? fmt::format("Topology: pattern {} (a Task Bench shape), {} nodes", graph_.label(),
+                              graph.size())
+                : fmt::format("Topology: pattern {} ({}), {} nodes, maxFan {}, seed {}",
+                              graph_.label(), RuleParser::toString(rules), graph.size(),
+                              graph.maxFan(), graph.seed());
+        return {origin, fmt::format("graph hash {}  levels {}  edges {}  seeds {}  exits {}",
+                                    hashText(graph), graph.levels(), graph.edgeCount(),
+                                    graph.count(NodeKind::Start), graph.count(NodeKind::Exit))};
     }
 
     void statisticsLines(std::vector<std::string>& text, const GraphStatistics& raw,
