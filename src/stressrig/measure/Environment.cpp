@@ -125,6 +125,11 @@ bool Environment::busy() const {
     return loadAbove(*this) || otherWorkAbove(*this);
 }
 
+bool Environment::busyNow() const {
+    const std::optional<double> now = loadAverage();
+    return busy() || (now && *now > cores / 2.0);
+}
+
 std::string Environment::busyWarning() const {
     if (loadAbove(*this)) {
         const double l = std::max(loadAverageStart.value_or(0), loadAverageEnd.value_or(0));

@@ -42,6 +42,9 @@ struct Environment {
     /// them busy during the run: it competed with the run, so times and lateness include
     /// that competition.
     bool busy() const;
+    /// busy(), or the load average read now exceeds half the cores: for a verdict made
+    /// before finish() records the load at the end.
+    bool busyNow() const;
     /// "load average 3.10 on 2 cores: other work is running, results will be noisy", or "".
     std::string busyWarning() const;
 

@@ -329,7 +329,7 @@ void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
                               runs.size(), names.size(), best99)
                         : fmt::format("{} backends at {}: no job lost or run twice{}", runs.size(),
                                       open_.rateText(), best99);
-        if (ctx.environment.busy())
+        if (ctx.environment.busyNow())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
 

@@ -33,6 +33,7 @@
 #include "load/Progress.hpp"
 #include "load/ScheduledGraphRun.hpp"
 #include "load/StopRequest.hpp"
+#include "measure/Environment.hpp"
 #include "measure/RunInstrument.hpp"
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
@@ -356,6 +357,8 @@ void ParamRangeMode::present(RunContext& ctx, ModeResult& r, const Plan& p,
     sideBySide(r, m, fits, idealMsPerJob);
     r.overload = !m.stoppedLate.empty();  // a point ran past its limit
     r.verdict = verdict(r, m, fits, idealMsPerJob);
+    if (!r.systemFailure && ctx.environment.busyNow())
+        r.verdict += "; the machine was busy, so result times include competition for the CPU";
 }
 
 CsvTable ParamRangeMode::backendTable(const BackendPoints& b, const BackendSeriesFit& f,

@@ -563,8 +563,7 @@ std::string RunMode::verdict(RunContext& ctx, const ModeResult& res, const RunMe
     if (backends.size() > 1 && fastest)
         v += fmt::format("; fastest median runtime: {} ({})", fastest->name(),
                          msText(fastest->analysis.summary.runtimeMs.median));
-    const std::optional<double> loadNow = Environment::loadAverage();
-    if (ctx.environment.busy() || (loadNow && *loadNow > ctx.environment.cores / 2.0))
+    if (ctx.environment.busyNow())
         v += missed ? "; the machine was busy, so the misses include competition for the CPU"
                     : "; the machine was busy, so times and lateness include competition for "
                       "the CPU";
