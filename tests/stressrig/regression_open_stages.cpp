@@ -40,7 +40,8 @@ void expectOfferedFollowsTheProfile(const json& intervals, const RateProfile& p,
 void expectRecoveryVerdict(const json& recovery, double spikeEnd) {
     EXPECT_TRUE(recovery.at("assessed").get<bool>());
     EXPECT_DOUBLE_EQ(recovery.at("spike_end_s").get<double>(), spikeEnd);
-    for (const char* k : {"recovered", "drain_s", "under_limit_s", "peak_backlog_after_spike"})
+    for (const char* k : {"recovered", "drain_s", "under_limit_s", "backlog_at_spike_end",
+                          "peak_backlog_after_spike"})
         EXPECT_TRUE(recovery.contains(k)) << k;
 }
 

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/RecoveryAnalysis.hpp"
+#include "cli/StagesOption.hpp"
+#include "report/StageReport.hpp"
 
 using pullsched::rig::assessRecovery;
 using pullsched::rig::RecoveryCriteria;
@@ -41,6 +43,8 @@ TEST(RecoveryAnalysis, DrainsThenComesBackUnderTheLimit) {
     EXPECT_DOUBLE_EQ(*r.drainSeconds, 2.0);
     EXPECT_DOUBLE_EQ(*r.underLimitSeconds, 3.0);
     EXPECT_DOUBLE_EQ(r.peakBacklog, 300.0);
+    ASSERT_TRUE(r.backlogAtSpikeEnd);
+    EXPECT_DOUBLE_EQ(*r.backlogAtSpikeEnd, 900.0);
     EXPECT_EQ(r.relapses, 0u);
 }
 
@@ -60,6 +64,7 @@ TEST(RecoveryAnalysis, NeverDrainedIsNotRecovered) {
     EXPECT_FALSE(r.drainSeconds);
     EXPECT_FALSE(r.underLimitSeconds);
     EXPECT_DOUBLE_EQ(r.peakBacklog, 400.0);
+    EXPECT_DOUBLE_EQ(r.backlogAtSpikeEnd.value_or(-1), 100.0);
 }
 
 TEST(RecoveryAnalysis, ManyRelapsesAreNoRecovery) {
@@ -87,4 +92,15 @@ TEST(RecoveryAnalysis, NothingAfterTheSpikeIsNotAssessed) {
     const auto p = series({0, 50}, {0, 1});
     EXPECT_FALSE(assessRecovery(p, spikeEndingAt(2)).assessed);
     EXPECT_FALSE(assessRecovery({}, spikeEndingAt(0)).assessed);
+}
+
+TEST(RecoveryAnalysis, TheTextSaysTheBacklogWhenTheSpikeEndedAndAfter) {
+    // a spike during 1..2 s whose backlog of 596 drained within the next interval
+    const auto p = series({0, 596, 0, 0}, {0, 1, 0, 0});
+    const auto r = assessRecovery(p, spikeEndingAt(2));
+    const std::string text = pullsched::rig::recoveryText(
+        r, pullsched::rig::parseStages("1s:100,1s:1k,2s:100"), std::chrono::milliseconds{1});
+    EXPECT_NE(text.find("backlog 596 when the spike ended, at most 0 after it"),
+              std::string::npos)
+        << text;
 }

@@ -31,6 +31,7 @@ Recovery assessRecovery(std::span<const RecoveryPoint> points, const RecoveryCri
     for (std::size_t k = after; k < points.size(); ++k)
         r.peakBacklog = std::max(r.peakBacklog, points[k].backlog);
     const std::size_t first = after > 0 ? after - 1 : after;  // the spike's own last interval
+    if (after > 0) r.backlogAtSpikeEnd = points[first].backlog;
     const auto drained = [&](const RecoveryPoint& p) { return p.backlog <= c.backlogLimit; };
     const auto onTime = [&](const RecoveryPoint& p) {
         return std::isnan(p.lateShare) || p.lateShare <= c.lateShareLimit;

@@ -31,7 +31,10 @@ struct RecoveryCriteria {
 struct Recovery {
     /// There was an interval after the spike to judge by.
     bool assessed = false;
-    /// The highest backlog from the spike's end on.
+    /// The backlog at the end of the last interval that ends at or before the spike's end
+    /// (when intervals follow the stages: at the spike's end); missing when none does.
+    std::optional<double> backlogAtSpikeEnd;
+    /// The highest backlog of the intervals ending after the spike's end.
     double peakBacklog = 0;
     /// From the spike's end to the end of the first interval whose backlog was drained
     /// (resp. whose starts were within the limit): 0 when the interval the spike ended in

@@ -88,6 +88,7 @@ nlohmann::json recoveryJson(const Recovery& r, const RateProfile& p) {
             {"recovered", r.recovered()},
             {"drain_s", opt(r.drainSeconds)},
             {"under_limit_s", opt(r.underLimitSeconds)},
+            {"backlog_at_spike_end", opt(r.backlogAtSpikeEnd)},
             {"peak_backlog_after_spike", r.peakBacklog},
             {"relapses", r.relapses},
             {"intervals_after_recovery", r.intervalsAfterRecovery}};
@@ -121,6 +122,16 @@ std::vector<std::string> intervalText(const std::vector<IntervalRow>& rows) {
     return out;
 }
 
+namespace {
+/// "backlog 596 when the spike ended, at most 120 after it": both, so that a backlog that
+/// drained within the spike's last interval is not reported as none.
+std::string backlogAround(const Recovery& r) {
+    const std::string after = fmt::format("at most {:.0f} after it", r.peakBacklog);
+    if (!r.backlogAtSpikeEnd) return "backlog " + after;
+    return fmt::format("backlog {:.0f} when the spike ended, {}", *r.backlogAtSpikeEnd, after);
+}
+}  // namespace
+
 std::string recoveryText(const Recovery& r, const RateProfile& p, Duration limit) {
     const Duration spikeEnd = p.endOfLastStageAbove(p.finalRate());
     const std::string sustained = Units::formatRate(p.finalRate());
@@ -131,10 +142,8 @@ std::string recoveryText(const Recovery& r, const RateProfile& p, Duration limit
                     Units::formatDuration(spikeEnd));
     if (!r.assessed) return "no interval " + after + " was measured: recovery not assessed";
     const std::string back = fmt::format(
-        "backlog drained {}, starts back within --limit={} {} (peak backlog after the spike "
-        "{:.0f}",
-        optionalSeconds(r.drainSeconds), Units::formatDuration(limit),
-        optionalSeconds(r.underLimitSeconds), r.peakBacklog);
+        "backlog drained {}, starts back within --limit={} {} ({}", optionalSeconds(r.drainSeconds),
+        Units::formatDuration(limit), optionalSeconds(r.underLimitSeconds), backlogAround(r));
     if (r.recovered())
         return fmt::format("recovered {}: {}{})", after, back,
                            r.relapses ? fmt::format("; {} of the {} intervals after it late or "
@@ -148,11 +157,11 @@ std::string recoveryText(const Recovery& r, const RateProfile& p, Duration limit
             after, back, r.relapses, r.intervalsAfterRecovery);
     return fmt::format(
         "did NOT recover {} by the end of the load: backlog {}, starts within --limit={} {} "
-        "(peak backlog after it {:.0f})",
+        "({})",
         after, r.drainSeconds ? "drained " + optionalSeconds(r.drainSeconds) : "never drained",
         Units::formatDuration(limit),
         r.underLimitSeconds ? "again " + optionalSeconds(r.underLimitSeconds) : "never again",
-        r.peakBacklog);
+        backlogAround(r));
 }
 
 }  // namespace pullsched::rig
