@@ -90,10 +90,17 @@ TEST(StopInsideARun, BreakingPoint) {
         "breaking-point", {"--mode=breaking-point", "--nodes=100000", "--reps=2", "--load=2ms"}));
 }
 
-// One rep planned for 100 s.
+// One rep planned for 100 s. No rep ran to its end, so the text counts none of its jobs
+// as "0 of 0" beside the thousands that ran before the stop.
 TEST(StopInsideARun, Run) {
-    expectPartial(interruptInsideARun("run", {"--mode=run", "--nodes=100000", "--schedule=default",
-                                              "--level=1ms", "--life-window=0s"}));
+    const Stopped s =
+        interruptInsideARun("run", {"--mode=run", "--nodes=100000", "--schedule=default",
+                                    "--level=1ms", "--life-window=0s", "--backend-warmup=0"});
+    expectPartial(s);
+    EXPECT_NE(s.out.find("interrupted rep 1: "), std::string::npos) << s.out;
+    EXPECT_NE(s.out.find("jobs             no rep ran to its end"), std::string::npos) << s.out;
+    EXPECT_EQ(s.out.find(" 0 of 0 "), std::string::npos) << s.out;
+    EXPECT_EQ(s.out.find("nothing ran"), std::string::npos) << s.out;
 }
 
 // A stop while a graph of three million nodes is still being prepared: nothing more is

@@ -421,7 +421,7 @@ MeasuredBackend RunMode::measureBackend(RunContext& ctx, const Plan& p, const st
 
 std::string hashCheckText(const RunRepSummary& s) {
     const std::size_t runReps = s.reps;
-    if (runReps == 0) return "not checked: nothing ran";
+    if (runReps == 0) return "not checked: no rep ran to its end";
     if (s.hashMismatch)
         return fmt::format("FAILED: mismatch in {} of {} reps with every job completed",
                            s.hashMismatch, runReps);
@@ -493,16 +493,24 @@ void RunMode::backendText(ModeResult& res, const Plan& p, const RunMeasurement& 
     for (std::string& line : detailFigures(s, m, b, p.concurrency))
         text.push_back(std::move(line));
     text.push_back(fmt::format("  lateness         {}", percentileLine(b.analysis.lateness)));
-    text.push_back(
-        fmt::format("  jobs             {} of {} completed; {} expired, {} cancelled, "
-                    "{} failed{}",
-                    s.completed, s.jobs, s.expired, s.cancelled, s.failed,
-                    s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
-    text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
-    if (const LevelSchedule* deadlines = deadlinesOf(p))
-        text.push_back(fmt::format(
-            "  past deadline    {} of {} jobs that ran ended after their deadline",
-            b.measured.series.pastDeadline(*deadlines), b.measured.series.lateness().count()));
+    // The counts below are of the reps that ran to their end; with none, saying "0 of 0"
+    // beside an interrupted rep's thousands of jobs would contradict it.
+    if (s.reps == 0) {
+        text.push_back(
+            "  jobs             no rep ran to its end, so none is counted here"
+            " (what ran before the stop is below)");
+    } else {
+        text.push_back(
+            fmt::format("  jobs             {} of {} completed; {} expired, {} cancelled, "
+                        "{} failed{}",
+                        s.completed, s.jobs, s.expired, s.cancelled, s.failed,
+                        s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
+        text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
+        if (const LevelSchedule* deadlines = deadlinesOf(p))
+            text.push_back(fmt::format(
+                "  past deadline    {} of {} jobs that ran ended after their deadline",
+                b.measured.series.pastDeadline(*deadlines), b.measured.series.lateness().count()));
+    }
     for (const RunRepOutcome& o : b.analysis.outcomes)
         if (o.interrupted && !o.complete())
             text.push_back(
