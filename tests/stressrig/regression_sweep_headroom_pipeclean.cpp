@@ -3,6 +3,7 @@
 // what the mode does. No timed assertions: counts, timetables, hashes, classes, files.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <set>
 #include <string>
 
@@ -242,6 +243,28 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
     EXPECT_EQ(res.at("copies").at(0).at("efficiency"), 1.0);
     EXPECT_TRUE(fs::exists(dir / "out" / "headroom-copies.csv"));
     EXPECT_TRUE(fs::exists(dir / "out" / "headroom-load.csv"));
+    fs::remove_all(dir);
+}
+
+// The progress lines' CPU figure is the table's: a share of the machine, its base stated.
+TEST(HeadroomMode, ProgressShowsTheTablesMachineCpu) {
+    const fs::path dir = rigtest::scratch("steps", "headroom-progress");
+    const rigtest::Result r = rigtest::rig(
+        "--mode=headroom --max-copies=1 --copy-work=5ms --hold=100ms --warmup=10ms --no-render",
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json load =
+        json::parse(rigtest::slurp(dir / "out" / "headroom.json")).at("result").at("load");
+    const std::regex progress(
+        R"((\d+)/10 \(\d+%\) \d+ % of capacity: machine CPU (\d+) % \(of \d+ cores\))");
+    std::size_t seen = 0;
+    for (auto m = std::sregex_iterator(r.err.begin(), r.err.end(), progress);
+         m != std::sregex_iterator(); ++m, ++seen)
+        EXPECT_NEAR(std::stod((*m)[2]),  // printed without decimals
+                    load.at(std::stoul((*m)[1]) - 1).at("machine_cpu_percent").get<double>(),
+                    0.5 + 1e-9)
+            << m->str();
+    EXPECT_GT(seen, 0u) << r.err;
     fs::remove_all(dir);
 }
 

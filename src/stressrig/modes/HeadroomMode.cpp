@@ -256,9 +256,10 @@ class HeadroomMode final : public Mode {
             s.dropsOver = steps_.dropsOver(s.r.m.drops, s.r.m.jobs);
             ctx.progress.progress(
                 static_cast<std::size_t>(i), kLoadSteps,
-                fmt::format("{:.0f} % of capacity: CPU {:.0f} %, mean lateness {}",
-                            100 * s.fraction, s.r.cpuPercent,
-                            usText(meanLatenessUs(s.r.lateness))));
+                fmt::format("{:.0f} % of capacity: machine CPU {:.0f} % (of {} cores), mean "
+                            "lateness {}",
+                            100 * s.fraction, s.r.cpuPercent / ctx.environment.cores,
+                            ctx.environment.cores, usText(meanLatenessUs(s.r.lateness))));
             steps.push_back(std::move(s));
         }
         return steps;
@@ -389,6 +390,10 @@ class HeadroomMode final : public Mode {
             "Compute headroom: {} cores; k copies of a {}-job chain of {} jobs, one single-worker "
             "scheduler each (median of {})",
             cores, chainJobs, durationText(exec_.load), kReps));
+        text.push_back(
+            fmt::format("(mach. CPU%: the rig's CPU time over the wall time of all {} "
+                        "cores; 100 % = every core busy)",
+                        cores));
         text.push_back(
             fmt::format("{:>6} {:>10} {:>10} {:>10}", "copies", "mach. CPU%", "time", "t(1)/t(k)"));
         for (const auto& c : copies)
