@@ -163,3 +163,30 @@ TEST(GnuplotScript, RenderReportsFailure) {
     EXPECT_NE(r.message.find("gnuplot failed"), std::string::npos) << r.message;
     EXPECT_FALSE(GnuplotScript::render(dir.path / "missing.gp").rendered);
 }
+
+TEST(GnuplotScript, TitleWrapNarrowsTheVerdictLines) {
+    CsvTable t({"x", "y"});
+    t.addRow({1.0, 2.0});
+    const std::string verdict =
+        "B differs from A beyond the noise in 5 of 5 repeated measurements: runtime ms (per "
+        "rep) +55.3 %, delta ms (per rep) -101.6 %, efficiency (per rep) +28.7 %";
+    PlotOptions wide;
+    wide.title = "t";
+    PlotOptions narrow = wide;
+    narrow.titleWrap = 60;
+    const auto longestLine = [&](const PlotOptions& o) {
+        const std::string s =
+            GnuplotScript::custom(t, "set title @TITLE@\n", o).text("p.png", verdict);
+        const std::size_t from = s.find("set title \"") + 11;
+        const std::string title = s.substr(from, s.find('\n', from) - from);
+        std::size_t longest = 0, start = 0;
+        for (std::size_t at = title.find("\\n");; at = title.find("\\n", start)) {
+            longest = std::max(longest, (at == std::string::npos ? title.size() : at) - start);
+            if (at == std::string::npos) break;
+            start = at + 2;
+        }
+        return longest;
+    };
+    EXPECT_GT(longestLine(wide), 60u);
+    EXPECT_LE(longestLine(narrow), 60u);
+}

@@ -494,6 +494,8 @@ GnuplotScript CompareMode::changePlot(const CsvTable& chart, const StoredResult&
     po.title = fmt::format("--mode={}: B = {} against A = {}", mode,
                            (b.directory / b.name).string(), (a.directory / a.name).string());
     po.width = 1200;
+    // the title is centred over the bars, right of the 40-character label margin
+    po.titleWrap = 110;
     po.height = std::max(500, 120 + 22 * static_cast<int>(chart.rowCount()));
     const std::string commands = fmt::format(
         "set title {}\n"

@@ -231,7 +231,9 @@ std::string GnuplotScript::text(const fs::path& picture, const std::string& verd
     std::string commands = commands_;
     const std::string& verdictLine = options_.verdict.empty() ? verdict : options_.verdict;
     // about 7 px per character of the title font: a narrow picture wraps sooner
-    const std::size_t wrap = std::clamp<std::size_t>(std::size_t(options_.width) / 7, 40, 150);
+    const std::size_t wrap =
+        options_.titleWrap ? options_.titleWrap
+                           : std::clamp<std::size_t>(std::size_t(options_.width) / 7, 40, 150);
     std::string title = titleGp(options_.title, verdictLine, wrap);
     if (!verdictLine.empty() && !verdictColour.empty())  // every layout ends `title @TITLE@`
         title += " textcolor rgb " + quoteGp(std::string(verdictColour));

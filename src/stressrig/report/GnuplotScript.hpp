@@ -31,6 +31,10 @@ struct PlotOptions {
     /// One line under the title saying what the picture shows (wrapped when long); the
     /// Reporter fills in the mode's verdict where a layout left it empty.
     std::string verdict{};
+    /// Characters a title line may take before it wraps; 0: as many as the picture's width
+    /// holds. Gnuplot centres the title over the plot area, so a layout with a wide left
+    /// margin needs fewer.
+    std::size_t titleWrap = 0;
 };
 
 /// Column names the parameter-series layout reads (the published CSV header).
