@@ -115,6 +115,26 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     const CsvTable runs = CsvTable::readFile(dir / "spawn-runs.csv");
     EXPECT_EQ(runs.rowCount(), 2 * backends().size() * 2 * 3);
     EXPECT_EQ(withTbb, !rigtest::skipUnderThreadSanitizer("tbb"));
+    // One picture per shape: each backend's speed per worker count against tbb on one
+    // worker (the first backend's when tbb did not run), from the medians above.
+    for (const json& shape : res.at("shapes")) {
+        const std::string name = shape.at("name");
+        EXPECT_TRUE(fs::exists(dir / ("spawn-" + name + ".gp"))) << name;
+        const CsvTable speed = CsvTable::readFile(dir / ("spawn-" + name + ".csv"));
+        ASSERT_EQ(speed.rowCount(), 2u) << name;
+        const json* base = backendOf(shape, withTbb ? "tbb" : backends().front());
+        ASSERT_NE(base, nullptr);
+        const double baseNs = base->at("points")[0].at("ns_per_call_median");
+        for (const json& b : shape.at("backends"))
+            for (std::size_t wi = 0; wi < 2; ++wi) {
+                const double want =
+                    baseNs / b.at("points")[wi].at("ns_per_call_median").get<double>();
+                // the CSV keeps 15 significant digits
+                EXPECT_NEAR(speed.number(wi, b.at("name").get<std::string>() + " speed"), want,
+                            want * 1e-13)
+                    << name << " " << b.at("name");
+            }
+    }
     fs::remove_all(dir);
 }
 

@@ -23,6 +23,7 @@
 #include "load/Progress.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
+#include "report/GnuplotScript.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
 
@@ -169,6 +170,8 @@ class SpawnMode final : public Mode {
         r.result = resultJson(m);
         r.tables.push_back({"", pointsTable(m)});
         r.tables.push_back({"-runs", runsTable(m)});
+        for (const SpawnShapeResult& s : m.shapes)
+            speedPicture(r, s);
         return r;
     }
 
@@ -428,6 +431,45 @@ class SpawnMode final : public Mode {
                               p.nsPerCall.median, p.nsPerCall.min, p.nsPerCall.max, p.vsReference,
                               p.speedUp});
         return t;
+    }
+
+    /// One picture per shape: every backend's speed at each worker count, against the
+    /// reference backend on the first worker count (the first backend's when the reference
+    /// did not run), so both how fast and how well it scales show on one axis.
+    void speedPicture(ModeResult& r, const SpawnShapeResult& s) const {
+        if (s.series.empty()) return;
+        const SpawnSeries* base = &s.series.front();
+        for (const SpawnSeries& series : s.series)
+            if (series.backend == kReference) base = &series;
+        if (base->points.empty()) return;
+        const double baseNs = base->points.front().nsPerCall.median;
+        const std::string label = recursionLabel(s.shape);
+        CsvTable t;
+        t.addColumn("workers");
+        std::vector<std::string> columns;
+        for (const SpawnSeries& series : s.series) {
+            columns.push_back(series.backend + " speed");
+            t.addColumn(columns.back());
+        }
+        for (std::size_t w = 0; w < workers_.size(); ++w) {
+            std::vector<CsvTable::Cell> row{double(workers_[w])};
+            for (const SpawnSeries& series : s.series) {
+                const bool has = w < series.points.size() && series.points[w].nsPerCall.count > 0;
+                row.emplace_back(has ? baseNs / series.points[w].nsPerCall.median : kMissing);
+            }
+            t.addRow(std::move(row));
+        }
+        t.setComment("speed",
+                     fmt::format("{} on {}: 1; 2 = twice as many calls per second", base->backend,
+                                 workersText(base->points.front().workers)));
+        PlotOptions po;
+        po.title = fmt::format("{}: speed against {} on {} (higher is better), per backend", label,
+                               base->backend, workersText(base->points.front().workers));
+        po.xLabel = "--workers";
+        po.yLabel = "speed (calls per second, relative)";
+        po.xTicStep = 1;
+        r.plots.push_back({"-" + label, GnuplotScript::tablePlot(t, "workers", columns, {}, po)});
+        r.tables.push_back({"-" + label, std::move(t)});
     }
 
     static CsvTable runsTable(const SpawnMeasurement& m) {
