@@ -4,12 +4,14 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "RigTestSupport.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -140,6 +142,33 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
     EXPECT_EQ(repSpans, 2);
     EXPECT_TRUE(tracks.count("worker 0") && tracks.count("worker 1")) << trace.dump();
     EXPECT_FALSE(tracks.count("worker 2"));
+    fs::remove_all(dir);
+}
+
+// The timeline and the concurrency picture show the same rep, and the picture's mean is that
+// rep's row of the reps table; the text's mean says it is over the reps.
+TEST(StressrigRunMode, PicturesShowOneRepAndItsFigures) {
+    const fs::path dir = rigtest::scratch("run-mode", "one-rep");
+    const Result r = rig(small("--reps=3 --workers=2 --backend-warmup=0"), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const fs::path out = dir / "out";
+    const std::regex timelineRep(R"(timeline of rep (\d) of 3 \(the median by run time\))");
+    std::smatch tm;
+    const std::string timeline = slurp(out / "run-burst-16.gp");
+    ASSERT_TRUE(std::regex_search(timeline, tm, timelineRep)) << timeline.substr(0, 2000);
+    const std::string concurrency = slurp(out / "run-burst-16-concurrency.gp");
+    const std::regex concurrencyRep(
+        R"(active workers over time, rep (\d) of 3 \(the median by run time\): mean ([0-9.]+) of 2 workers)");
+    std::smatch cm;
+    ASSERT_TRUE(std::regex_search(concurrency, cm, concurrencyRep)) << concurrency.substr(0, 2000);
+    EXPECT_EQ(tm[1], cm[1]);
+    const CsvTable reps = CsvTable::readFile(out / "run-burst-16-reps.csv");
+    const std::size_t row = std::stoul(cm[1]) - 1;
+    ASSERT_LT(row, reps.rowCount());
+    EXPECT_EQ(reps.number(row, "rep"), std::stod(cm[1]));
+    EXPECT_EQ(fmt::format("{:.2f}", reps.number(row, "avg concurrency")), cm[2].str());
+    EXPECT_EQ(CsvTable::readFile(out / "run-burst-16-concurrency.csv").comment("rep"), cm[1].str());
+    EXPECT_NE(r.out.find("(mean of 3 reps; max "), std::string::npos) << r.out;
     fs::remove_all(dir);
 }
 

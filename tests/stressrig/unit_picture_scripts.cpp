@@ -397,12 +397,32 @@ TEST(RunConcurrencyPlot, IntegerTicksUpToTheWorkersAndTheMean) {
     t.addRow({0.0, 0.0});
     t.addRow({1.0, 2.0});
     t.addRow({3.0, 1.0});
-    const std::string s = runConcurrencyPlot(t, 2, 1.25).text("c.png");
+    const ConcurrencyPicture rep4{2, 4, 5, "the median by run time", 1.25};
+    const std::string s = runConcurrencyPlot(t, rep4).text("c.png");
     EXPECT_NE(s.find("set ytics 1\n"), std::string::npos);
     EXPECT_NE(s.find("set yrange [-0.1:2.4]"), std::string::npos);
     EXPECT_NE(s.find("title 'mean 1.25'"), std::string::npos);
-    EXPECT_EQ(runConcurrencyPlot(t, 2, kNaN).text("c.png").find("title 'mean"), std::string::npos);
-    expectRenders(runConcurrencyPlot(t, 2, 1.25), "concurrency");
+    EXPECT_EQ(runConcurrencyPlot(t, rep4).options().title,
+              "active workers over time, rep 4 of 5 (the median by run time): mean 1.25 of 2 "
+              "workers");
+    ConcurrencyPicture none = rep4;
+    none.average = kNaN;
+    EXPECT_EQ(runConcurrencyPlot(t, none).text("c.png").find("title 'mean"), std::string::npos);
+    expectRenders(runConcurrencyPlot(t, rep4), "concurrency");
+}
+
+TEST(RunConcurrencyPlot, MoreWorkersThanCoresAreSaid) {
+    CsvTable t({"time ms", "concurrency"});
+    t.addRow({0.0, 1.0});
+    t.addRow({1.0, 4.0});
+    t.addRow({2.0, 0.0});
+    const GnuplotScript g = runConcurrencyPlot(t, {4, 1, 1, "", 2.01, 2});
+    EXPECT_EQ(g.options().title,
+              "active workers over time, rep 1 of 1: mean 2.01 of 4 workers; 4 workers share 2 "
+              "cores, so an active worker is not always running");
+    EXPECT_NE(g.text("c.png").find("set yrange [-0.1:4.4]"), std::string::npos);
+    EXPECT_EQ(runConcurrencyPlot(t, {4, 1, 1, "", 2.01, 4}).options().title.find("share"),
+              std::string::npos);
 }
 
 TEST(RunPictures, TimelineJobsOfARunTakeTheWorkersAndTheLifeWindow) {

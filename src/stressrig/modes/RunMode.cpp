@@ -131,10 +131,8 @@ void observeRep(MeasuredBackend& m, RunInstrument& instrument, const RunResult& 
             timeline = concurrencyTimeline(instrument.incidence(), run.anchor, stop);
         m.stats.push_back(st);
         m.workerOf.push_back(std::move(workers));
-        if (st.activations) {
-            m.timeline = std::move(timeline);
-            m.lastStat = st;
-        }
+        m.timelines.push_back(std::move(timeline));
+        if (st.activations) m.lastStat = st;
     } catch (const Stopped&) {
     }
     instrument.reset();
@@ -457,9 +455,11 @@ std::vector<std::string> detailFigures(const RunRepSummary& s, const RunMeasurem
         text.push_back(fmt::format(
             "  avg concurrency  {:>10}{}",
             textOr(s.avgConcurrency.mean, [](double v) { return fmt::format("{:.2f}", v); }),
-            last.activations ? fmt::format("  (max {}, impeded {} in the last rep that ran jobs)",
-                                           last.maxConcurrency, durationText(last.impededTime))
-                             : std::string("  (no job ran)")));
+            last.activations
+                ? fmt::format("  (mean of {}; max {}, impeded {} in the last rep that ran jobs)",
+                              plural(s.avgConcurrency.count, "rep"), last.maxConcurrency,
+                              durationText(last.impededTime))
+                : std::string("  (no job ran)")));
     return text;
 }
 
@@ -771,10 +771,21 @@ bool RunMode::backendFiles(RunContext& ctx, ModeResult& res, const Plan& p, cons
             files.push_back({".dot",
                              runGraphDot(p.graph, jobs, timelineRep_, graph_.label(), W, stop),
                              ResultFile::Kind::Dot});
-        if (mb.timeline.rowCount() > 1) {
-            plots.push_back({sfx + "-concurrency",
-                             runConcurrencyPlot(mb.timeline, W, mb.lastStat.avgConcurrency, stop)});
-            concurrencyFile = ResultTable{sfx + "-concurrency", mb.timeline};
+        // The concurrency picture shows the rep the timeline shows, with that rep's mean.
+        if (const std::optional<unsigned> shown =
+                timelineRep_ ? timelineRep_ : TimelinePlot::medianRep(jobs, stop);
+            shown && *shown >= 1 && *shown <= mb.timelines.size() &&
+            mb.timelines[*shown - 1].rowCount() > 1) {
+            const CsvTable& timeline = mb.timelines[*shown - 1];
+            ConcurrencyPicture what{W,
+                                    *shown,
+                                    static_cast<unsigned>(mb.reps().size()),
+                                    timelineRep_ ? "--rep" : "the median by run time",
+                                    mb.stats[*shown - 1].avgConcurrency,
+                                    ctx.environment.cores};
+            plots.push_back({sfx + "-concurrency", runConcurrencyPlot(timeline, what, stop)});
+            concurrencyFile = ResultTable{sfx + "-concurrency", timeline};
+            concurrencyFile->table.setComment("rep", std::to_string(*shown));
         }
         if (traced) {
             std::size_t events = 0;

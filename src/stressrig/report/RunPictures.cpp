@@ -1,5 +1,6 @@
 #include "report/RunPictures.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -43,16 +44,25 @@ std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
     return out;
 }
 
-GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average,
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, const ConcurrencyPicture& what,
                                  const testchain::StopPredicate& stop) {
+    double most = 0;
+    for (const double c : timeline.numbers("concurrency"))
+        if (std::isfinite(c)) most = std::max(most, c);
     PlotOptions o;
-    o.title = fmt::format("active workers over time (last rep that ran jobs), mean {:.2f} of {}",
-                          average, workers);
+    o.title = fmt::format(
+        "active workers over time, rep {} of {}{}: mean {:.2f} of {} workers", what.rep, what.reps,
+        what.reps > 1 ? " (" + what.why + ")" : std::string(), what.average, what.workers);
+    if (what.cores > 0 && what.workers > what.cores)
+        o.title +=
+            fmt::format("; {} workers share {} cores, so an active worker is not always running",
+                        what.workers, what.cores);
     o.height = 500;
     std::string c;
     c += fmt::format("set title {}\n", GnuplotScript::kTitle);
     c += "set xlabel 'time since the run''s anchor [ms]'\nset ylabel 'active workers'\n";
-    c += fmt::format("set yrange [-0.1:{}]\nset ytics 1\nset grid\n", workers + 0.4);
+    c += fmt::format("set yrange [-0.1:{}]\nset ytics 1\nset grid\n",
+                     std::max<double>(what.workers, most) + 0.4);
     c += "set key outside right top box\n";
     const std::size_t x = timeline.columnIndex("time ms") + 1,
                       y = timeline.columnIndex("concurrency") + 1;
@@ -60,9 +70,10 @@ GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, dou
         "plot $RunData using {}:{} with steps lw 1.5 lc rgb '#1565c0' title "
         "'active workers'",
         x, y);
-    if (std::isfinite(average))
-        c += fmt::format(", \\\n     {} with lines dt 2 lw 2 lc rgb '#ef6c00' title {}", average,
-                         GnuplotScript::quoteGp(fmt::format("mean {:.2f}", average)));
+    if (std::isfinite(what.average))
+        c += fmt::format(", \\\n     {} with lines dt 2 lw 2 lc rgb '#ef6c00' title {}",
+                         what.average,
+                         GnuplotScript::quoteGp(fmt::format("mean {:.2f}", what.average)));
     c += "\n";
     return GnuplotScript::custom(timeline, std::move(c), std::move(o), stop);
 }

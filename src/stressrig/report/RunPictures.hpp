@@ -31,9 +31,20 @@ std::vector<TimelineJob> timelineJobsOf(const testchain::RunResult& run,
                                         const std::function<int(std::size_t)>& workerOf,
                                         Duration lifeWindow);
 
-/// Active workers over time (columns "time ms", "concurrency") of the last rep that ran
-/// jobs: integer ticks up to the worker count, the mean as a line.
-GnuplotScript runConcurrencyPlot(const CsvTable& timeline, unsigned workers, double average,
+/// Which rep a concurrency picture shows, and its figures.
+struct ConcurrencyPicture {
+    unsigned workers = 0;
+    unsigned rep = 0;    ///< 1-based, as in the jobs table
+    unsigned reps = 0;   ///< of the series
+    std::string why;     ///< why this rep: "the median by run time", "--rep"
+    double average = 0;  ///< the rep's mean concurrency (its row of the reps table)
+    unsigned cores = 0;  ///< of the machine; 0: not said
+};
+
+/// Active workers over time (columns "time ms", "concurrency") of one rep: integer ticks,
+/// the mean as a line, the rep named in the title. With more workers than cores the title
+/// says that an active worker shares a core (it holds a job, it is not always running).
+GnuplotScript runConcurrencyPlot(const CsvTable& timeline, const ConcurrencyPicture& what,
                                  const testchain::StopPredicate& stop = {});
 
 /// The graph as DOT with a title, a legend and the states of the same rep's jobs.

@@ -22,8 +22,10 @@ struct MeasuredBackend {
     BackendSeries series;
     std::vector<IncidenceStatistic> stats;   ///< per rep, the cut one last; empty if not observed
     std::vector<std::vector<int>> workerOf;  ///< per rep: each node's worker, -1 if none seen
-    CsvTable timeline;                       ///< concurrency of the last rep that ran jobs
-    IncidenceStatistic lastStat;             ///< of that rep
+    /// Per observed rep: active workers over time ("time ms", "concurrency"); empty when no
+    /// job of the rep ran. The picture shows the rep the timeline shows.
+    std::vector<CsvTable> timelines;
+    IncidenceStatistic lastStat;  ///< of the last rep that ran jobs
 
     /// The measured runs, then the one a stop cut short.
     std::vector<const BackendRun*> reps() const {
