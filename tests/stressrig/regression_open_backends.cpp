@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -139,5 +140,37 @@ TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
     EXPECT_LT(b.at("pool").at("posted").get<int>(), 60'000);  // stopped early
     EXPECT_EQ(b.at("pool").at("repeated_jobs"), 0);
     EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
+    fs::remove_all(dir);
+}
+
+// --trace-json: one trace per backend, one event per arrival that ran, each once, its
+// lateness its start minus its intended start.
+TEST(StressrigOpenBackends, TraceJsonWritesATracePerBackend) {
+    const fs::path dir = rigtest::scratch("open-backends", "trace");
+    const rigtest::JsonRun run = rigtest::rigJson(
+        "--mode=open --rate=500 --duration=200ms --warmup=50ms --load=50us --workers=2 "
+        "--trace-json --out=res --backends=pullsched,pool",
+        dir);
+    ASSERT_EQ(run.r.code, 0) << run.r.err;
+    for (const std::string name : {"pullsched", "pool"}) {
+        const fs::path file = dir / "res" / ("open-" + name + "-trace.json");
+        ASSERT_TRUE(fs::exists(file)) << file;
+        const json trace = json::parse(rigtest::slurp(file));
+        std::set<std::uint64_t> ids;
+        for (const json& e : trace.at("traceEvents")) {
+            if (e.at("ph") != "X") continue;
+            EXPECT_TRUE(ids.insert(e.at("args").at("id").get<std::uint64_t>()).second) << e;
+            EXPECT_NEAR(e.at("ts").get<double>() - e.at("args").at("scheduled_us").get<double>(),
+                        e.at("args").at("lateness_us").get<double>(), 1e-3)
+                << e;
+            EXPECT_LT(e.at("tid").get<int>(), 2) << e;  // two workers ran them
+        }
+        const json& b = run.j.at("result").at("backends").at(name);
+        EXPECT_EQ(ids.size(), b.at("completed").get<std::size_t>()) << name;
+    }
+    const rigtest::JsonRun alone = rigtest::rigJson(
+        "--mode=open --rate=500 --duration=100ms --warmup=20ms --load=50us --trace-json --out=one",
+        dir);
+    EXPECT_TRUE(fs::exists(dir / "one" / "open-trace.json"));
     fs::remove_all(dir);
 }

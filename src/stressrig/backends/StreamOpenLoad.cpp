@@ -25,8 +25,9 @@ StreamRunResult playOpenLoad(StreamRunner& backend, const std::vector<Duration>&
 
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    const StreamPlayConfig pc =
+    StreamPlayConfig pc =
         StreamPlayConfig::of(cfg.jobLoad, std::min(cfg.warmup, cfg.duration), cfg.deadlineWindow);
+    pc.tracedArrivals = cfg.tracedArrivals;
     StreamPlayer player(backend, load, pc, recorder, stop, offsets.size());
     const StopsRunner stopsRunner(backend);
 
@@ -60,6 +61,7 @@ StreamRunResult playOpenLoad(StreamRunner& backend, const std::vector<Duration>&
     r.postedLate = player.postedLate();
     r.missed = r.interrupted ? 0 : player.missedArrivals();
     r.repeated = player.repeatedArrivals();
+    r.traced = player.tracedJobs();
     r.span = std::max(Duration{0}, saturatingSub(measuredEnd, warmEnd));
     r.completedInSpan = player.completedInSpan();
     r.achievedRate = rateOver(r.completedInSpan, r.span);

@@ -3,7 +3,10 @@
 #include <time.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 #include <thread>
+#include <unordered_map>
 
 namespace pullsched::rig {
 
@@ -29,6 +32,8 @@ StreamPlayer::StreamPlayer(StreamRunner& runner, const testchain::ComputationalL
         for (std::size_t i = 0; i < checkedArrivals; ++i)
             executions_[i].store(0, std::memory_order_relaxed);
         executionSlots_ = checkedArrivals;
+        tracedSlots_ = std::min(checkedArrivals, config.tracedArrivals);
+        if (tracedSlots_ > 0) traced_ = std::make_unique<TracedRun[]>(tracedSlots_);
     }
     spanUntil_.store(TimePoint::max().time_since_epoch().count(), std::memory_order_relaxed);
 }
@@ -63,8 +68,13 @@ void StreamPlayer::runJob(TimePoint start, bool measured, std::uint64_t index) {
     const TimePoint begun = SteadyClock::now();
     started_.fetch_add(1, std::memory_order_relaxed);
     if (measured) lateness_.record(begun - start);
-    if (index < executionSlots_) executions_[index].fetch_add(1, std::memory_order_relaxed);
+    const bool firstRun =
+        index < executionSlots_ && executions_[index].fetch_add(1, std::memory_order_relaxed) == 0;
     load_.invoke(cfg_.jobLoad);
+    // published to the reader by completed_'s release below
+    if (firstRun && index < tracedSlots_)
+        traced_[index] = {start, begun, SteadyClock::now(),
+                          std::hash<std::thread::id>{}(std::this_thread::get_id())};
     // Throughput is completions stamped by the job itself: a thread reading a counter at the
     // span's ends sees them late on a busy machine.
     const auto ended = SteadyClock::now().time_since_epoch().count();
@@ -159,6 +169,31 @@ std::uint64_t StreamPlayer::repeatedArrivals() const {
     for (std::size_t i = 0; i < n; ++i)
         twice += executions_[i].load(std::memory_order_relaxed) > 1;
     return twice;
+}
+
+std::vector<MeasuredJob> StreamPlayer::tracedJobs() const {
+    std::vector<MeasuredJob> jobs;
+    const std::size_t n = std::min<std::size_t>(tracedSlots_, posted());
+    for (std::size_t i = 0; i < n; ++i)
+        if (traced_[i].begun != TimePoint{}) {
+            MeasuredJob j;
+            j.id = i;
+            j.name = "arrival " + std::to_string(i);
+            j.scheduledStart = traced_[i].intended;
+            j.actualStart = traced_[i].begun;
+            j.end = traced_[i].ended;
+            jobs.push_back(std::move(j));
+        }
+    std::sort(jobs.begin(), jobs.end(), [](const MeasuredJob& a, const MeasuredJob& b) {
+        return a.actualStart < b.actualStart;
+    });
+    std::unordered_map<std::size_t, unsigned> lanes;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const std::size_t thread = traced_[jobs[i].id].thread;
+        jobs[i].worker =
+            lanes.try_emplace(thread, static_cast<unsigned>(lanes.size())).first->second;
+    }
+    return jobs;
 }
 
 }  // namespace pullsched::rig

@@ -14,6 +14,7 @@
 #include "backends/StreamRunner.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyRecorder.hpp"
+#include "measure/MeasuredJob.hpp"
 #include "pullsched/scheduler/Time.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
@@ -28,6 +29,9 @@ struct StreamPlayConfig {
     /// the OS's usual scheduling delays here.
     Duration postAhead{std::chrono::milliseconds{5}};
     Duration pollPeriod{std::chrono::milliseconds{1}};  ///< the generator wakes this often
+    /// The first this many arrivals (at most the checked ones) keep their start, end and
+    /// thread for a trace (32 bytes each); 0: none.
+    std::size_t tracedArrivals = 0;
 
     static StreamPlayConfig of(Duration jobLoad, Duration warmup, Duration deadlineWindow) {
         StreamPlayConfig c;
@@ -103,6 +107,9 @@ class StreamPlayer {
     /// them, and arrivals whose body ran more than once (checked arrivals only; else 0).
     std::uint64_t missedArrivals() const;
     std::uint64_t repeatedArrivals() const;
+    /// After drain/stop: the traced arrivals that ran, as jobs of a trace (id = arrival
+    /// index, worker = the threads numbered in the order they first started a job).
+    std::vector<MeasuredJob> tracedJobs() const;
 
   private:
     void submit(pullsched::TimePoint start, bool measured, std::uint64_t index,
@@ -119,6 +126,13 @@ class StreamPlayer {
     const StopRequest* stop_;
     std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;
     std::size_t executionSlots_ = 0;
+    /// One traced run of an arrival, written by its first run only (so by one thread).
+    struct TracedRun {
+        pullsched::TimePoint intended{}, begun{}, ended{};
+        std::size_t thread = 0;  ///< hash of the thread's id
+    };
+    std::unique_ptr<TracedRun[]> traced_;
+    std::size_t tracedSlots_ = 0;
     std::atomic<std::uint64_t> posted_{0}, measured_{0}, started_{0}, completed_{0}, inSpan_{0};
     std::atomic<pullsched::TimePoint::rep> spanFrom_{0}, spanUntil_{0};
     std::atomic<std::int64_t> backlog_{0};

@@ -14,6 +14,7 @@
 #include "load/IntervalRow.hpp"
 #include "load/Placement.hpp"
 #include "measure/LatencyHistogram.hpp"
+#include "measure/MeasuredJob.hpp"
 #include "measure/ProcessSampler.hpp"
 #include "pullsched/scheduler/Time.hpp"
 
@@ -34,6 +35,9 @@ struct OpenLoadConfig {
     /// A backlog left after the timetable may take this long to clear (at least twice the
     /// deadline window, when deadlines bound it sooner).
     Duration drainLimit{std::chrono::seconds{2}};
+    /// The first this many arrivals keep their start, end and thread for a trace
+    /// (LoadRunResult::traced); 0: none.
+    std::size_t tracedArrivals = 0;
 };
 
 /// A closed load: each user posts its next job when the previous one is done (after
@@ -60,6 +64,8 @@ struct LoadRunResult {
     bool spanTooShort = false;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
+    /// The traced arrivals that ran (OpenLoadConfig::tracedArrivals), in start order.
+    std::vector<MeasuredJob> traced;
     /// Arrivals whose body never ran although nothing dropped or skipped them, and those
     /// that ran more than once (open loads check every arrival; a correct backend: 0, 0).
     std::uint64_t missed = 0, repeated = 0;

@@ -2,6 +2,9 @@
 // scheduler does; lateness counts from each job's intended start. Measure (the timetable
 // on each backend of --backends, pullsched alone by default), then present one backend in
 // detail or several side by side.
+#include <sstream>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "analysis/LatenessMisses.hpp"
@@ -18,6 +21,7 @@
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "modes/ModeFigures.hpp"
+#include "report/ChromeTrace.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
@@ -60,6 +64,13 @@ class OpenMode final : public Mode {
         open_.declare(t, "arrivals per second");
         backends_.declareStreamList(
             t, "schedulers that play the same timetable with the same job body and workers");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               fmt::format("write <name>-trace.json (<name>-<backend>-trace.json with several "
+                           "backends): the first {} arrivals with their intended start, one "
+                           "track per thread that ran them (ui.perfetto.dev, chrome://tracing); "
+                           "every backend",
+                           kTracedArrivals));
     }
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
@@ -79,6 +90,7 @@ class OpenMode final : public Mode {
             presentComparison(ctx, m, measured);
         else if (!measured.runs.empty())
             presentDetail(m, measured.runs.front());
+        if (traceJson_) traceFiles(m, measured.runs);
         return m;
     }
 
@@ -103,6 +115,7 @@ class OpenMode final : public Mode {
         cfg.deadlineWindow = open_.deadlineWindow;
         // A backlog left after the timetable may take as long as the run to clear.
         cfg.drainLimit = std::max<Duration>(std::chrono::seconds{2}, span_.duration);
+        if (traceJson_) cfg.tracedArrivals = kTracedArrivals;
         return cfg;
     }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
@@ -115,6 +128,13 @@ class OpenMode final : public Mode {
     void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
     void comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
     void compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
+    // present: the trace of each backend's first arrivals (--trace-json)
+    void traceFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
+
+    /// Arrivals a trace holds: enough to see a second or more of a busy load, few enough
+    /// that the file stays tens of MB.
+    static constexpr std::size_t kTracedArrivals = 100'000;
+    bool traceJson_ = false;
 
     ExecutionOptions exec_;
 
@@ -397,6 +417,27 @@ void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>
     m.plots.push_back({"-latency", percentilePlot(pt, "percentile", series, pl)});
     m.tables.push_back({"-latency", std::move(pt)});
     m.tables.push_back({"-backends", streamBackendsTable(runs)});
+}
+
+// ---- present: traces
+
+void OpenMode::traceFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
+    for (const StreamRunResult& s : runs) {
+        ChromeTrace trace(s.backend);
+        trace.add(s.load.traced);
+        trace.setMetadata("mode", "open");
+        trace.setMetadata("backend", s.backend);
+        trace.setMetadata("offered rate", open_.rateText());
+        trace.setMetadata("arrival", open_.arrival);
+        trace.setMetadata("workers", std::to_string(exec_.workers));
+        trace.setMetadata("traced", fmt::format("the first {} of {} arrivals that ran",
+                                                s.load.traced.size(), s.load.posted));
+        std::ostringstream text;
+        trace.write(text);
+        const std::string suffix =
+            runs.size() > 1 ? "-" + s.backend + "-trace.json" : "-trace.json";
+        m.files.push_back({suffix, text.str()});
+    }
 }
 
 }  // namespace
