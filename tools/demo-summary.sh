@@ -69,8 +69,8 @@ fi
 p99=$(value result lateness_p99_us)
 if missing "$p99"; then tail_name=max tail=$(value result lateness_max_us); else tail_name=p99 tail=$p99; fi
 echo "  lateness    p50 $(us "$(value result lateness_p50_us)"), $tail_name $(us "$tail")  (start after the planned start)"
-echo "  jobs        $(value result jobs_completed) of $(value result jobs_total) completed," \
-     "$(value result deadline_misses) deadline misses, hash check $(value result hash_check)"
+echo "  jobs        $(value result jobs_completed) of $(value result jobs_posted) completed," \
+     "$(value result jobs_expired) expired, hash check $(value result hash_check)"
 
 start=$(load "$(value environment load_average_start)")
 end=$(load "$(value environment load_average_end)")

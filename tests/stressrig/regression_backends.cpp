@@ -52,7 +52,7 @@ TEST(StressrigBackends, TaskBenchShapesRunOnEveryBackendInTheGraphModes) {
     for (const std::string& name : kBackends) {
         EXPECT_EQ(b.at(name).at("hash_ok_runs"), 1) << name;
         EXPECT_EQ(b.at(name).at("exactly_once_runs"), 1) << name;
-        EXPECT_EQ(b.at(name).at("missed_jobs"), 0) << name;
+        EXPECT_EQ(b.at(name).at("jobs_lost"), 0) << name;
     }
     EXPECT_TRUE(fs::exists(dir / "res" / "run-fft-8x6-48.csv"));
     fs::remove_all(dir);
@@ -81,8 +81,8 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
         EXPECT_EQ(e.at("hash_check"), "ok") << name;
         EXPECT_EQ(e.at("hash_ok_runs"), 2) << name;
         EXPECT_EQ(e.at("exactly_once_runs"), 2) << name;
-        EXPECT_EQ(e.at("missed_jobs"), 0) << name;
-        EXPECT_EQ(e.at("repeated_jobs"), 0) << name;
+        EXPECT_EQ(e.at("jobs_lost"), 0) << name;
+        EXPECT_EQ(e.at("jobs_repeated"), 0) << name;
         EXPECT_TRUE(e.at("runtime_ms").is_number()) << name;
         EXPECT_TRUE(e.at("failure").is_null()) << name;
     }

@@ -50,12 +50,12 @@ const std::string kRun = "--mode=run --pattern=burst --nodes=16 --load=20us --wo
 }  // namespace
 
 TEST(Checks, Run) {
-    expectPassThenFail("run", kRun, "lateness_max<=1h,deadline_misses>=0,past_deadline>=0",
+    expectPassThenFail("run", kRun, "lateness_max<=1h,jobs_expired>=0,past_deadline>=0",
                        "lateness_max>1h");
 }
 
 // Beside pool, which has no deadlines, no job expires: each backend has past_deadline
-// instead of deadline_misses, counted against the default life window. Of 16 nodes x 2
+// instead of jobs_expired, counted against the default life window. Of 16 nodes x 2
 // reps at most 32 jobs end past it, whatever the load, and never more.
 TEST(Checks, RunWithBackendsChecksPastDeadline) {
     expectPassThenFail("run-backends", kRun + " --backends=pullsched,pool",
@@ -284,7 +284,7 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         {"--mode=run", "efficiency>=5us"},
         {"--mode=run", "latency<1ms"},
         // pool has no deadlines: beside it no job expires (past_deadline instead)
-        {"--mode=run --backends=pullsched,pool", "deadline_misses==0"},
+        {"--mode=run --backends=pullsched,pool", "jobs_expired==0"},
         {"--mode=soak", "rss_trend<1MiB"},
         // a selector that names nothing the run has, and thresholds no value can meet (the
         // runs are short, should one start)
@@ -294,7 +294,7 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
         {"--mode=sweep --workers=1,2 --from=200/s --to=200/s --hold=50ms --warmup=0s",
          "steps_run[workers=4]>=1"},
         {kRun, "runtime<=-1ms"},
-        {kRun, "deadline_misses<=-1"},
+        {kRun, "jobs_expired<=-1"},
         {kRun, "efficiency<0"},
         {"--mode=open --rate=500 --duration=100ms --warmup=0s", "drop_rate>100%"},
         // the ratio to oneTBB needs tbb among the backends; shapes and worker counts as given
@@ -317,27 +317,27 @@ TEST(Checks, BadConditionsExit2WithNothingWritten) {
     }
 }
 
-// The refusal of deadline_misses beside a backend without deadlines names that backend and
+// The refusal of jobs_expired beside a backend without deadlines names that backend and
 // the figure they do have.
-TEST(Checks, DeadlineMissesBesideABackendWithoutDeadlinesPointToPastDeadline) {
+TEST(Checks, JobsExpiredBesideABackendWithoutDeadlinesPointsToPastDeadline) {
     const fs::path dir = rigtest::scratch("checks", "misses");
     const rigtest::Result r =
-        rig("--mode=run --backends=pullsched,pool --check='deadline_misses<=5' --out=out", dir);
+        rig("--mode=run --backends=pullsched,pool --check='jobs_expired<=5' --out=out", dir);
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("no job expires"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("past_deadline[pullsched]<=5"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out"));
     // alone, both figures are there
     const rigtest::Result help = rig("--mode=run --help", dir);
-    EXPECT_NE(help.out.find("  deadline_misses         count"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("  jobs_expired            count"), std::string::npos) << help.out;
     EXPECT_NE(help.out.find("  past_deadline "), std::string::npos) << help.out;
     EXPECT_EQ(help.out.find("refused here"), std::string::npos) << help.out;
     // the help beside pool says so, with the reason
     const rigtest::Result compared = rig("--mode=run --backends=pullsched,pool --help", dir);
     EXPECT_EQ(compared.code, 0);
-    EXPECT_EQ(compared.out.find("  deadline_misses         count"), std::string::npos)
+    EXPECT_EQ(compared.out.find("  jobs_expired            count"), std::string::npos)
         << compared.out;
-    EXPECT_NE(compared.out.find("  deadline_misses         refused here: pool has no deadlines"),
+    EXPECT_NE(compared.out.find("  jobs_expired            refused here: pool has no deadlines"),
               std::string::npos)
         << compared.out;
     EXPECT_NE(compared.out.find("  past_deadline "), std::string::npos) << compared.out;

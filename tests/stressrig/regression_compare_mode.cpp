@@ -1,10 +1,12 @@
 // `stressrig compare DIR_A DIR_B` end to end: two runs of one mode compare (exit 0, a
 // table row per metric, through the Reporter); an altered copy is judged beyond the
-// noise and an identical copy within it; different modes, graphs or missing manifests
-// are refused with exit 2, one line, nothing written.
+// noise and an identical copy within it; different modes, graphs, missing manifests or a
+// result of an older rig (former count names) are refused with exit 2, one line, nothing
+// written.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -63,7 +65,7 @@ TEST(CompareMode, TwoRunsCompareWithATableRowPerMetric) {
     EXPECT_GT(runtime.at("p_value").get<double>(), 0.0);
     EXPECT_LE(runtime.at("p_value").get<double>(), 1.0);
     // single values: no judgement possible
-    EXPECT_EQ(metric(e, "jobs_total").at("judgement"), "same value");
+    EXPECT_EQ(metric(e, "jobs_posted").at("judgement"), "same value");
     const json lateness = metric(e, "lateness_p99_us");
     if (lateness.at("a") != lateness.at("b")) {
         EXPECT_EQ(lateness.at("judgement"), "no judgement possible (single value)");
@@ -151,6 +153,14 @@ TEST(CompareMode, RefusesDifferentModesGraphsAndMissingManifests) {
     fs::create_directories(dir / "empty");
     fs::create_directories(dir / "broken");
     { std::ofstream(dir / "broken" / "x.json") << "{ not json"; }
+    // a result of an older rig: its counts under their former names
+    fs::copy(dir / "run", dir / "old");
+    {
+        std::string manifest = slurp(dir / "old" / "run-burst-16.json");
+        const std::string now = "\"jobs_posted\"";
+        manifest.replace(manifest.find(now), now.size(), "\"jobs_total\"");
+        std::ofstream(dir / "old" / "run-burst-16.json") << manifest;
+    }
     const struct {
         std::string args, message;
     } cases[] = {
@@ -159,6 +169,7 @@ TEST(CompareMode, RefusesDifferentModesGraphsAndMissingManifests) {
         {"compare run empty", "no readable result manifest"},
         {"compare run missing", "does not exist"},
         {"compare run broken/x.json", "is not a stressrig result manifest"},
+        {"compare run old", "was written by an older stressrig (its result has 'jobs_total'"},
         {"compare run", "usage: stressrig compare DIR_A DIR_B"},
         {"--mode=compare --baseline=run", "compare needs two results"},
     };

@@ -55,12 +55,12 @@ TEST(OpenMode, RateDurationWarmupAndArrivalFollowTheTimetable) {
             rigtest::rigJsonIn("openclosed", "tt" + std::to_string(i++),
                                std::string("--mode=open --load=100us --limit=1s ") + c.args);
         const json& res = run.j.at("result");
-        EXPECT_EQ(res.at("posted").get<std::size_t>(), c.tt.size()) << c.args;
-        EXPECT_EQ(res.at("measured").get<std::uint64_t>(), measuredArrivals(c.tt, c.warmup))
+        EXPECT_EQ(res.at("jobs_posted").get<std::size_t>(), c.tt.size()) << c.args;
+        EXPECT_EQ(res.at("jobs_measured").get<std::uint64_t>(), measuredArrivals(c.tt, c.warmup))
             << c.args;
-        EXPECT_EQ(res.at("lateness").at("count"), res.at("measured")) << c.args;
-        EXPECT_EQ(res.at("deadline_drops"), 0) << c.args;
-        EXPECT_EQ(res.at("completed"), res.at("posted")) << c.args;
+        EXPECT_EQ(res.at("lateness").at("count"), res.at("jobs_measured")) << c.args;
+        EXPECT_EQ(res.at("jobs_expired"), 0) << c.args;
+        EXPECT_EQ(res.at("jobs_completed"), res.at("jobs_posted")) << c.args;
         const json& cfg = run.j.at("configuration");
         EXPECT_DOUBLE_EQ(cfg.at("rate_per_s").get<double>(), c.tt.rate());
         EXPECT_DOUBLE_EQ(cfg.at("duration_us").get<double>(), usOf(c.tt.duration()));
@@ -78,7 +78,7 @@ TEST(OpenMode, DeadlineWindowIsAppliedAndShown) {
                                            "--load=500us --deadline-window=7us");
     EXPECT_DOUBLE_EQ(tiny.j.at("configuration").at("deadline_window_us").get<double>(), 7.0);
     EXPECT_DOUBLE_EQ(tiny.j.at("result").at("deadline_window_us").get<double>(), 7.0);
-    EXPECT_GT(tiny.j.at("result").at("deadline_drops").get<std::uint64_t>(), 0u);
+    EXPECT_GT(tiny.j.at("result").at("jobs_expired").get<std::uint64_t>(), 0u);
     EXPECT_EQ(tiny.r.code, 0);  // overload is a measurement
     EXPECT_NE(tiny.j.at("verdict").get<std::string>().find("dropped at their deadline"),
               std::string::npos);
@@ -93,7 +93,7 @@ TEST(OpenMode, DeadlineWindowIsAppliedAndShown) {
     const RigRun none = rigtest::rigJsonIn("openclosed", "none",
                                            "--mode=open --rate=8k --duration=200ms --warmup=0s "
                                            "--load=100us --deadline-window=0s");
-    EXPECT_EQ(none.j.at("result").at("deadline_drops"), 0);
+    EXPECT_EQ(none.j.at("result").at("jobs_expired"), 0);
     // The text names the window used.
     const auto dir = rigtest::scratch("openclosed", "text");
     const auto text = rigtest::rig(
@@ -171,9 +171,9 @@ TEST(ClosedMode, UsersThinkAndWarmupShapeTheRun) {
                                                "--mode=closed --users=5 --think=100ms "
                                                "--duration=300ms --warmup=0s --load=100us");
     const json& c = thinking.j.at("result").at("closed");
-    EXPECT_GE(c.at("posted").get<int>(), 5);
-    EXPECT_LE(c.at("posted").get<int>(), 20);
-    EXPECT_EQ(c.at("measured"), c.at("posted"));  // no warm-up: every submission measured
+    EXPECT_GE(c.at("jobs_posted").get<int>(), 5);
+    EXPECT_LE(c.at("jobs_posted").get<int>(), 20);
+    EXPECT_EQ(c.at("jobs_measured"), c.at("jobs_posted"));  // no warm-up: every submission measured
     EXPECT_EQ(thinking.j.at("configuration").at("users"), 5);
     EXPECT_EQ(thinking.j.at("result").at("users"), 5);
     EXPECT_DOUBLE_EQ(thinking.j.at("configuration").at("think_us").get<double>(), 100'000.0);
@@ -182,10 +182,11 @@ TEST(ClosedMode, UsersThinkAndWarmupShapeTheRun) {
                                            "--mode=closed --users=2 --duration=300ms "
                                            "--warmup=100ms --load=100us");
     const json& b = busy.j.at("result").at("closed");
-    EXPECT_GT(b.at("posted").get<int>(), 20);                           // no think time
-    EXPECT_LT(b.at("measured").get<int>(), b.at("posted").get<int>());  // warm-up excluded
-    EXPECT_EQ(b.at("lateness").at("count"), b.at("measured"));
-    EXPECT_EQ(b.at("completed"), b.at("posted"));
+    EXPECT_GT(b.at("jobs_posted").get<int>(), 20);  // no think time
+    EXPECT_LT(b.at("jobs_measured").get<int>(),
+              b.at("jobs_posted").get<int>());  // warm-up excluded
+    EXPECT_EQ(b.at("lateness").at("count"), b.at("jobs_measured"));
+    EXPECT_EQ(b.at("jobs_completed"), b.at("jobs_posted"));
     EXPECT_EQ(busy.j.at("configuration").at("users"), 2);
     EXPECT_DOUBLE_EQ(busy.j.at("configuration").at("duration_us").get<double>(), 300'000.0);
 }
@@ -203,9 +204,9 @@ TEST(ClosedMode, ComparesWithOpenLoadAtTheSameRate) {
     EXPECT_EQ(res.at("open_comparison").at("run"), true);
     const double rate = res.at("closed").at("achieved_rate_per_s").get<double>();
     EXPECT_DOUBLE_EQ(res.at("open").at("offered_rate_per_s").get<double>(), rate);
-    EXPECT_EQ(res.at("open").at("posted").get<std::size_t>(),
+    EXPECT_EQ(res.at("open").at("jobs_posted").get<std::size_t>(),
               ArrivalTimetable::constant(rate, 300ms).size());
-    EXPECT_EQ(res.at("open").at("lateness").at("count"), res.at("open").at("measured"));
+    EXPECT_EQ(res.at("open").at("lateness").at("count"), res.at("open").at("jobs_measured"));
     EXPECT_NE(r.out.find("p99 lateness: closed"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("seed 003"), std::string::npos);
     EXPECT_EQ(r.out.find("coordinated omission"), std::string::npos);
@@ -249,8 +250,8 @@ TEST(ClosedMode, ThroughputCountsCompletionsNotSubmissions) {
                                         "--mode=closed --users=4 --workers=2 --load=300ms "
                                         "--duration=50ms --warmup=0s");
     const json& c = r.j.at("result").at("closed");
-    EXPECT_EQ(c.at("measured"), 4) << "the four submissions in the span";
-    EXPECT_EQ(c.at("completed"), 4) << "all four ran after the span";
+    EXPECT_EQ(c.at("jobs_measured"), 4) << "the four submissions in the span";
+    EXPECT_EQ(c.at("jobs_completed"), 4) << "all four ran after the span";
     EXPECT_EQ(c.at("completed_in_span"), 0);
     EXPECT_TRUE(c.at("achieved_rate_per_s").is_null()) << c.dump();
     EXPECT_EQ(c.at("span_too_short"), true);
@@ -294,7 +295,7 @@ TEST(OpenMode, SigintGivesThePartialResult) {
     ASSERT_TRUE(j.is_object());
     EXPECT_EQ(j.at("partial"), true);
     EXPECT_EQ(j.at("result").at("interrupted"), true);
-    EXPECT_LT(j.at("result").at("posted").get<int>(), 60'000);  // stopped early
+    EXPECT_LT(j.at("result").at("jobs_posted").get<int>(), 60'000);  // stopped early
     EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
 }
 

@@ -55,12 +55,12 @@ TEST(StressrigOpenBackends, EveryBackendMeasuresTheArrivalsAfterTheWarmup) {
     for (const std::string& name : kBackends) {
         ASSERT_TRUE(b.contains(name)) << name;
         const json& e = b.at(name);
-        EXPECT_EQ(e.at("posted"), kArrivals) << name;
-        EXPECT_EQ(e.at("measured"), kMeasured) << name;
+        EXPECT_EQ(e.at("jobs_posted"), kArrivals) << name;
         EXPECT_EQ(e.at("jobs_measured"), kMeasured) << name;
-        EXPECT_EQ(e.at("completed"), kArrivals) << name;
-        EXPECT_EQ(e.at("missed_jobs"), 0) << name;
-        EXPECT_EQ(e.at("repeated_jobs"), 0) << name;
+        EXPECT_EQ(e.at("lateness").at("count"), kMeasured) << name;
+        EXPECT_EQ(e.at("jobs_completed"), kArrivals) << name;
+        EXPECT_EQ(e.at("jobs_lost"), 0) << name;
+        EXPECT_EQ(e.at("jobs_repeated"), 0) << name;
         EXPECT_EQ(e.at("lateness").at("count"), kMeasured) << name;
         EXPECT_FALSE(e.at("arrival_times_text").get<std::string>().empty()) << name;
     }
@@ -95,11 +95,11 @@ TEST(StressrigOpenBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     ASSERT_EQ(backends.size(), 1u) << backends;
     const auto& e = backends.at("pullsched");
     EXPECT_EQ(e.at("arrival_times"), "native");
-    EXPECT_EQ(e.at("missed_jobs"), 0);
-    EXPECT_EQ(e.at("posted"), run.j.at("result").at("posted"));
+    EXPECT_EQ(e.at("jobs_lost"), 0);
+    EXPECT_EQ(e.at("jobs_posted"), run.j.at("result").at("jobs_posted"));
     EXPECT_TRUE(e.at("max_backlog").is_number()) << e;
     EXPECT_EQ(e.at("late_starts"), run.j.at("result").at("late_starts"));
-    EXPECT_TRUE(run.j.at("result").contains("deadline_drops"));
+    EXPECT_TRUE(run.j.at("result").contains("jobs_expired"));
     EXPECT_FALSE(fs::exists(dir / "res" / "open-backends.csv"));
     EXPECT_TRUE(fs::exists(dir / "res" / "open-summary.csv"));
     fs::remove_all(dir);
@@ -137,8 +137,8 @@ TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
     const json& b = j.at("result").at("backends");
     ASSERT_TRUE(b.contains("pool")) << b.dump();
     EXPECT_FALSE(b.contains("asio")) << "a backend after the stop was still played";
-    EXPECT_LT(b.at("pool").at("posted").get<int>(), 60'000);  // stopped early
-    EXPECT_EQ(b.at("pool").at("repeated_jobs"), 0);
+    EXPECT_LT(b.at("pool").at("jobs_posted").get<int>(), 60'000);  // stopped early
+    EXPECT_EQ(b.at("pool").at("jobs_repeated"), 0);
     EXPECT_EQ(j.at("verdict").get<std::string>().rfind("interrupted", 0), 0u);
     fs::remove_all(dir);
 }
@@ -166,7 +166,7 @@ TEST(StressrigOpenBackends, TraceJsonWritesATracePerBackend) {
             EXPECT_LT(e.at("tid").get<int>(), 2) << e;  // two workers ran them
         }
         const json& b = run.j.at("result").at("backends").at(name);
-        EXPECT_EQ(ids.size(), b.at("completed").get<std::size_t>()) << name;
+        EXPECT_EQ(ids.size(), b.at("jobs_completed").get<std::size_t>()) << name;
     }
     const rigtest::JsonRun alone = rigtest::rigJson(
         "--mode=open --rate=500 --duration=100ms --warmup=20ms --load=50us --trace-json --out=one",

@@ -55,7 +55,7 @@ TEST(OpenStages, ResultHasStagesIntervalsAndRecovery) {
     const rigtest::JsonRun run =
         rigtest::rigJson("--mode=open --load=20us --limit=1s --stages='" + spec + "'", dir);
     const json& res = run.j.at("result");
-    EXPECT_EQ(res.at("posted").get<std::size_t>(),
+    EXPECT_EQ(res.at("jobs_posted").get<std::size_t>(),
               ArrivalTimetable::staged(p, 0s, p.duration()).size());
     ASSERT_EQ(res.at("stages").size(), 4u);
     EXPECT_EQ(res.at("stages")[2].at("from_per_s").get<double>(), 2000.0);
@@ -77,7 +77,7 @@ TEST(OpenStages, EveryBackendPlaysTheSameProfile) {
     const std::size_t arrivals = ArrivalTimetable::staged(p, 0s, p.duration()).size();
     for (const char* b : {"pullsched", "pool"}) {
         const json& r = res.at("backends").at(b);
-        EXPECT_EQ(r.at("posted").get<std::size_t>(), arrivals) << b;
+        EXPECT_EQ(r.at("jobs_posted").get<std::size_t>(), arrivals) << b;
         expectOfferedFollowsTheProfile(r.at("intervals"), p, 100ms);
         expectRecoveryVerdict(r.at("recovery"), 0.5);
     }
@@ -90,7 +90,7 @@ TEST(OpenStages, SoakTakesStagesToo) {
         "stages", "soak",
         "--mode=soak --interval=100ms --load=20us --limit=1s --warmup=0s --stages='" + spec + "'");
     const json& res = run.j.at("result");
-    EXPECT_EQ(res.at("jobs").get<std::size_t>(),
+    EXPECT_EQ(res.at("jobs_posted").get<std::size_t>(),
               ArrivalTimetable::staged(p, 0s, p.duration()).size());
     expectOfferedFollowsTheProfile(res.at("intervals"), p, 100ms);
     expectRecoveryVerdict(res.at("recovery"), 0.5);

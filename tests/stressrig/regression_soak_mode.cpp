@@ -78,13 +78,13 @@ TEST(SoakMode, IntervalRateArrivalAndWarmupAreApplied) {
             soakArrivals(c.rate, c.duration, c.interval, c.arrival, c.seed, c.warmup, &measured);
         EXPECT_EQ(res.at("intervals").size(), static_cast<std::size_t>(c.duration / c.interval))
             << c.args;
-        EXPECT_EQ(res.at("jobs").get<std::size_t>(), jobs) << c.args;
+        EXPECT_EQ(res.at("jobs_posted").get<std::size_t>(), jobs) << c.args;
         EXPECT_EQ(res.at("posted_measured").get<std::size_t>(), measured) << c.args;
         std::size_t perInterval = 0;
         for (const json& row : res.at("intervals"))
-            perInterval += row.at("jobs").get<std::size_t>();
+            perInterval += row.at("jobs_posted").get<std::size_t>();
         EXPECT_EQ(perInterval, jobs) << c.args;
-        EXPECT_EQ(res.at("deadline_drops"), 0);
+        EXPECT_EQ(res.at("jobs_expired"), 0);
         const json& cfg = run.j.at("configuration");
         EXPECT_DOUBLE_EQ(cfg.at("rate_per_s").get<double>(), c.rate);
         EXPECT_DOUBLE_EQ(cfg.at("interval_us").get<double>(), usOf(c.interval));
@@ -161,7 +161,7 @@ TEST(SoakMode, DropsOverTheThresholdAreNeverStable) {
                               "--rate=20k --duration=400ms --interval=100ms "
                               "--load=500us --deadline-window=5us --warmup=0s");
     const json& res = drops.j.at("result");
-    EXPECT_GT(res.at("deadline_drops").get<std::uint64_t>(), 0u);
+    EXPECT_GT(res.at("jobs_expired").get<std::uint64_t>(), 0u);
     EXPECT_DOUBLE_EQ(drops.j.at("configuration").at("deadline_window_us").get<double>(), 5.0);
     EXPECT_DOUBLE_EQ(res.at("deadline_window_us").get<double>(), 5.0);
     EXPECT_EQ(res.at("verdict").at("verdict"), "unstable");

@@ -96,8 +96,8 @@ TEST(SweepMode, OptionsAppearAndApply) {
         const unsigned w = s.at("workers");
         // Poisson arrivals of --sample-seed over --hold; the first --warmup not measured.
         const auto tt = ArrivalTimetable::poisson(rate, 150ms, 7);
-        EXPECT_EQ(s.at("jobs").get<std::uint64_t>(), tt.size()) << s.dump();
-        EXPECT_EQ(s.at("measured").get<std::uint64_t>(),
+        EXPECT_EQ(s.at("jobs_posted").get<std::uint64_t>(), tt.size()) << s.dump();
+        EXPECT_EQ(s.at("jobs_measured").get<std::uint64_t>(),
                   pullsched::rig::measuredArrivals(tt, 20ms));
         // --load: offered share of the nominal capacity workers / load.
         EXPECT_NEAR(s.at("utilisation_percent").get<double>(), 100 * rate * 100e-6 / w, 1e-9);
@@ -133,7 +133,7 @@ TEST(SweepMode, LimitAndAutomaticStepsChangeTheSweep) {
     EXPECT_EQ(res.at("rates_per_s").size(), 5u);
     ASSERT_EQ(res.at("steps").size(), 5u);  // without deadlines nothing drops: no failure
     for (const auto& s : res.at("steps")) {
-        EXPECT_EQ(s.at("drops"), 0u);
+        EXPECT_EQ(s.at("jobs_expired"), 0u);
         EXPECT_NE(s.at("class"), "stable") << s.dump();
         // "p99 lateness … > 1ns", "max lateness (n=…) … > 1ns" or "no lateness measured"
         const std::string reason = s.at("reason");
@@ -153,7 +153,7 @@ TEST(SweepMode, DropThresholdDecidesStableAndFailure) {
     const json& s0 = strict.j.at("result").at("steps");
     ASSERT_EQ(s0.size(), 1u);  // the first failure ends the sweep of that worker count
     EXPECT_EQ(s0.at(0).at("class"), "failure") << s0.dump();
-    EXPECT_GT(s0.at(0).at("drops").get<std::uint64_t>(), 0u);
+    EXPECT_GT(s0.at(0).at("jobs_expired").get<std::uint64_t>(), 0u);
     EXPECT_EQ(strict.j.at("result").at("levels").at(0).at("steps_skipped"), 2u);
     EXPECT_EQ(strict.j.at("exit_status"), 0);  // drops are a measurement
     EXPECT_FALSE(strict.j.at("warnings").empty());
@@ -233,12 +233,13 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
         const double rate = 500.0 * static_cast<double>(i + 1);
         EXPECT_DOUBLE_EQ(load[i].at("offered_rate_per_s").get<double>(), rate);
         const auto tt = ArrivalTimetable::poisson(rate, 100ms, 9);
-        EXPECT_EQ(load[i].at("jobs").get<std::uint64_t>(), tt.size());
-        EXPECT_EQ(load[i].at("measured").get<std::uint64_t>(),
+        EXPECT_EQ(load[i].at("jobs_posted").get<std::uint64_t>(), tt.size());
+        EXPECT_EQ(load[i].at("jobs_measured").get<std::uint64_t>(),
                   pullsched::rig::measuredArrivals(tt, 10ms));
         // --drop-threshold=50%: a 1 s window drops (almost) nothing at these rates.
         EXPECT_EQ(load[i].at("drops_over_threshold").get<bool>(),
-                  load[i].at("drops").get<double>() > 0.5 * load[i].at("jobs").get<double>());
+                  load[i].at("jobs_expired").get<double>() >
+                      0.5 * load[i].at("jobs_posted").get<double>());
     }
     EXPECT_EQ(res.at("copies").at(0).at("efficiency"), 1.0);
     EXPECT_TRUE(fs::exists(dir / "out" / "headroom-copies.csv"));
@@ -329,19 +330,19 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
         EXPECT_EQ(p.at("pattern"), std::string(presets[i].name));
         EXPECT_TRUE(p.at("hash_checked").get<bool>()) << p.dump();
         EXPECT_TRUE(p.at("hash_ok").get<bool>()) << p.dump();
-        EXPECT_EQ(p.at("completed"), p.at("nodes")) << p.dump();
+        EXPECT_EQ(p.at("jobs_completed"), p.at("nodes")) << p.dump();
         EXPECT_NE(p.at("result"), "FAILED") << p.dump();
         // every node's body ran exactly once
-        EXPECT_EQ(p.at("missed_jobs"), 0u) << p.dump();
-        EXPECT_EQ(p.at("repeated_jobs"), 0u) << p.dump();
+        EXPECT_EQ(p.at("jobs_lost"), 0u) << p.dump();
+        EXPECT_EQ(p.at("jobs_repeated"), 0u) << p.dump();
         // the scheduler of the pattern's run: its node jobs and its one planning job (64
         // nodes per chunk), each completed once
         const json& ledger = p.at("ledger");
-        EXPECT_EQ(ledger.at("submitted").get<std::uint64_t>(),
+        EXPECT_EQ(ledger.at("jobs_posted").get<std::uint64_t>(),
                   p.at("nodes").get<std::uint64_t>() + 1)
             << p.dump();
-        EXPECT_EQ(ledger.at("completed"), ledger.at("submitted")) << p.dump();
-        for (const char* other : {"failed", "expired", "cancelled", "pending"})
+        EXPECT_EQ(ledger.at("jobs_completed"), ledger.at("jobs_posted")) << p.dump();
+        for (const char* other : {"jobs_failed", "jobs_expired", "jobs_cancelled", "pending"})
             EXPECT_EQ(ledger.at(other), 0u) << other << " " << p.dump();
     }
     EXPECT_EQ(run.j.at("configuration").at("load_us"), 100.0);  // quick by default
@@ -408,17 +409,18 @@ TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
     EXPECT_GT(j.at("result").at("not_checked").get<unsigned>(), 0u);
     std::uint64_t expired = 0;
     for (const json& p : j.at("result").at("patterns")) {
-        expired += p.at("expired").get<std::uint64_t>();
+        expired += p.at("jobs_expired").get<std::uint64_t>();
         // a cut run's jobs all end, each counted once, in its own group's ledger
         const json& ledger = p.at("ledger");
         std::uint64_t ended = 0;
-        for (const char* state : {"completed", "failed", "expired", "cancelled"})
+        for (const char* state :
+             {"jobs_completed", "jobs_failed", "jobs_expired", "jobs_cancelled"})
             ended += ledger.at(state).get<std::uint64_t>();
-        EXPECT_EQ(ended, ledger.at("submitted").get<std::uint64_t>()) << p.dump();
+        EXPECT_EQ(ended, ledger.at("jobs_posted").get<std::uint64_t>()) << p.dump();
         EXPECT_EQ(ledger.at("pending"), 0u) << p.dump();
-        EXPECT_EQ(ledger.at("expired"), p.at("expired")) << p.dump();
-        EXPECT_EQ(ledger.at("completed").get<std::uint64_t>(),
-                  p.at("completed").get<std::uint64_t>() + 1)  // + its planning job
+        EXPECT_EQ(ledger.at("jobs_expired"), p.at("jobs_expired")) << p.dump();
+        EXPECT_EQ(ledger.at("jobs_completed").get<std::uint64_t>(),
+                  p.at("jobs_completed").get<std::uint64_t>() + 1)  // + its planning job
             << p.dump();
         if (!p.at("hash_checked").get<bool>()) {
             EXPECT_TRUE(p.at("hash_ok").is_null());
@@ -450,18 +452,18 @@ TEST(PipecleanMode, EveryPatternOnEachBackend) {
             const json& p = res.at("patterns")[i];
             EXPECT_EQ(p.at("pattern"), std::string(presets[i].name)) << b;
             EXPECT_EQ(p.at("nodes"), 16u) << b << " " << p.dump();
-            EXPECT_EQ(p.at("completed"), 16u) << b << " " << p.dump();
+            EXPECT_EQ(p.at("jobs_completed"), 16u) << b << " " << p.dump();
             EXPECT_TRUE(p.at("hash_checked").get<bool>()) << b << " " << p.dump();
             EXPECT_TRUE(p.at("hash_ok").get<bool>()) << b << " " << p.dump();
             EXPECT_EQ(p.at("actual_hash"), p.at("expected_hash")) << b << " " << p.dump();
-            EXPECT_EQ(p.at("missed_jobs"), 0u) << b << " " << p.dump();
-            EXPECT_EQ(p.at("repeated_jobs"), 0u) << b << " " << p.dump();
+            EXPECT_EQ(p.at("jobs_lost"), 0u) << b << " " << p.dump();
+            EXPECT_EQ(p.at("jobs_repeated"), 0u) << b << " " << p.dump();
             EXPECT_TRUE(p.at("result") == "ok" || p.at("result") == "warning") << p.dump();
         }
     }
     // the pool keeps no ledger of its jobs; pullsched's counts its node and planning jobs
     EXPECT_TRUE(backends.at("pool").at("patterns")[0].at("ledger").is_null());
-    EXPECT_EQ(backends.at("pullsched").at("patterns")[0].at("ledger").at("submitted"), 17u);
+    EXPECT_EQ(backends.at("pullsched").at("patterns")[0].at("ledger").at("jobs_posted"), 17u);
     fs::remove_all(dir);
 }
 

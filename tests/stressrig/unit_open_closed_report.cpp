@@ -70,12 +70,12 @@ TEST(OpenClosedReport, DropsAndCancellationsAreSaid) {
     r.drained = false;
     r.rssMaxBytes = 3 * 1048576;
     const auto text = loadRunText(r);
-    EXPECT_NE(text[0].find("DROPPED at their deadline 7"), std::string::npos) << text[0];
+    EXPECT_NE(text[0].find("EXPIRED (past their deadline) 7"), std::string::npos) << text[0];
     EXPECT_NE(text[0].find("cancelled 2"), std::string::npos);
     EXPECT_NE(text[0].find("not drained"), std::string::npos);
     EXPECT_NE(text[2].find("RSS max 3.0 MiB"), std::string::npos) << text[2];
     const auto j = loadRunJson(r);
-    EXPECT_EQ(j.at("deadline_drops"), 7);
+    EXPECT_EQ(j.at("jobs_expired"), 7);
     EXPECT_DOUBLE_EQ(j.at("rss_max_mib").get<double>(), 3.0);
     const CsvTable ts = loadTimeSeries(r);
     EXPECT_TRUE(ts.hasColumn("rss MiB"));

@@ -26,9 +26,9 @@ namespace {
 const std::vector<FigureSource> kFigures = {{"lateness_p99"},
                                             {"efficiency"},
                                             {"throughput"},
-                                            {"drop_rate", "deadline_drops/posted"},
+                                            {"drop_rate", "jobs_expired/jobs_posted"},
                                             {"max_sustained_capacity"},
-                                            {"deadline_misses"},
+                                            {"jobs_expired"},
                                             {"rss_max"},
                                             {"metg", "metg_us.*"},
                                             {"steps_run", "levels[workers].steps_run"}};
@@ -74,19 +74,20 @@ TEST(ResultChecks, ThresholdsAreReadInTheFiguresBaseUnit) {
     EXPECT_DOUBLE_EQ(one("max_sustained_capacity>=80%").threshold, 80);
     EXPECT_DOUBLE_EQ(one("rss_max<=512KiB").threshold, 0.5);
     EXPECT_DOUBLE_EQ(one("rss_max<=2GiB").threshold, 2048);
-    EXPECT_DOUBLE_EQ(one("deadline_misses==3").threshold, 3);
+    EXPECT_DOUBLE_EQ(one("jobs_expired==3").threshold, 3);
 }
 
 TEST(ResultChecks, APercentConditionPrintsItsValueInPercent) {
-    const json result = {{"deadline_drops", 21}, {"posted", 100}};
+    const json result = {{"jobs_expired", 21}, {"jobs_posted", 100}};
     const auto percent = rowsOf("drop_rate<50%", result);
     ASSERT_EQ(percent.size(), 1u);
     EXPECT_EQ(percent[0].valueText, "21.0 %");
     EXPECT_DOUBLE_EQ(*percent[0].value, 0.21);  // the JSON keeps the fraction
     EXPECT_EQ(percent[0].outcome, CheckRow::Outcome::Pass);
     EXPECT_EQ(rowsOf("drop_rate<0.5", result)[0].valueText, "0.210");
-    EXPECT_EQ(rowsOf("drop_rate<0.5%", json{{"deadline_drops", 0}, {"posted", 100}})[0].valueText,
-              "0 %");
+    EXPECT_EQ(
+        rowsOf("drop_rate<0.5%", json{{"jobs_expired", 0}, {"jobs_posted", 100}})[0].valueText,
+        "0 %");
 }
 
 TEST(ResultChecks, TheSoakMemoryTrendIsAFigure) {
@@ -126,7 +127,7 @@ TEST(MetricCatalogue, CsvHeadersComeFromTheCatalogue) {
     EXPECT_EQ(MetricCatalogue::csvHeader("lateness_mean"), "mean lateness us");
     EXPECT_EQ(MetricCatalogue::csvHeader("throughput"), "achieved rate per s");
     EXPECT_EQ(MetricCatalogue::csvHeader("rss_max"), "rss max MiB");
-    EXPECT_EQ(MetricCatalogue::csvHeader("deadline_drops"), "deadline drops");
+    EXPECT_EQ(MetricCatalogue::csvHeader("jobs_expired"), "jobs expired");
     EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p99", Key), "lateness_p99_us");
     EXPECT_EQ(MetricCatalogue::csvHeader("throughput", Key), "achieved_rate_per_s");
     EXPECT_EQ(MetricCatalogue::csvHeader("lateness_p50", SpacedKey), "lateness p50 us");
@@ -157,12 +158,12 @@ TEST(ResultChecks, EveryOperatorAndSelectorIsRead) {
 TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
     EXPECT_EQ(refusal("foo<1"),
               "invalid --check 'foo<1': unknown figure 'foo'; --mode=test has: lateness_p99, "
-              "efficiency, throughput, drop_rate, max_sustained_capacity, deadline_misses, "
+              "efficiency, throughput, drop_rate, max_sustained_capacity, jobs_expired, "
               "rss_max, metg, steps_run");
     EXPECT_EQ(refusal("nodes==16"),
               "invalid --check 'nodes==16': --mode=test does not produce nodes; it has: "
               "lateness_p99, efficiency, throughput, drop_rate, max_sustained_capacity, "
-              "deadline_misses, rss_max, metg, steps_run");
+              "jobs_expired, rss_max, metg, steps_run");
     EXPECT_EQ(refusal("lateness_p99<=50"),
               "invalid --check 'lateness_p99<=50': lateness_p99 is a duration; give a unit "
               "(ns, us, ms, s, min, h)");
@@ -175,8 +176,8 @@ TEST(ResultChecks, BadConditionsAreRefusedWithOneExactLine) {
     EXPECT_EQ(refusal("max_sustained_capacity>=80"),
               "invalid --check 'max_sustained_capacity>=80': max_sustained_capacity is a "
               "percentage; give a unit (write it in %, e.g. 80%)");
-    EXPECT_EQ(refusal("deadline_misses<1ms"),
-              "invalid --check 'deadline_misses<1ms': deadline_misses is a count; 'ms' is not "
+    EXPECT_EQ(refusal("jobs_expired<1ms"),
+              "invalid --check 'jobs_expired<1ms': jobs_expired is a count; 'ms' is not "
               "its unit (a plain number)");
     EXPECT_EQ(refusal("throughput>2x/s"),
               "invalid --check 'throughput>2x/s': throughput is a rate; 'x/s' is not its unit "
@@ -231,10 +232,10 @@ TEST(ResultChecks, AThresholdNoValueCanMeetIsRefused) {
     EXPECT_EQ(refusal("lateness_p99<=-1us"),
               "invalid --check 'lateness_p99<=-1us': lateness_p99 is never below 0, so the "
               "condition cannot hold");
-    EXPECT_EQ(refusal("deadline_misses<0"),
-              "invalid --check 'deadline_misses<0': deadline_misses is never below 0, so the "
+    EXPECT_EQ(refusal("jobs_expired<0"),
+              "invalid --check 'jobs_expired<0': jobs_expired is never below 0, so the "
               "condition cannot hold");
-    EXPECT_NE(refusal("deadline_misses==-1").find("is never below 0"), std::string::npos);
+    EXPECT_NE(refusal("jobs_expired==-1").find("is never below 0"), std::string::npos);
     EXPECT_NE(refusal("throughput<=-1k/s").find("is never below 0"), std::string::npos);
     EXPECT_EQ(refusal("drop_rate>100%"),
               "invalid --check 'drop_rate>100%': drop_rate is never above 100 %, so the "
@@ -242,8 +243,8 @@ TEST(ResultChecks, AThresholdNoValueCanMeetIsRefused) {
     EXPECT_EQ(refusal("drop_rate>=1.5"),
               "invalid --check 'drop_rate>=1.5': drop_rate is never above 1, so the condition "
               "cannot hold");
-    for (const char* fine : {"deadline_misses<=0", "deadline_misses==0", "deadline_misses>=0",
-                             "deadline_misses>-1", "deadline_misses!=-1", "drop_rate<=100%",
+    for (const char* fine : {"jobs_expired<=0", "jobs_expired==0", "jobs_expired>=0",
+                             "jobs_expired>-1", "jobs_expired!=-1", "drop_rate<=100%",
                              "drop_rate==1", "efficiency>5", "throughput>0", "lateness_p99>=0us"})
         EXPECT_EQ(refusal(fine), "<accepted>") << fine;
     // figures that may be negative, and a correlation's own bounds
@@ -328,19 +329,19 @@ TEST(ResultChecks, EachBackendIsHeldToTheCondition) {
 }
 
 TEST(ResultChecks, TopLevelWhenNoBackendHoldsTheFigure) {
-    const json result = {{"deadline_misses", 2}, {"backends", {{"pullsched", {{"runs", 2}}}}}};
-    const std::vector<CheckRow> rows = rowsOf("deadline_misses<=2", result);
+    const json result = {{"jobs_expired", 2}, {"backends", {{"pullsched", {{"runs", 2}}}}}};
+    const std::vector<CheckRow> rows = rowsOf("jobs_expired<=2", result);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].where, "");
     EXPECT_EQ(rows[0].outcome, CheckRow::Outcome::Pass);
-    EXPECT_EQ(rowsOf("deadline_misses<2", result)[0].outcome, CheckRow::Outcome::Fail);
+    EXPECT_EQ(rowsOf("jobs_expired<2", result)[0].outcome, CheckRow::Outcome::Fail);
 }
 
 TEST(ResultChecks, RatiosGraphsAndLevelsAreFound) {
-    const json open = {{"deadline_drops", 1}, {"posted", 1000}};
+    const json open = {{"jobs_expired", 1}, {"jobs_posted", 1000}};
     EXPECT_EQ(rowsOf("drop_rate<0.1%", open)[0].outcome, CheckRow::Outcome::Fail);
     EXPECT_EQ(rowsOf("drop_rate<=0.1%", open)[0].outcome, CheckRow::Outcome::Pass);
-    EXPECT_EQ(rowsOf("drop_rate<=0.1%", json{{"deadline_drops", 0}, {"posted", 0}})[0].outcome,
+    EXPECT_EQ(rowsOf("drop_rate<=0.1%", json{{"jobs_expired", 0}, {"jobs_posted", 0}})[0].outcome,
               CheckRow::Outcome::Missing);
     const json gran = json::parse(R"({"backends": {
         "pullsched": {"metg_us": {"stencil": 2.0, "fft": 9.0}},

@@ -71,9 +71,10 @@ class ClosedMode final : public Mode {
   public:
     std::string_view name() const override { return "closed"; }
     std::vector<FigureSource> figures() const override {
-        return withLateness(LatenessAt::NestedPerLoop, {{"throughput", "*.achieved_rate_per_s"},
-                                                        {"drop_rate", "*.deadline_drops/*.posted"},
-                                                        {"deadline_drops", "*.deadline_drops"}});
+        return withLateness(LatenessAt::NestedPerLoop,
+                            {{"throughput", "*.achieved_rate_per_s"},
+                             {"drop_rate", "*.jobs_expired/*.jobs_posted"},
+                             {"jobs_expired", "*.jobs_expired"}});
     }
     std::vector<std::string> selectorLabels() const override {
         std::vector<std::string> labels{"closed", "open"};

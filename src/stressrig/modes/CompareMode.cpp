@@ -127,6 +127,34 @@ std::pair<StoredResult, StoredResult> locate(const std::string& a, const std::st
     return {pick(0), pick(1)};
 }
 
+/// Count keys results had before the one vocabulary of the metric catalogue (`jobs_posted`,
+/// `jobs_expired`, ...): their figures would not meet the new ones, so such a result is
+/// refused rather than compared key by key with nothing in common.
+constexpr const char* kRetiredKeys[] = {"jobs_total",     "jobs_doubled", "deadline_misses",
+                                        "deadline_drops", "missed_jobs",  "repeated_jobs",
+                                        "posted",         "submitted"};
+
+/// The first retired key found in `j` (objects, and the first element of an array), or "".
+std::string retiredKeyIn(const nlohmann::json& j) {
+    if (j.is_array()) return j.empty() ? std::string() : retiredKeyIn(j.front());
+    if (!j.is_object()) return {};
+    for (const auto& [key, value] : j.items()) {
+        for (const char* retired : kRetiredKeys)
+            if (key == retired) return key;
+        if (std::string found = retiredKeyIn(value); !found.empty()) return found;
+    }
+    return {};
+}
+
+void refuseOldVocabulary(const StoredResult& s) {
+    if (const std::string key = retiredKeyIn(s.result()); !key.empty())
+        throw UsageError(fmt::format(
+            "'{}' was written by an older stressrig (its result has '{}', a count name since "
+            "replaced by the jobs_* names, and CSV headers of another convention); compare "
+            "reads results of this version only: run both again",
+            (s.directory / (s.name + ".json")).string(), key));
+}
+
 /// Result keys that name the graph: results on different graphs are not comparable.
 constexpr const char* kGraphKeys[] = {"pattern", "rules", "nodes", "seed"};
 
@@ -137,6 +165,8 @@ void checkComparable(const StoredResult& a, const StoredResult& b) {
             "compare",
             a.name, a.mode(), b.name, b.mode()));
     if (a.mode() == "compare") throw UsageError("comparisons cannot be compared again");
+    refuseOldVocabulary(a);
+    refuseOldVocabulary(b);
     for (const char* k : kGraphKeys) {
         const nlohmann::json& ra = a.result();
         const nlohmann::json& rb = b.result();

@@ -47,8 +47,8 @@ class OpenMode final : public Mode {
     std::vector<FigureSource> figures() const override {
         return withLateness(LatenessAt::Nested, {{"throughput"},
                                                  {"offered_rate"},
-                                                 {"drop_rate", "deadline_drops/posted"},
-                                                 {"deadline_drops"},
+                                                 {"drop_rate", "jobs_expired/jobs_posted"},
+                                                 {"jobs_expired"},
                                                  {"late_starts"},
                                                  {"max_backlog"},
                                                  {"rss_max"}});

@@ -455,10 +455,10 @@ class PipecleanMode final : public Mode {
                 {"nodes", pr.nodes},
                 {"levels", pr.levels},
                 {"workers", pr.workers},
-                {"completed", pr.completed},
-                {"failed", pr.failed},
-                {"expired", pr.expired},
-                {"cancelled", pr.cancelled},
+                {"jobs_completed", pr.completed},
+                {"jobs_failed", pr.failed},
+                {"jobs_expired", pr.expired},
+                {"jobs_cancelled", pr.cancelled},
                 {"work_ms", toMs(pr.work)},
                 {"expected_end_ms", toMs(pr.expectedEnd)},
                 {"run_time_ms", jsonNumber(pr.runTimeMs)},
@@ -467,8 +467,8 @@ class PipecleanMode final : public Mode {
                 {"max_overrun", jsonNumber(pr.maxOverrun)},
                 {"outlier", pr.outlier},
                 {"warnings", pr.warnings},
-                {"missed_jobs", countJson(pr.executions, &ExecutionFinding::lost)},
-                {"repeated_jobs", countJson(pr.executions, &ExecutionFinding::repeated)},
+                {"jobs_lost", countJson(pr.executions, &ExecutionFinding::lost)},
+                {"jobs_repeated", countJson(pr.executions, &ExecutionFinding::repeated)},
                 {"ledger", pr.ledger ? ledgerJson(*pr.ledger) : nlohmann::json(nullptr)}};
     }
 
@@ -483,10 +483,12 @@ class PipecleanMode final : public Mode {
     /// before a job's handle shows it final (its own pending gauge lags behind them).
     static nlohmann::json ledgerJson(const Statistics& s) {
         const std::uint64_t ended = s.completed + s.failed + s.expired + s.cancelled;
-        return {
-            {"submitted", s.submitted}, {"completed", s.completed},
-            {"failed", s.failed},       {"expired", s.expired},
-            {"cancelled", s.cancelled}, {"pending", s.submitted - std::min(ended, s.submitted)}};
+        return {{"jobs_posted", s.submitted},
+                {"jobs_completed", s.completed},
+                {"jobs_failed", s.failed},
+                {"jobs_expired", s.expired},
+                {"jobs_cancelled", s.cancelled},
+                {"pending", s.submitted - std::min(ended, s.submitted)}};
     }
 
     std::vector<std::string> textLines(const std::vector<PatternResult>& results,

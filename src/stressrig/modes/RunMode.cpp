@@ -154,10 +154,10 @@ class RunMode final : public Mode {
   public:
     std::string_view name() const override { return "run"; }
     std::vector<FigureSource> figures() const override {
-        // a backend without deadlines expires no job: beside one there are no deadline
-        // misses, only jobs that ended past their deadline (refusedFigures)
+        // a backend without deadlines expires no job: beside one there are no expired
+        // jobs, only jobs that ended past their deadline (refusedFigures)
         std::vector<FigureSource> f{{"efficiency"}, {"runtime"}};
-        if (backends_.lacking(&BackendInfo::deadlines).empty()) f.push_back({"deadline_misses"});
+        if (backends_.lacking(&BackendInfo::deadlines).empty()) f.push_back({"jobs_expired"});
         f.push_back({"past_deadline"});
         return withLateness(LatenessAt::Flat, std::move(f));
     }
@@ -166,12 +166,12 @@ class RunMode final : public Mode {
         const std::vector<std::string> without = backends_.lacking(&BackendInfo::deadlines);
         if (without.empty()) return {};
         missesRefusal_ = fmt::format(
-            "{} {} no deadlines, so no job expires and there are no deadline misses; "
+            "{} {} no deadlines, so no job expires and jobs_expired says nothing; "
             "past_deadline counts the jobs that ended after their deadline, e.g. "
             "past_deadline[{}]<=5",
             BackendOptions::listText(without), without.size() == 1 ? "has" : "have",
             backends_.names().front());
-        return {{"deadline_misses", missesRefusal_}};
+        return {{"jobs_expired", missesRefusal_}};
     }
     std::string_view summary() const override {
         return "runs one graph on its schedule (--reps times); every job with its state";
@@ -505,7 +505,7 @@ void RunMode::backendText(ModeResult& res, const Plan& p, const RunMeasurement& 
                         "{} failed{}",
                         s.completed, s.jobs, s.expired, s.cancelled, s.failed,
                         s.lost ? fmt::format(", {} lost", s.lost) : std::string()));
-        text.push_back(fmt::format("  deadline misses  {} of {} jobs", s.expired, s.jobs));
+        text.push_back(fmt::format("  jobs expired     {} of {} jobs", s.expired, s.jobs));
         if (const LevelSchedule* deadlines = deadlinesOf(p))
             text.push_back(fmt::format(
                 "  past deadline    {} of {} jobs that ran ended after their deadline",
@@ -612,14 +612,13 @@ nlohmann::json repsJson(const BackendReps& b) {
     const nlohmann::json latenessJson = histogramJson(b.analysis.lateness);
     for (const auto& [k, v] : latenessJson.items())
         j["lateness_" + k] = v;
-    j["jobs_total"] = s.jobs;
+    j["jobs_posted"] = s.jobs;
     j["jobs_completed"] = s.completed;
     j["jobs_failed"] = s.failed;
     j["jobs_expired"] = s.expired;
     j["jobs_cancelled"] = s.cancelled;
     j["jobs_lost"] = s.lost;
-    j["jobs_doubled"] = s.doubled;
-    j["deadline_misses"] = s.expired;
+    j["jobs_repeated"] = s.doubled;
     j["hash_check"] = s.hashMismatch                 ? "mismatch"
                       : s.reps && s.hashOk == s.reps ? "ok"
                       : s.hashOk                     ? "partly checked"

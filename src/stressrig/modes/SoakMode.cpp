@@ -53,7 +53,7 @@ class SoakMode final : public Mode {
         return withLateness(LatenessAt::Nested, {{"throughput", "trend.mean_throughput_per_s"},
                                                  {"drop_rate", "verdict.drop_fraction"},
                                                  {"late_rate", "verdict.late_fraction"},
-                                                 {"deadline_drops"},
+                                                 {"jobs_expired"},
                                                  {"late_starts"},
                                                  {"rss_trend", "trend.memory_mib_per_hour.slope"}});
     }
@@ -299,14 +299,14 @@ class SoakMode final : public Mode {
             std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
         j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
         j["intervals_planned"] = s.plannedIntervals;
-        j["jobs"] = s.posted;
-        j["measured"] = totals.measured;
+        j["jobs_posted"] = s.posted;
+        j["jobs_measured"] = totals.measured;
         j["posted_measured"] = s.measured;  // posted after the warm-up
-        j["completed"] = s.completed;
-        j["deadline_drops"] = s.expired;
+        j["jobs_completed"] = s.completed;
+        j["jobs_expired"] = s.expired;
         j["late_starts"] = totals.misses;
-        j["failed"] = s.failed;
-        j["cancelled"] = s.cancelled;
+        j["jobs_failed"] = s.failed;
+        j["jobs_cancelled"] = s.cancelled;
         j["drained"] = s.drained;
         j["interrupted"] = s.interrupted;
         j["generator_cpu_s"] = std::chrono::duration<double>(s.generatorCpu).count();
@@ -340,9 +340,9 @@ class SoakMode final : public Mode {
                 {"cpu_percent", jsonNumber(r.i.cpuPercent)},
                 {"steal_percent", jsonNumber(r.i.stealPercent)},
                 {"backlog", jsonNumber(r.i.backlog)},
-                {"jobs", r.jobs},
-                {"measured", r.measured},
-                {"drops", r.drops},
+                {"jobs_posted", r.jobs},
+                {"jobs_measured", r.measured},
+                {"jobs_expired", r.drops},
                 {"late_starts", r.late}};
     }
 

@@ -13,7 +13,7 @@ namespace pullsched::rig {
 
 /// { start_times, start_times_text, runs, warmup_runs, runtime_ms (mean), runtime_min_ms,
 ///   runtime_median_ms, runtime_max_ms, efficiency, start_wait_ms, lateness_*,
-///   hash_ok_runs, exactly_once_runs, missed_jobs, repeated_jobs, hash_check, failure,
+///   hash_ok_runs, exactly_once_runs, hash_check, failure,
 ///   runtime_ms_per_run, past_deadline (BackendSeries::pastDeadline(*deadlines); null when
 ///   `deadlines` is nullptr: the schedule has none) }
 nlohmann::json seriesJson(const BackendSeries& s, const testchain::LevelSchedule* deadlines);

@@ -12,9 +12,9 @@ namespace {
 
 // Words of metric names, as the rig writes them in CSV headers and JSON keys.
 constexpr std::array<std::string_view, 19> kLowerIsBetter{
-    "runtime", "delta",  "lateness", "expired",  "cancelled",  "failed",     "lost",
-    "doubled", "misses", "drops",    "failures", "mismatch",   "incomplete", "sdev",
-    "backlog", "metg",   "overhead", "late",     "interrupted"};
+    "runtime",  "delta",  "lateness", "expired",  "cancelled",  "failed",     "lost",
+    "repeated", "misses", "drops",    "failures", "mismatch",   "incomplete", "sdev",
+    "backlog",  "metg",   "overhead", "late",     "interrupted"};
 constexpr std::array<std::string_view, 9> kHigherIsBetter{"efficiency", "concurrency", "completed",
                                                           "complete",   "ok",          "achieved",
                                                           "throughput", "sustained",   "breaking"};

@@ -43,8 +43,6 @@ constexpr std::array kMetrics = {
            "the graph's lower bound over its measured run time (1 = as fast as its schedule)"},
     Metric{"runtime", "runtime_ms", "", Duration, 1000, kLower, "run time",
            "time of one run of the graph, first start to last finish (mean of the reps)"},
-    Metric{"deadline_misses", "deadline_misses", "", Count, 1, kLower, "deadline misses",
-           "jobs that could not start within their deadline window and were dropped"},
     Metric{"past_deadline", "past_deadline", "", Count, 1, kLower, "past deadline",
            "jobs of the measured reps that ended after their deadline (scheduled start + life "
            "window), read from their end times (a job that never ran has none)"},
@@ -59,18 +57,36 @@ constexpr std::array kMetrics = {
            "run time added per job of load size (the fitted gradient)"},
     Metric{"correlation", "correlation", "", Ratio, 1, kNeither, "correlation",
            "how closely run time follows load size (Pearson r)"},
+    // what became of the jobs: one name per count in every mode
+    Metric{"jobs_posted", "jobs_posted", "", Count, 1, kNeither, "jobs posted",
+           "jobs handed to the backend (a graph run: its nodes in every rep)"},
+    Metric{"jobs_completed", "jobs_completed", "", Count, 1, kHigher, "jobs completed",
+           "jobs whose body ran to its end"},
+    Metric{"jobs_measured", "jobs_measured", "", Count, 1, kNeither, "jobs measured",
+           "jobs of the measured span (after the warm-up), the ones the lateness is of"},
+    Metric{"jobs_expired", "jobs_expired", "", Count, 1, kLower, "jobs expired",
+           "jobs dropped unstarted because they could not start within their deadline window"},
+    Metric{"jobs_failed", "jobs_failed", "", Count, 1, kLower, "jobs failed",
+           "jobs whose body threw"},
+    Metric{"jobs_cancelled", "jobs_cancelled", "", Count, 1, kLower, "jobs cancelled",
+           "jobs that never started because they were cancelled (a predecessor expired, or "
+           "the run was stopped)"},
+    Metric{"jobs_lost", "jobs_lost", "", Count, 1, kLower, "jobs lost",
+           "jobs that never ran although nothing expired or cancelled them (a correct "
+           "backend: 0)"},
+    Metric{"jobs_repeated", "jobs_repeated", "", Count, 1, kLower, "jobs repeated",
+           "jobs that ran more than once (a graph run: posted more than once; a correct "
+           "backend: 0)"},
     // open and closed load
     Metric{"throughput", "achieved_rate_per_s", "trend.mean_throughput_per_s", Rate, 1, kHigher, "throughput",
            "jobs completed per second in the measured span", "achieved rate"},
     Metric{"offered_rate", "offered_rate_per_s", "", Rate, 1, kNeither, "offered rate",
            "jobs per second the load generator was asked to post"},
     Metric{"drop_rate", "drop_rate", "verdict.drop_fraction", Ratio, 1, kLower, "drop rate",
-           "share of the posted jobs dropped because they could not start within the "
-           "deadline window"},
+           "jobs_expired / jobs_posted: share of the posted jobs dropped because they could "
+           "not start within their deadline window"},
     Metric{"late_rate", "late_rate", "verdict.late_fraction", Ratio, 1, kLower, "late rate",
            "share of the jobs that started later than the lateness limit"},
-    Metric{"deadline_drops", "deadline_drops", "", Count, 1, kLower, "deadline drops",
-           "jobs dropped because they could not start within the deadline window"},
     Metric{"late_starts", "late_starts", "", Count, 1, kLower, "late starts",
            "jobs that started later than the lateness limit"},
     Metric{"max_backlog", "max_backlog", "", Count, 1, kLower, "largest backlog",

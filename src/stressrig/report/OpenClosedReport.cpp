@@ -47,12 +47,12 @@ nlohmann::json loadRunJson(const LoadRunResult& r) {
         {"achieved_rate_per_s", jsonNumber(r.achievedRate)},
         {"completed_in_span", r.completedInSpan},
         {"span_too_short", r.spanTooShort},
-        {"posted", r.posted},
-        {"measured", r.measured},
-        {"completed", r.completed},
-        {"deadline_drops", r.expired},
-        {"failed", r.failed},
-        {"cancelled", r.cancelled},
+        {"jobs_posted", r.posted},
+        {"jobs_measured", r.measured},
+        {"jobs_completed", r.completed},
+        {"jobs_expired", r.expired},
+        {"jobs_failed", r.failed},
+        {"jobs_cancelled", r.cancelled},
         {"posted_late", r.postedLate},
         {"drained", r.drained},
         {"interrupted", r.interrupted},
@@ -71,7 +71,7 @@ std::vector<std::string> loadRunText(const LoadRunResult& r) {
     std::string counts =
         fmt::format("{:>6}: offered {}  achieved {}  jobs {} (measured {})  completed {}", r.method,
                     rate(r.offeredRate), rate(r.achievedRate), r.posted, r.measured, r.completed);
-    if (r.expired) counts += fmt::format("  DROPPED at their deadline {}", r.expired);
+    if (r.expired) counts += fmt::format("  EXPIRED (past their deadline) {}", r.expired);
     if (r.failed) counts += fmt::format("  FAILED {}", r.failed);
     if (r.cancelled) counts += fmt::format("  cancelled {}", r.cancelled);
     if (!r.drained) counts += "  (not drained at the end)";
@@ -110,7 +110,7 @@ CsvTable loadSummaryTable(const std::vector<const LoadRunResult*>& runs) {
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
     for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "measured"s,
-                          "completed"s, figure("deadline_drops"), "failures"s, "cancelled"s,
+                          "completed"s, figure("jobs_expired"), "failures"s, "cancelled"s,
                           figure("lateness_mean"), figure("lateness_p50"), figure("lateness_p90"),
                           figure("lateness_p99"), figure("lateness_p99_9"), figure("lateness_max"),
                           "cpu %"s, "generator cpu %"s, figure("rss_max"), figure("max_backlog")})

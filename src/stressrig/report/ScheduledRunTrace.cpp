@@ -89,10 +89,10 @@ void ScheduledRunTrace::addRep(unsigned rep, const testchain::RunResult& run,
                        {"dur", micros(last)},
                        {"args",
                         {{"rep", rep},
-                         {"completed", run.completedJobs},
-                         {"expired", run.expired},
-                         {"cancelled", run.cancelled},
-                         {"failed", run.failed},
+                         {"jobs_completed", run.completedJobs},
+                         {"jobs_expired", run.expired},
+                         {"jobs_cancelled", run.cancelled},
+                         {"jobs_failed", run.failed},
                          {"timed_out", run.timedOut}}}});
 }
 

@@ -72,9 +72,9 @@ nlohmann::json intervalsJson(const std::vector<IntervalRow>& rows) {
                      {"achieved_per_s", jsonNumber(r.i.throughput)},
                      {"backlog", jsonNumber(r.i.backlog)},
                      {"lateness_p99_us", jsonNumber(r.i.latenessP99Us)},
-                     {"measured", r.measured},
+                     {"jobs_measured", r.measured},
                      {"late", r.late},
-                     {"drops", r.drops}});
+                     {"jobs_expired", r.drops}});
     return a;
 }
 

@@ -41,9 +41,9 @@ std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& 
             textOr(s.load.achievedRate, [](double v) { return Units::formatRate(v); }), h.count(),
             usText(percentileUs(h, 50)), usText(percentileUs(h, 90)), usText(percentileUs(h, 99)),
             usText(percentileUs(h, 99.9)), usText(percentileUs(h, 100)));
-        if (s.load.expired) line += fmt::format("  dropped {}", s.load.expired);
-        if (s.load.missed) line += fmt::format("  MISSED {}", s.load.missed);
-        if (s.load.repeated) line += fmt::format("  RAN TWICE {}", s.load.repeated);
+        if (s.load.expired) line += fmt::format("  expired {}", s.load.expired);
+        if (s.load.missed) line += fmt::format("  LOST {}", s.load.missed);
+        if (s.load.repeated) line += fmt::format("  REPEATED {}", s.load.repeated);
         if (!s.load.drained) line += fmt::format("  not drained ({} skipped)", s.load.cancelled);
         if (s.load.interrupted) line += "  (interrupted)";
         t.push_back(std::move(line));
@@ -57,11 +57,11 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
     t.addColumn("arrival times", CsvTable::Kind::Text);
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
-    for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "jobs measured"s,
-                          "completed"s, figure("deadline_drops"), "missed"s, "repeated"s,
-                          figure("lateness_p50"),
-                          figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
-                          figure("lateness_max"), "cpu %"s, "generator cpu %"s})
+    for (std::string c :
+         {figure("offered_rate"), figure("throughput"), "jobs"s, "jobs measured"s, "completed"s,
+          figure("jobs_expired"), "missed"s, "repeated"s, figure("lateness_p50"),
+          figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
+          figure("lateness_max"), "cpu %"s, "generator cpu %"s})
         t.addColumn(std::move(c));
     for (const StreamRunResult& s : runs) {
         const LoadRunResult& r = s.load;
@@ -93,9 +93,8 @@ nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
         nlohmann::json e = loadRunJson(s.load);
         e["arrival_times"] = arrivalTimesName(s.arrivalTimes);
         e["arrival_times_text"] = i < arrivalTexts.size() ? arrivalTexts[i] : std::string();
-        e["jobs_measured"] = s.load.lateness.count();
-        e["missed_jobs"] = s.load.missed;
-        e["repeated_jobs"] = s.load.repeated;
+        e["jobs_lost"] = s.load.missed;
+        e["jobs_repeated"] = s.load.repeated;
         if (s.load.samples.empty()) {
             // No sampler runs beside a stream backend: backlog and RSS are not measured.
             e["max_backlog"] = nullptr;

@@ -23,8 +23,8 @@ std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& 
 /// "generator cpu %"; a percentile the count does not support is an empty cell.
 CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs);
 
-/// { name: { the open-mode run JSON, "arrival_times", "arrival_times_text",
-///   "jobs_measured", "missed_jobs", "repeated_jobs" } }; "max_backlog" and "rss_max_mib"
+/// { name: { the open-mode run JSON, "arrival_times", "arrival_times_text", "jobs_lost",
+///   "jobs_repeated" } }; "max_backlog" and "rss_max_mib"
 ///   are null for a run that was not sampled.
 nlohmann::json streamBackendsJson(const std::vector<StreamRunResult>& runs,
                                   const std::vector<std::string>& arrivalTexts);
