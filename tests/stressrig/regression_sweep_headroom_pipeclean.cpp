@@ -3,9 +3,12 @@
 // what the mode does. No timed assertions: counts, timetables, hashes, classes, files.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -350,6 +353,37 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
     EXPECT_EQ(res.at("backend"), "pullsched");  // one backend: no "backends" level
     EXPECT_FALSE(res.at("deadlines").get<bool>());
     EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.csv"));
+    fs::remove_all(dir);
+}
+
+// The text's per-pattern exactly-once counts and ledger are the JSON's.
+TEST(PipecleanMode, TheTextShowsTheExactlyOnceCountsAndTheLedger) {
+    const fs::path dir = rigtest::scratch("steps", "pipeclean-text");
+    const rigtest::Result r = rigtest::rig("--mode=pipeclean --nodes=32 --quiet --no-render", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json patterns =
+        json::parse(rigtest::slurp(dir / "out" / "pipeclean.json")).at("result").at("patterns");
+    std::istringstream lines(r.out);
+    std::size_t rows = 0;
+    bool header = false;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+        if (w.size() >= 12 && w[0] == "pattern") {
+            // "max job" and "max late" are two words each
+            header = w[9] == "lost" && w[10] == "twice" && w[11] == "ledger";
+            continue;
+        }
+        for (const json& p : patterns)
+            if (w.size() >= 12 && w[0] == p.at("pattern").get<std::string>()) {
+                ++rows;
+                EXPECT_EQ(w[7], p.at("jobs_lost").dump()) << line;
+                EXPECT_EQ(w[8], p.at("jobs_repeated").dump()) << line;
+                EXPECT_EQ(w[9], p.at("ledger").at("pending") == 0 ? "ok" : "open") << line;
+            }
+    }
+    EXPECT_TRUE(header) << r.out;
+    EXPECT_EQ(rows, patterns.size()) << r.out;
     fs::remove_all(dir);
 }
 

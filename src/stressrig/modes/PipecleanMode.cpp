@@ -491,6 +491,16 @@ class PipecleanMode final : public Mode {
                 {"pending", s.submitted - std::min(ended, s.submitted)}};
     }
 
+    /// The scheduler's ledger in a word: "ok" when every posted job ended, else how many
+    /// are pending; "n/a" for a backend without one.
+    static std::string ledgerText(const std::optional<Statistics>& s) {
+        if (!s) return "n/a";
+        const std::uint64_t ended = s->completed + s->failed + s->expired + s->cancelled;
+        return ended == s->submitted
+                   ? "ok"
+                   : fmt::format("{} open", s->submitted - std::min(ended, s->submitted));
+    }
+
     std::vector<std::string> textLines(const std::vector<PatternResult>& results,
                                        std::size_t presetCount, const std::string& backend) const {
         std::vector<std::string> text;
@@ -500,18 +510,24 @@ class PipecleanMode final : public Mode {
                         backend, presetCount, graph_.nodes, durationText(exec_.load), exec_.workers,
                         durationText(sched_.level)));
         text.push_back(deadlinesReason_);
-        text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
-                                   "pattern", "nodes", "work", "run", "max job", "max late",
-                                   "expired", "hash", "result"));
+        const char* row = "{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5} {:>5} {:>5} {:>7}  {}";
+        text.push_back(fmt::format(fmt::runtime(row), "pattern", "nodes", "work", "run", "max job",
+                                   "max late", "expired", "lost", "twice", "ledger", "hash",
+                                   "result"));
+        const auto count = [](const std::optional<ExecutionFinding>& f,
+                              std::size_t ExecutionFinding::*n) {
+            return f ? std::to_string((*f).*n) : std::string("n/a");
+        };
         for (const PatternResult& pr : results) {
-            text.push_back(fmt::format("{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5}  {}",
-                                       pr.pattern, pr.nodes, durationText(pr.work),
-                                       msText(pr.runTimeMs), usText(pr.maxJobUs),
-                                       usText(pr.maxLatenessUs), pr.expired + pr.cancelled,
-                                       !pr.hashChecked ? "n/a"
-                                       : pr.hashOk     ? "ok"
-                                                       : "BAD",
-                                       outcomeText(pr)));
+            text.push_back(fmt::format(
+                fmt::runtime(row), pr.pattern, pr.nodes, durationText(pr.work),
+                msText(pr.runTimeMs), usText(pr.maxJobUs), usText(pr.maxLatenessUs),
+                pr.expired + pr.cancelled, count(pr.executions, &ExecutionFinding::lost),
+                count(pr.executions, &ExecutionFinding::repeated), ledgerText(pr.ledger),
+                !pr.hashChecked ? "n/a"
+                : pr.hashOk     ? "ok"
+                                : "BAD",
+                outcomeText(pr)));
             for (const std::string& w : pr.warnings)
                 text.push_back("    warning: " + w);
         }
