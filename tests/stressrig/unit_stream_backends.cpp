@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -143,6 +144,26 @@ TEST_P(StreamBackendTest, AJobPastItsDeadlineIsDroppedUnstarted) {
     EXPECT_EQ(b->expired(), 1u);
     EXPECT_EQ(b->ended(), 2u);
     EXPECT_EQ(b->skipped(), 0u);
+}
+
+// A backend that holds jobs for their start itself gives up the held ones at a stop rather
+// than waiting until they are due (a closed user's think time may be long).
+TEST_P(StreamBackendTest, AStopDoesNotWaitForAJobHeldForLater) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    if (b->arrivalTimes() != StartTimes::Native)
+        GTEST_SKIP() << "the rig holds the jobs of this backend, not the backend";
+    b->start(1);
+    std::atomic<int> ran{0};
+    b->submit(SteadyClock::now() + 120s, [&ran] { ran.fetch_add(1); });
+    auto stopped = std::async(std::launch::async, [&b] { b->stop(); });
+    // a hang guard, not a time limit: the job is due in two minutes
+    ASSERT_EQ(stopped.wait_for(60s), std::future_status::ready) << "stop() waited for the job";
+    stopped.get();
+    EXPECT_EQ(ran.load(), 0);
+    EXPECT_EQ(b->skipped(), 1u);
+    EXPECT_EQ(b->ended(), 1u);
 }
 
 TEST_P(StreamBackendTest, AClosedLoadAccountsForEveryJob) {
