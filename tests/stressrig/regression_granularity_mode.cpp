@@ -123,7 +123,7 @@ TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
     // the tables: one row per backend and size; one METG row per backend
     const CsvTable curves = CsvTable::readFile(dir / "granularity.csv");
     EXPECT_EQ(curves.rowCount(), 6u);
-    EXPECT_TRUE(curves.hasColumn("job size (us)"));
+    EXPECT_TRUE(curves.hasColumn("job size us"));
     EXPECT_TRUE(curves.hasColumn("efficiency"));
     const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
     ASSERT_EQ(metg.rowCount(), 2u);
@@ -276,12 +276,12 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
         }
     }
     const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
-    ASSERT_TRUE(metg.hasColumn("empty jobs (ns/job)"));
-    ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run (ns/job)"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs ns per job"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run ns per job"));
     ASSERT_TRUE(metg.hasColumn("empty jobs: busiest thread's share"));
     ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run: busiest thread's share"));
     const double pullschedNs = g.at("backends").at("pullsched").at("empty_ns_per_job");
-    EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs (ns/job)")), pullschedNs,
+    EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs ns per job")), pullschedNs,
                 1e-3 * pullschedNs);  // the CSV's significant digits
     fs::remove_all(dir);
 }

@@ -228,25 +228,16 @@ bool lookalike(std::string_view header) {
                        [&](const FigureLookalike& l) { return l.header == header; });
 }
 
-/// What a CSV file's figure columns break: a header that is not the catalogue's in any
-/// style, or headers of two styles in one file. Empty when every figure column is right.
+/// What a CSV file's figure columns break: a header that is not the catalogue's (its words
+/// and unit, the one convention of every table). Empty when every figure column is right.
 std::string figureHeaderProblems(const CsvTable& t) {
-    constexpr CsvStyle kStyles[] = {CsvStyle::Words, CsvStyle::Key, CsvStyle::SpacedKey,
-                                    CsvStyle::UnitInParentheses};
     std::string problems;
-    std::vector<CsvStyle> styles(std::begin(kStyles), std::end(kStyles));
     for (const CsvTable::Column& c : t.columns()) {
         const Metric* m = figureNamedBy(c.name);
         if (m == nullptr || lookalike(c.name)) continue;
-        std::erase_if(styles,
-                      [&](CsvStyle s) { return MetricCatalogue::csvHeader(*m, s) != c.name; });
-        if (styles.empty()) {
+        if (const std::string header = MetricCatalogue::csvHeader(*m); header != c.name)
             problems += "\n  '" + c.name + "' names " + std::string(m->name) +
-                        " but is not its catalogue header in any style (one style per file):";
-            for (CsvStyle s : kStyles)
-                problems += " '" + MetricCatalogue::csvHeader(*m, s) + "'";
-            styles.assign(std::begin(kStyles), std::end(kStyles));
-        }
+                        " but is not its catalogue header '" + header + "'";
     }
     return problems;
 }

@@ -130,7 +130,7 @@ TEST(SoakMode, EnoughIntervalsGiveTrendsWithUncertainty) {
     EXPECT_NE(r.out.find("RSS MiB"), std::string::npos);
     const std::string csv = rigtest::slurp(dir / "out/soak.csv");
     for (const char* col : {"\"throughput per s\"", "\"p99 lateness us\"", "\"rss MiB\"",
-                            "\"cpu %\"", "\"backlog\"", "\"drops\"", "\"steal %\""})
+                            "\"cpu %\"", "\"backlog\"", "\"jobs expired\"", "\"steal %\""})
         EXPECT_NE(csv.find(col), std::string::npos) << col;
     for (const char* f :
          {"soak-throughput.gp", "soak-memory.gp", "soak-cpu.gp", "soak-lateness.hgrm"})

@@ -111,8 +111,8 @@ TEST(SweepMode, OptionsAppearAndApply) {
 
     const CsvTable csv = CsvTable::readFile(dir / "out" / "sweep.csv");
     EXPECT_EQ(csv.rowCount(), steps.size());
-    for (const char* col : {"workers", "offered_rate_per_s", "rss_mib", "cpu_percent",
-                            "lateness_p99_us", "drop_percent", "class"})
+    for (const char* col : {"workers", "offered rate per s", "rss MiB", "cpu %", "p99 lateness us",
+                            "jobs expired", "drop %", "class"})
         EXPECT_TRUE(csv.hasColumn(col)) << col;
     // one picture for every worker count, with y = x and the class bands
     const std::string gp = rigtest::slurp(dir / "out" / "sweep.gp");
@@ -297,7 +297,7 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
     }
     const CsvTable csv = CsvTable::readFile(dir / "out" / "headroom-load.csv");
     for (std::size_t i = 0; i < csv.rowCount(); ++i)
-        for (const char* col : {"lateness_mean_us", "lateness_p99_us"})
+        for (const char* col : {"mean lateness us", "p99 lateness us"})
             EXPECT_TRUE(std::isnan(csv.number(i, col))) << col << " row " << i;
 
     // --drop-threshold=100%: the same drops are within the threshold.

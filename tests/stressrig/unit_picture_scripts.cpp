@@ -308,31 +308,31 @@ TEST(SweepPlot, Renders) {
 }
 
 TEST(HeadroomPlots, OverTheOfferedLoadWithCpuAndIntegerCopies) {
-    CsvTable lt({"offered_rate_per_s", "machine_cpu_percent", "lateness_mean_us", "lateness_p99_us",
+    CsvTable lt({"offered rate per s", "machine cpu %", "mean lateness us", "p99 lateness us",
                  "sustained"});
     lt.addRow({100.0, 60.0, 10.0, 20.0, 1.0});
     lt.addRow({200.0, 40.0, 12.0, 30.0, 1.0});  // CPU % need not rise: x is the offered load
     lt.addRow({400.0, 90.0, 800.0, 5000.0, 0.0});
     const std::string s =
-        headroomLoadPlot(lt, {"lateness_mean_us", "lateness_p99_us"}, "headroom").text("h.png");
+        headroomLoadPlot(lt, {"mean lateness us", "p99 lateness us"}, "headroom").text("h.png");
     EXPECT_NE(s.find("set xlabel 'offered load [jobs/s]'"), std::string::npos);
     EXPECT_NE(s.find("set y2label 'machine CPU [%]'"), std::string::npos);
     EXPECT_NE(s.find("using 1:2 axes x1y2"), std::string::npos);
     EXPECT_NE(s.find("sustained (up to 200 jobs/s)"), std::string::npos);
     EXPECT_NE(s.find("title 'p99 lateness'"), std::string::npos);
     EXPECT_NE(s.find("title 'mean lateness'"), std::string::npos);
-    expectRenders(headroomLoadPlot(lt, {"lateness_mean_us", "lateness_p99_us"}, "headroom"),
+    expectRenders(headroomLoadPlot(lt, {"mean lateness us", "p99 lateness us"}, "headroom"),
                   "headroom-load");
     EXPECT_EQ(s.find("throughput"), std::string::npos) << "no achieved rate in this table";
     EXPECT_EQ(s.find("deadline window"), std::string::npos) << "no window given";
 
     // with the achieved rate: a throughput line; with a deadline window the p99 reaches:
     // the window drawn and said to clip the lateness
-    CsvTable at({"offered_rate_per_s", "achieved_rate_per_s", "machine_cpu_percent",
-                 "lateness_mean_us", "lateness_p99_us", "sustained"});
+    CsvTable at({"offered rate per s", "achieved rate per s", "machine cpu %", "mean lateness us",
+                 "p99 lateness us", "sustained"});
     at.addRow({100.0, 100.0, 60.0, 10.0, 20.0, 1.0});
     at.addRow({400.0, 300.0, 90.0, 80000.0, 100000.0, 0.0});
-    const std::vector<std::string> y{"lateness_mean_us", "lateness_p99_us"};
+    const std::vector<std::string> y{"mean lateness us", "p99 lateness us"};
     const std::string w = headroomLoadPlot(at, y, "headroom", 100000.0).text("h.png");
     EXPECT_NE(w.find("using 1:($1 > 0 ? 100 * $2 / $1 : 1/0) axes x1y2"), std::string::npos) << w;
     EXPECT_NE(w.find("title 'throughput: achieved / offered % (right axis)'"), std::string::npos);
@@ -342,7 +342,7 @@ TEST(HeadroomPlots, OverTheOfferedLoadWithCpuAndIntegerCopies) {
     EXPECT_EQ(far.find("deadline window"), std::string::npos) << "a window far above: not drawn";
     expectRenders(headroomLoadPlot(at, y, "headroom", 100000.0), "headroom-load-clipped");
 
-    CsvTable ct({"copies", "machine_cpu_percent", "time_s", "efficiency"});
+    CsvTable ct({"copies", "machine cpu %", "time s", "efficiency"});
     for (int k = 1; k <= 4; ++k)
         ct.addRow({double(k), 25.0 * k, 1.0 + 0.1 * k, 1.0 / (1 + 0.1 * k)});
     const std::string c = headroomCopiesPlot(ct, "copies").text("c.png");

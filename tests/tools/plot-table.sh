@@ -26,17 +26,19 @@ expect() {
 # digits (gnuplot alone reads "322 drops" as 322), an empty cell.
 cat >"$dir/sweep.csv" <<'CSV'
 # mode: sweep
-"workers","offered_rate_per_s","achieved_rate_per_s","lateness_p99_us","reason"
+"workers","offered rate per s","achieved rate per s","p99 lateness us","reason"
 1,500,499.0,5480.4,"p99 lateness 5.48ms > 1.00ms"
 1,1500,1101.6,,"322 drops of 1500 jobs > 1%"
 1,2500,1850.2,99942.3,"1852 drops of 2500 jobs > 1%"
 CSV
 
-expect 0 "wrote chosen.png" -- gnuplot -e "csv='sweep.csv'; out='chosen.png'; xcol='offered_rate_per_s'; cols='achieved_rate_per_s,4'; y2='lateness_p99_us'" "$table"
+# Names hold blanks: a list of them takes commas.
+expect 0 "wrote chosen.png" -- gnuplot -e "csv='sweep.csv'; out='chosen.png'; xcol='offered rate per s'; cols='achieved rate per s, 4'; y2='p99 lateness us'" "$table"
 [ -s "$dir/chosen.png" ] || fail "chosen.png was not written"
 
 expect 1 "column 'reason' of sweep.csv is not numeric" -- gnuplot -e "csv='sweep.csv'; out='text.png'; cols='reason'" "$table"
 expect 1 "no column 'p95' in sweep.csv" -- gnuplot -e "csv='sweep.csv'; out='unknown.png'; cols='3 p95'" "$table"
+expect 1 "no column 'p95 lateness us' in sweep.csv" -- gnuplot -e "csv='sweep.csv'; out='unknown.png'; cols='3, p95 lateness us'" "$table"
 [ ! -e "$dir/text.png" ] && [ ! -e "$dir/unknown.png" ] || fail "a refused plot left a picture"
 
 # Without cols: the text column is left out, the numeric ones are plotted.

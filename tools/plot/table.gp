@@ -1,7 +1,9 @@
 # Generic plot of any stressrig CSV: x = the first column (or xcol='…'), y = the columns
-# named in cols='…' (names or numbers, separated by spaces or commas).
+# named in cols='…' (names or numbers; separated by commas, or without a comma by blanks:
+# the rig's column names hold blanks, `p99 lateness us`, so a list of them takes commas;
+# one name alone needs none).
 #
-#   gnuplot -e "csv='out/sweep.csv'; cols='achieved_rate_per_s lateness_p99_us'; y2='lateness_p99_us'" tools/plot/table.gp
+#   gnuplot -e "csv='out/sweep.csv'; cols='achieved rate per s, p99 lateness us'; y2='p99 lateness us'" tools/plot/table.gp
 #
 # Only numeric columns are plotted: a column is numeric when every non-empty cell is a
 # number (so a text column such as `reason`, whose cells may start with digits, is not);
@@ -57,19 +59,29 @@ isDigits(s) = strlen(s) > 0 && strstrt(s, ".") == 0 && strstrt(s, "e") == 0 \
               && strstrt(s, "E") == 0 && strstrt(s, "-") == 0 && strstrt(s, "+") == 0 && isNumberFrom(s, 1)
 columnOf(s) = isDigits(s) ? (int(s) >= 1 && int(s) <= Ncol ? int(s) : 0) : headerIndex(s, 1)
 headerIndex(s, k) = k > Ncol ? 0 : (Header[k] eq s ? k : headerIndex(s, k + 1))
-# A list written with commas or spaces, as a list of words.
-spaced(s) = strstrt(s, ",") == 0 ? s : spaced(s[1:strstrt(s, ",") - 1]." ".s[strstrt(s, ",") + 1:])
-
 # An entry of cols, x or y2 as a numeric column's number; stops with a message otherwise.
 ColumnError = ""
 checkedColumn(s) = (C = columnOf(s), \
     ColumnError = (C == 0 ? sprintf("no column '%s' in %s", s, csv) \
                    : (!Numeric[C] ? sprintf("column '%s' of %s is not numeric (text or empty)", s, csv) : "")), C)
+# A list of entries as blank-separated column numbers: with a comma the entries are
+# separated by commas (and may hold blanks); without one, a whole column name is one
+# entry, else blanks separate them. The first bad entry sets ColumnError and ends the list.
+trimmed(s) = strlen(s) == 0 ? s : (s[1:1] eq " " ? trimmed(s[2:]) \
+             : (s[strlen(s):strlen(s)] eq " " ? trimmed(s[1:strlen(s) - 1]) : s))
+listed(e) = strlen(e) == 0 || strlen(ColumnError) > 0 ? "" : sprintf(" %d", checkedColumn(e))
+commaList(s) = strstrt(s, ",") == 0 ? listed(trimmed(s)) \
+               : listed(trimmed(s[1:strstrt(s, ",") - 1])).commaList(s[strstrt(s, ",") + 1:])
+blankList(s, k) = k > words(s) ? "" : listed(word(s, k)).blankList(s, k + 1)
+columnList(s) = strstrt(s, ",") > 0 ? commaList(s) \
+                : (columnOf(trimmed(s)) > 0 ? listed(trimmed(s)) : blankList(s, 1))
 
 Xcol = checkedColumn(xcol)
 if (strlen(ColumnError) > 0) { print "table.gp: xcol: ".ColumnError.". Numeric columns:".NumericList; exit status 1 }
 
-Chosen = spaced(cols)
+ColumnError = ""
+Chosen = columnList(cols)
+if (strlen(ColumnError) > 0) { print "table.gp: cols: ".ColumnError.". Numeric columns:".NumericList; exit status 1 }
 if (words(Chosen) == 0) {
     do for [i=1:Ncol] { if (Numeric[i] && i != Xcol) { Chosen = Chosen." ".i } }
     if (words(Chosen) == 0) { print "table.gp: ".csv." has no numeric column to plot"; exit status 1 }
@@ -79,18 +91,15 @@ if (words(Chosen) == 0) {
         exit status 1
     }
 }
-Axis2 = ""
-do for [w in spaced(y2)] {
-    Axis2 = Axis2." ".checkedColumn(w)
-    if (strlen(ColumnError) > 0) { print "table.gp: y2: ".ColumnError.". Numeric columns:".NumericList; exit status 1 }
-}
+ColumnError = ""
+Axis2 = columnList(y2)
+if (strlen(ColumnError) > 0) { print "table.gp: y2: ".ColumnError.". Numeric columns:".NumericList; exit status 1 }
 isY2(i) = strstrt(Axis2." ", " ".i." ") > 0
 
 PlotCmd = ""
 HasY2 = 0
 do for [w in Chosen] {
-    i = checkedColumn(w)
-    if (strlen(ColumnError) > 0) { print "table.gp: cols: ".ColumnError.". Numeric columns:".NumericList; exit status 1 }
+    i = int(w)
     if (isY2(i)) { HasY2 = 1 }
     PlotCmd = PlotCmd.(strlen(PlotCmd) > 0 ? ", " : "") \
               .sprintf("csv using %d:%d%s with %s title '%s'", Xcol, i, \

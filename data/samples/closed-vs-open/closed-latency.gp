@@ -3,15 +3,15 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "percentile","nines","closed lateness us","open lateness us"
-0,-0,492.287,3549.183
-50,0.301029995663981,492.799,25886.719
-75,0.602059991327962,497.151,36110.335
-90,1,511.231,44072.959
-95,1.30102999566398,519.167,45645.823
-99,2,574.975,47644.671
-99.9,3.00000000000005,999.935,49348.607
-99.99,3.99999999999957,1040.383,49377.244
-100,5,1041.334,49377.244
+0,-0,503.039,0.091
+50,0.301029995663981,1013.759,0.651
+75,0.602059991327962,1032.703,88.639
+90,1,1200.127,7421.951
+95,1.30102999566398,4550.655,8306.687
+99,2,5054.463,13418.495
+99.9,3.00000000000005,8568.831,14188.543
+99.99,3.99999999999957,,
+100,5,9062.568,14215.4
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -28,7 +28,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set title "closed vs open at the same rate: start lateness by percentile\n4 closed users reached 4.00k/s with p99 lateness 575µs; open load at that rate: p99 lateness 47.6ms" textcolor rgb '#b26a00'
+set title "closed vs open at the same rate: start lateness by percentile\n4 closed users reached 1.89k/s with p99 lateness 5.05ms; open load at that rate: p99 lateness 13.4ms" textcolor rgb '#b26a00'
 set logscale x 10
 set xrange [0.8:1.6e5]
 set xtics ('min' 1, '50 %%' 2, '90 %%' 10, '99 %%' 100, '99.9 %%' 1000, '99.99 %%' 10000, 'max' 100000)

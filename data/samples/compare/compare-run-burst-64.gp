@@ -3,29 +3,29 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "row","metric","change %","class"
-1,"runtime ms (per rep)",55.3204771821821,1
-2,"delta ms (per rep)",-101.550575359667,0
-3,"efficiency (per rep)",28.7374428429273,0
-4,"avg concurrency (per rep)",-37.0620293264075,1
-5,"lateness p50 us (per rep)",-94.0080923292641,0
-6,"avg_concurrency",-37.7388069000692,4
-7,"backends.pullsched.runtime_median_ms",55.3204771821821,4
+1,"runtime ms (per rep)",48.0457281202521,1
+2,"delta ms (per rep)",12.771587518537,3
+3,"efficiency (per rep)",35.1841100422626,0
+4,"avg concurrency (per rep)",-37.8433725787793,1
+5,"p50 lateness us (per rep)",-9.65785232504161,3
+6,"avg_concurrency",-36.4922789814643,4
+7,"backends.pullsched.runtime_median_ms",48.0457281202521,4
 8,"concurrency",-50,4
-9,"delta_ms",-95.7888952905695,4
-10,"efficiency",35.2583820951248,4
+9,"delta_ms",4.71731522844028,4
+10,"efficiency",37.4681343357956,4
 11,"expected_ms",60.9756097560976,4
-12,"lateness_max_us",-56.4792922811381,4
-13,"lateness_mean_us",-31.2447815316275,4
-14,"lateness_p50_us",-87.2178953732352,4
-15,"lateness_p90_us",-20.4026169544153,4
-16,"lateness_p99_us",-61.0078680823799,4
+12,"lateness_max_us",9.01409028818898,4
+13,"lateness_mean_us",21.7493214137362,4
+14,"lateness_p50_us",15.6991457171118,4
+15,"lateness_p90_us",54.22289517142,4
+16,"lateness_p99_us",26.3406029554541,4
 17,"lower_bound_ms",100,4
 18,"max_concurrency_last_rep",-50,4
 19,"planned_schedule_ms",60.9756097560976,4
-20,"runtime_max_ms",3.51995651536382,4
-21,"runtime_min_ms",57.7623227682078,4
-22,"runtime_ms",45.1750374830564,4
-23,"runtime_sdev_ms",-90.4922203986102,4
+20,"runtime_max_ms",28.2829926487,4
+21,"runtime_min_ms",57.3726520343782,4
+22,"runtime_ms",43.7794555817692,4
+23,"runtime_sdev_ms",-8.67521977244469,4
 24,"workers",-50,4
 _End_of_Data_
 
@@ -43,7 +43,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set title "--mode=run: B = B/run-burst-64 against A = A/run-burst-64\nB differs from A beyond the noise in 5 of 5 repeated measurements: runtime ms (per rep) +55.3 %, delta ms (per rep) -101.6 %, efficiency (per rep)\n+28.7 %, avg concurrency (per rep) -37.1 %, lateness p50 us (per rep) -94.0 %; 19 single values differ (no judgement possible)" textcolor rgb '#b26a00'
+set title "--mode=run: B = B/run-burst-64 against A = A/run-burst-64\nB differs from A beyond the noise in 3 of 5 repeated measurements: runtime ms (per rep) +48.0 %, efficiency (per rep) +35.2 %, avg concurrency (per\nrep) -37.8 %; 19 single values differ (no judgement possible)" textcolor rgb '#b26a00'
 set xlabel 'change of B against A (%), medians for repeated measurements'
 set yrange [24.6:0.4]
 set ytics nomirror
@@ -51,12 +51,13 @@ unset y2tics
 set grid xtics
 set xzeroaxis lt -1
 set style fill solid 0.7 border -1
-set bmargin 7
+set bmargin 8
 set key at screen 0.5, 0.01 center bottom vertical
 set lmargin 40
 bar(c, k) = (column(4) == k ? c : NaN)
 plot $RunData using (0):1:ytic(2) with dots lc rgb 'white' notitle, \
      $RunData using (bar(column(3), 0) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#2e7d32' title 'B better, beyond the noise (p < 0.05)', \
      $RunData using (bar(column(3), 1) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#ef6c00' title 'B worse, beyond the noise (p < 0.05)', \
+     $RunData using (bar(column(3), 3) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#90a4ae' title 'within the noise', \
      $RunData using (bar(column(3), 4) / 2):1:(abs(column(3)) / 2):(0.35) with boxxyerror lc rgb '#d6d6d6' title 'no judgement possible: single value or too few reps'
 unset output

@@ -2,11 +2,11 @@
 set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
-"copies","machine_cpu_percent","time_s","efficiency"
-1,49.9706183617925,0.199006943,1
-2,99.0442409501509,0.200415994,0.992969368502596
-3,90.0230242461031,0.330874243,0.60145794727213
-4,98.6941814138603,0.403437664,0.493278047039257
+"copies","machine cpu %","time s","efficiency"
+1,46.1519439180058,0.236102731,1
+2,52.5152233024443,0.410482878,0.57518289715363
+3,49.0799531831651,0.669964983,0.352410554269222
+4,49.0511472518956,0.886283042,0.2663965345283
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -23,7 +23,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set title "headroom: k copies of a 400-job chain, one worker each\nmaximum sustained load 2.80k/s (70 % of capacity); 4 copies at efficiency 0.49" textcolor rgb '#b26a00'
+set title "headroom: k copies of a 400-job chain, one worker each\nmaximum sustained load 1.20k/s (30 % of capacity); 4 copies at efficiency 0.27" textcolor rgb '#b26a00'
 set xlabel 'copies running at once (one worker each)'
 set ylabel 'time for every copy to finish [s]'
 set y2label 'efficiency (1 = linear)'

@@ -3,13 +3,13 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "pattern","max job us","max lateness us"
-"isolated",99.999,3.45
-"chains2",100.619,2.791
-"chains3",100.038,200.053
-"segments3",117.645,417.656
-"burst",318.934,911.975
-"stationary",121.841,717.874
-"chains",125.146,323.959
+"isolated",106.5,1.532
+"chains2",109.485,1.215
+"chains3",129.074,107.004
+"segments3",140.601,235.52
+"burst",341.352,980.078
+"stationary",136.485,743.759
+"chains",115.774,319.458
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -26,7 +26,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set title "pipeclean: longest job and largest lateness per pattern\nno correctness failure in 7 patterns: 7 hash-verified" textcolor rgb '#b26a00'
+set title "pipeclean on pullsched: longest job and largest lateness per pattern\nno correctness failure in 7 patterns: 7 hash-verified" textcolor rgb '#b26a00'
 set xlabel 'pattern'
 set ylabel 'time [µs] (log)'
 set style data histograms

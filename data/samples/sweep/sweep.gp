@@ -5,20 +5,19 @@ $RunData << _End_of_Data_
 # class: 0 stable, 1 burst, 2 failure, 3 interrupted
 # lateness limit us: 1000
 "workers","offered per s","achieved per s","p99 us","class","lane","band from per s","band to per s"
-1,500,499.221702020602,24.207,0,0,0,1000
-1,1500,1499.12926620818,6.347,0,0,1000,2000
-1,2500,2500.08482811835,0.532,0,0,2000,3000
-1,3500,3499.71364723851,0.498,0,0,3000,4000
-1,4500,4500.65099674351,2412.543,1,0,4000,5000
-1,5500,5008.72251270788,96141.311,1,0,5000,6000
-1,6500,5023.75324605012,99999.983,2,0,6000,7000
-2,500,499.333951259543,2.861,0,1,0,1000
-2,1500,1499.11473336982,2.055,0,1,1000,2000
-2,2500,2499.41740834222,2.509,0,1,2000,3000
-2,3500,3500.21242631692,2.285,0,1,3000,4000
-2,4500,4499.67704299271,1.82,0,1,4000,5000
-2,5500,5500.5736153266,17.535,0,1,5000,6000
-2,6500,6499.95830127325,853.503,0,1,6000,7000
+1,500,500,13.183,0,0,0,1000
+1,1500,1500,1765.375,1,0,1000,2000
+1,2500,2500,5230.591,1,0,2000,3000
+1,3500,3500,11.263,0,0,3000,4000
+1,4500,4513.33333333333,2160.639,1,0,4000,5000
+1,5500,4692,99999.995,2,0,5000,6000
+2,500,500,1.494,0,1,0,1000
+2,1500,1500,3.629,0,1,1000,2000
+2,2500,2500,1149.951,1,1,2000,3000
+2,3500,3500,1.209,0,1,3000,4000
+2,4500,4498.66666666667,36.767,0,1,4000,5000
+2,5500,5504,716.799,0,1,5000,6000
+2,6500,6412,11288.575,1,1,6000,7000
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -35,7 +34,7 @@ if (strstrt(GpTerminals, " pngcairo ") > 0) {
 } }
 
 set key autotitle columnheader
-set multiplot title "sweep: jobs of 200us, 1/2 workers: achieved rate, p99 lateness and class per offered rate\n1 worker: stable up to 3.50k/s, failing from 6.50k/s; 2 workers: stable up to 6.50k/s" textcolor rgb '#b26a00'
+set multiplot title "sweep: jobs of 200us, 1/2 workers: achieved rate, p99 lateness and class per offered rate\n1 worker: stable up to 3.50k/s, failing from 5.50k/s; 2 workers: stable up to 5.50k/s" textcolor rgb '#b26a00'
 set lmargin 14
 set rmargin 44
 set grid

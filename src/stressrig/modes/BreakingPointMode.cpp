@@ -613,9 +613,8 @@ void BreakingPointMode::backendTables(ModeResult& r, const Plan& p, const Backen
                      "failed");
     r.tables.push_back({b.suffix, table});
 
-    CsvTable runsTable({"probe", "stress", "run",
-                        MetricCatalogue::csvHeader("runtime", CsvStyle::SpacedKey), "expected ms",
-                        "delta ms", "complete", "failed"});
+    CsvTable runsTable({"probe", "stress", "run", MetricCatalogue::csvHeader("runtime"),
+                        "expected ms", "delta ms", "complete", "failed"});
     for (std::size_t i = 0; i < b.probeRuns.size(); ++i)
         for (std::size_t k = 0; k < b.probeRuns[i].size(); ++k) {
             const ProbeRun& run = b.probeRuns[i][k];

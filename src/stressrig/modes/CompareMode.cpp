@@ -191,9 +191,7 @@ struct RepeatedSource {
 
 const std::vector<RepeatedSource>& repeatedSources() {
     // the figures' columns as the run and breaking-point modes write them
-    const auto figure = [](std::string_view name) {
-        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
-    };
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
     static const std::vector<RepeatedSource> sources{
         {"run",
          "-reps",
@@ -227,8 +225,14 @@ std::map<double, std::vector<double>> columnOf(const StoredResult& s, const std:
         throw UsageError(
             fmt::format("cannot read '{}': {}", (s.directory / file).string(), e.what()));
     }
+    // the file is there but not the column: written under another header convention
+    for (const std::string& wanted : {column, std::string(groupBy ? groupBy : "")})
+        if (!wanted.empty() && !t.hasColumn(wanted))
+            throw UsageError(fmt::format(
+                "'{}' has no column '{}': written by an older stressrig, whose CSV headers "
+                "differ; compare reads results of this version only: run both again",
+                (s.directory / file).string(), wanted));
     std::map<double, std::vector<double>> groups;
-    if (!t.hasColumn(column) || (groupBy && !t.hasColumn(groupBy))) return groups;
     for (std::size_t i = 0; i < t.rowCount(); ++i)
         groups[groupBy ? t.number(i, groupBy) : 0.0].push_back(t.number(i, column));
     return groups;

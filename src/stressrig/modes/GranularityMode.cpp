@@ -576,25 +576,23 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     curves.addColumn("graph", CsvTable::Kind::Text);
     curves.addColumn("backend", CsvTable::Kind::Text);
     using namespace std::string_literals;
-    const auto figure = [](std::string_view name) {
-        return MetricCatalogue::csvHeader(name, CsvStyle::UnitInParentheses);
-    };
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
     for (std::string c :
-         {"job size (us)"s, "runs"s, figure("runs_verified"), "makespan median (ms)"s,
-          "makespan min (ms)"s, "makespan max (ms)"s, "ideal (ms)"s, figure("efficiency")})
+         {"job size us"s, "runs"s, figure("runs_verified"), "makespan median ms"s,
+          "makespan min ms"s, "makespan max ms"s, "ideal ms"s, figure("efficiency")})
         curves.addColumn(std::move(c));
     CsvTable metgTable;
     metgTable.addColumn("graph", CsvTable::Kind::Text);
     metgTable.addColumn("backend", CsvTable::Kind::Text);
     metgTable.addColumn(figure("metg"));
     metgTable.addColumn("metg kind", CsvTable::Kind::Text);
-    metgTable.addColumn("metg bound (us)");
-    metgTable.addColumn("first reached (us)");
+    metgTable.addColumn("metg bound us");
+    metgTable.addColumn("first reached us");
     metgTable.addColumn("non-monotonic");
     metgTable.addColumn("sizes measured");
     metgTable.addColumn("stopped", CsvTable::Kind::Text);
-    metgTable.addColumn("empty jobs (ns/job)");
-    metgTable.addColumn("empty jobs planned in the run (ns/job)");
+    metgTable.addColumn("empty jobs ns per job");
+    metgTable.addColumn("empty jobs planned in the run ns per job");
     metgTable.addColumn("empty jobs: busiest thread's share");
     metgTable.addColumn("empty jobs planned in the run: busiest thread's share");
     for (const GraphResult& g : m.results)
@@ -633,7 +631,7 @@ CsvTable efficiencyColumns(const std::vector<GraphResult>& results) {
     std::vector<GranularitySweep> every;
     for (const GraphResult& g : results)
         every.insert(every.end(), g.sweeps.begin(), g.sweeps.end());
-    CsvTable wide({"job size (us)"});
+    CsvTable wide({"job size us"});
     for (const GraphResult& g : results)
         for (const GranularitySweep& s : g.sweeps)
             wide.addColumn(g.choice.label + " " + s.backend);

@@ -278,7 +278,9 @@ class HeadroomMode final : public Mode {
                                                                chainJobs))});
         const CsvTable lt = loadTable(steps, sustained, cores);
         r.tables.push_back({"-load", lt});
-        if (const auto y = columnsWithData(lt, {"lateness_mean_us", "lateness_p99_us"}); !y.empty())
+        if (const auto y = columnsWithData(lt, {MetricCatalogue::csvHeader("lateness_mean"),
+                                                MetricCatalogue::csvHeader("lateness_p99")});
+            !y.empty())
             r.plots.push_back(
                 {"-load", headroomLoadPlot(
                               lt, y,
@@ -309,8 +311,8 @@ class HeadroomMode final : public Mode {
     }
 
     static CsvTable copiesTable(const std::vector<loadtest::HeadroomRow>& copies) {
-        CsvTable ct({"copies", "machine_cpu_percent", "time_s",
-                     MetricCatalogue::csvHeader("efficiency", CsvStyle::Key)});
+        CsvTable ct(
+            {"copies", "machine cpu %", "time s", MetricCatalogue::csvHeader("efficiency")});
         for (const auto& c : copies)
             ct.addRow({static_cast<double>(c.copies), c.cpuPercent, c.seconds, c.efficiency});
         return ct;
@@ -318,13 +320,12 @@ class HeadroomMode final : public Mode {
 
     static CsvTable loadTable(const std::vector<LoadStep>& steps, const Sustained& sustained,
                               unsigned cores) {
-        const auto figure = [](std::string_view name) {
-            return MetricCatalogue::csvHeader(name, CsvStyle::Key);
-        };
-        CsvTable lt({"capacity_percent", figure("offered_rate"), figure("throughput"), "jobs",
-                     "measured", "drops", "cpu_percent", "machine_cpu_percent", "rss_mib",
-                     figure("lateness_mean"), figure("lateness_p50"), figure("lateness_p99"),
-                     figure("lateness_max"), "sustained"});
+        const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
+        CsvTable lt({"capacity %", figure("offered_rate"), figure("throughput"),
+                     figure("jobs_posted"), figure("jobs_measured"), figure("jobs_expired"),
+                     "cpu %", "machine cpu %", "rss MiB", figure("lateness_mean"),
+                     figure("lateness_p50"), figure("lateness_p99"), figure("lateness_max"),
+                     "sustained"});
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LoadStep& s = steps[i];
             const StepResult& m = s.r;

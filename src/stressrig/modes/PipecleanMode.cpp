@@ -50,6 +50,7 @@
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/Presets.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
 #include "report/PipecleanPlot.hpp"
@@ -409,12 +410,16 @@ class PipecleanMode final : public Mode {
     static CsvTable patternTable(const std::vector<PatternResult>& results) {
         CsvTable t;
         t.addColumn("pattern", CsvTable::Kind::Text);
-        for (const char* c : {"nodes", "levels", "workers", "completed", "failed", "expired",
-                              "cancelled", "hash_ok", "work_ms", "expected_end_ms", "run_time_ms",
-                              "max_job_us", "max_lateness_us", "max_overrun", "outlier"})
+        const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
+        for (const std::string& c :
+             {std::string("nodes"), std::string("levels"), std::string("workers"),
+              figure("jobs_completed"), figure("jobs_failed"), figure("jobs_expired"),
+              figure("jobs_cancelled"), std::string("hash ok"), figure("work"),
+              std::string("expected end ms"), figure("runtime"), std::string("max job us"),
+              figure("lateness_max"), std::string("max overrun"), std::string("outlier")})
             t.addColumn(c);
-        t.addColumn("expected_hash", CsvTable::Kind::Text);
-        t.addColumn("actual_hash", CsvTable::Kind::Text);
+        t.addColumn("expected hash", CsvTable::Kind::Text);
+        t.addColumn("actual hash", CsvTable::Kind::Text);
         t.addColumn("result", CsvTable::Kind::Text);
         t.addColumn("note", CsvTable::Kind::Text);
         for (const PatternResult& pr : results) {

@@ -104,13 +104,11 @@ CsvTable repsTable() {
     t.addColumn("rep");
     t.addColumn("state", CsvTable::Kind::Text);
     using namespace std::string_literals;
-    const auto figure = [](std::string_view name) {
-        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
-    };
-    for (std::string c :
-         {figure("runtime"), "expected ms"s, "lower bound ms"s, "delta ms"s, figure("efficiency"),
-          "avg concurrency"s, figure("lateness_p50"), figure("lateness_p99"), "completed"s,
-          "failed"s, "expired"s, "cancelled"s, "lost"s})
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
+    for (std::string c : {figure("runtime"), "expected ms"s, "lower bound ms"s, "delta ms"s,
+                          figure("efficiency"), "avg concurrency"s, figure("lateness_p50"),
+                          figure("lateness_p99"), figure("jobs_completed"), figure("jobs_failed"),
+                          figure("jobs_expired"), figure("jobs_cancelled"), figure("jobs_lost")})
         t.addColumn(std::move(c));
     t.addColumn("hash", CsvTable::Kind::Text);
     return t;

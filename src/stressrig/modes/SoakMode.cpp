@@ -201,9 +201,10 @@ class SoakMode final : public Mode {
             m.plots.push_back(
                 {"-memory", GnuplotScript::tablePlot(t, "time s", {"rss MiB"}, {"backlog"}, p2)});
             PlotOptions p3;
-            p3.title = "soak: the process's CPU share, steal time and deadline drops per interval";
-            m.plots.push_back({"-cpu", GnuplotScript::tablePlot(t, "time s", {"cpu %", "steal %"},
-                                                                {"drops"}, p3)});
+            p3.title = "soak: the process's CPU share, steal time and expired jobs per interval";
+            m.plots.push_back({"-cpu", GnuplotScript::tablePlot(
+                                           t, "time s", {"cpu %", "steal %"},
+                                           {MetricCatalogue::csvHeader("jobs_expired")}, p3)});
         }
         m.tables.push_back({"", std::move(t)});
         m.files.push_back({"-lateness.hgrm", hgrmText(s.lateness)});
@@ -365,9 +366,10 @@ class SoakMode final : public Mode {
 
     static CsvTable intervalTable(const SoakRunResult& s) {
         const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
-        CsvTable t({"time s", "offered per s", "throughput per s", "jobs", "measured",
-                    figure("lateness_p50"), figure("lateness_p99"), figure("lateness_max"),
-                    figure("late_starts"), "rss MiB", "cpu %", "backlog", "drops", "steal %"});
+        CsvTable t({"time s", "offered per s", "throughput per s", figure("jobs_posted"),
+                    figure("jobs_measured"), figure("lateness_p50"), figure("lateness_p99"),
+                    figure("lateness_max"), figure("late_starts"), "rss MiB", "cpu %", "backlog",
+                    figure("jobs_expired"), "steal %"});
         for (const IntervalRow& r : s.rows)
             t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, static_cast<double>(r.jobs),
                       static_cast<double>(r.measured), r.p50Us, r.i.latenessP99Us, r.maxUs,

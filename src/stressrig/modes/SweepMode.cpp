@@ -261,29 +261,27 @@ class SweepMode final : public Mode {
     CsvTable stepTable(const std::vector<SweepRow>& rows) const {
         CsvTable t;
         using namespace std::string_literals;
-        const auto figure = [](std::string_view name) {
-            return MetricCatalogue::csvHeader(name, CsvStyle::Key);
-        };
+        const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
         for (std::string c : {"workers"s,
                               figure("offered_rate"),
                               figure("throughput"),
-                              "utilisation_percent"s,
-                              "cpu_percent"s,
-                              "rss_mib"s,
-                              "jobs"s,
-                              "measured"s,
-                              "drops"s,
-                              "drop_percent"s,
-                              "failures"s,
-                              "posted_late"s,
+                              "utilisation %"s,
+                              "cpu %"s,
+                              "rss MiB"s,
+                              figure("jobs_posted"),
+                              figure("jobs_measured"),
+                              figure("jobs_expired"),
+                              "drop %"s,
+                              figure("jobs_failed"),
+                              "posted late"s,
                               figure("lateness_mean"),
                               figure("lateness_p50"),
                               figure("lateness_p99"),
                               figure("lateness_max"),
-                              "backlog_end"s,
-                              "backlog_after_drain"s,
+                              "backlog end"s,
+                              "backlog after drain"s,
                               "drained"s,
-                              "drain_ms"s})
+                              "drain ms"s})
             t.addColumn(std::move(c));
         t.addColumn("class", CsvTable::Kind::Text);
         t.addColumn("reason", CsvTable::Kind::Text);

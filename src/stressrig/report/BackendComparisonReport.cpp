@@ -14,9 +14,7 @@ CsvTable backendsTable(const std::vector<BackendSeries>& series,
     t.addColumn("backend", CsvTable::Kind::Text);
     t.addColumn("start times", CsvTable::Kind::Text);
     using namespace std::string_literals;
-    const auto figure = [](std::string_view name) {
-        return MetricCatalogue::csvHeader(name, CsvStyle::SpacedKey);
-    };
+    const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
     for (std::string c :
          {"runs"s, "runtime median ms"s, "runtime mean ms"s, "runtime min ms"s, "runtime max ms"s,
           figure("efficiency"), figure("lateness_p50"), figure("lateness_p99"),

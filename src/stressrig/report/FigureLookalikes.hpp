@@ -18,15 +18,9 @@ struct FigureLookalike {
 inline constexpr std::array kFigureLookalikes = {
     FigureLookalike{"throughput per s", "soak",
                     "jobs completed per second in one interval, not the run's throughput"},
-    FigureLookalike{"capacity_percent", "headroom",
+    FigureLookalike{"capacity %", "headroom",
                     "a load step's offered rate in percent of the nominal capacity"},
-    FigureLookalike{"max_lateness_us", "pipeclean",
-                    "the largest lateness of one pattern's run (its JSON key is the same)"},
-    FigureLookalike{"run_time_ms", "pipeclean",
-                    "one pattern's run time (its JSON key is the same)"},
     FigureLookalike{"runtime us", "run", "one job's run time, not the graph's"},
-    FigureLookalike{"failures", "open, closed, sweep",
-                    "jobs whose body failed, not the failed patterns of pipeclean"},
 };
 
 }  // namespace pullsched::rig

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "report/MetricCatalogue.hpp"
 #include "report/PlotSupport.hpp"
 #include "report/TextFormat.hpp"
 
@@ -18,8 +19,8 @@ using namespace plot;
 GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::string>& lateness,
                                const std::string& title, double deadlineWindowUs) {
     if (lateness.empty()) throw std::invalid_argument("headroomLoadPlot: no lateness series");
-    const std::size_t x = table.columnIndex("offered_rate_per_s") + 1;
-    const std::size_t cpu = table.columnIndex("machine_cpu_percent") + 1;
+    const std::size_t x = table.columnIndex(MetricCatalogue::csvHeader("offered_rate")) + 1;
+    const std::size_t cpu = table.columnIndex("machine cpu %") + 1;
     std::vector<double> all;
     for (const auto& s : lateness)
         for (double v : table.numbers(s))
@@ -38,7 +39,8 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
     c += "set xlabel 'offered load [jobs/s]'\n";
     c += fmt::format("set ylabel {}\n",
                      GnuplotScript::quoteGp(logY ? "lateness [µs] (log)" : "lateness [µs]"));
-    const bool throughput = table.hasColumn("achieved_rate_per_s");
+    const std::string achieved = MetricCatalogue::csvHeader("throughput");
+    const bool throughput = table.hasColumn(achieved);
     c += fmt::format("set y2label '{}'\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n",
                      throughput ? "machine CPU, throughput [%]" : "machine CPU [%]");
     // the key below the plot: its long entries would narrow the plot beside it
@@ -69,7 +71,7 @@ GnuplotScript headroomLoadPlot(const CsvTable& table, const std::vector<std::str
         parts.push_back(fmt::format(
             "$RunData using {0}:(${0} > 0 ? 100 * ${1} / ${0} : 1/0) axes x1y2 with linespoints "
             "lw 2 pt 5 lc rgb '#6a1b9a' title 'throughput: achieved / offered % (right axis)'",
-            x, table.columnIndex("achieved_rate_per_s") + 1));
+            x, table.columnIndex(achieved) + 1));
     // lateness cannot exceed the deadline window (later jobs are dropped): say where
     // a curve that flattens is clipped
     const auto top = std::max_element(
@@ -99,8 +101,8 @@ GnuplotScript headroomCopiesPlot(const CsvTable& table, const std::string& title
     c += fmt::format("set xtics {}\nset format x '%.0f'\nset xrange [0.5:{}]\n",
                      maxCopies <= 16 ? 1 : std::ceil(maxCopies / 16), maxCopies + 0.5);
     c += "set grid\nset key outside right top box\n";
-    const std::size_t x = table.columnIndex("copies") + 1, y = table.columnIndex("time_s") + 1,
-                      e = table.columnIndex("efficiency") + 1;
+    const std::size_t x = table.columnIndex("copies") + 1, y = table.columnIndex("time s") + 1,
+                      e = table.columnIndex(MetricCatalogue::csvHeader("efficiency")) + 1;
     c += joinPlot({fmt::format("$RunData using {}:{} with linespoints lw 2 pt 7 lc rgb '#1565c0' "
                                "title 'time [s]'",
                                x, y),

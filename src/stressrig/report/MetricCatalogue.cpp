@@ -42,7 +42,8 @@ constexpr std::array kMetrics = {
     Metric{"efficiency", "efficiency", "", Ratio, 1, kHigher, "efficiency",
            "the graph's lower bound over its measured run time (1 = as fast as its schedule)"},
     Metric{"runtime", "runtime_ms", "", Duration, 1000, kLower, "run time",
-           "time of one run of the graph, first start to last finish (mean of the reps)"},
+           "time of one run of the graph, first start to last finish (mean of the reps)",
+           "runtime"},
     Metric{"past_deadline", "past_deadline", "", Count, 1, kLower, "past deadline",
            "jobs of the measured reps that ended after their deadline (scheduled start + life "
            "window), read from their end times (a job that never ran has none)"},
@@ -113,7 +114,7 @@ constexpr std::array kMetrics = {
     // granularity
     Metric{"metg", "metg_us", "", Duration, 1, kLower, "METG",
            "minimum effective task granularity: the smallest job size reaching the efficiency "
-           "threshold"},
+           "threshold", "metg"},
     Metric{"runs_verified", "runs_verified", "", Count, 1, kHigher, "verified runs",
            "runs in which every job ran exactly once with the expected hash"},
     // spawn: work that jobs create
@@ -121,7 +122,7 @@ constexpr std::array kMetrics = {
            "median run of a recursion over its calls: what one job spawned from a job costs",
            "median time per call"},
     Metric{"vs_tbb", "vs_reference", "", Ratio, 1, kLower, "ratio to oneTBB",
-           "time per call over oneTBB's on as many threads"},
+           "time per call over oneTBB's on as many threads", "vs tbb"},
     Metric{"speed_up", "speed_up", "", Ratio, 1, kHigher, "speed-up",
            "time per call on the first worker count over the time per call here"},
     // pipeclean
@@ -236,33 +237,17 @@ std::string_view MetricCatalogue::csvUnit(const Metric& m) {
     return "";
 }
 
-std::string MetricCatalogue::csvHeader(const Metric& m, CsvStyle style) {
-    std::string header(m.key);
-    switch (style) {
-        case CsvStyle::Key:
-            return header;
-        case CsvStyle::SpacedKey:
-            std::replace(header.begin(), header.end(), '_', ' ');
-            return header;
-        case CsvStyle::UnitInParentheses: {
-            std::string name(m.name);
-            std::replace(name.begin(), name.end(), '_', ' ');
-            const std::string_view unit = csvUnit(m);
-            return unit.empty() ? name : fmt::format("{} ({})", name, unit);
-        }
-        case CsvStyle::Words:
-            break;
-    }
-    header = m.csvWords.empty() ? m.label : m.csvWords;
+std::string MetricCatalogue::csvHeader(const Metric& m) {
+    std::string header(m.csvWords.empty() ? m.label : m.csvWords);
     const std::string_view unit = csvUnit(m);
     return unit.empty() ? header : header + " " + std::string(unit);
 }
 
-std::string MetricCatalogue::csvHeader(std::string_view name, CsvStyle style) {
+std::string MetricCatalogue::csvHeader(std::string_view name) {
     const Metric* m = find(name);
     if (m == nullptr)
         throw std::logic_error(fmt::format("no figure '{}' in the metric catalogue", name));
-    return csvHeader(*m, style);
+    return csvHeader(*m);
 }
 
 MetricRange MetricCatalogue::range(const Metric& m) {

@@ -21,16 +21,6 @@ enum class Dimension {
     MemoryGrowth,  ///< KiB/h, MiB/h, GiB/h; base unit MiB/h
 };
 
-/// How a CSV table names its columns; each table keeps one style for all its figures.
-enum class CsvStyle {
-    Words,      ///< the figure's CSV words and unit: `p99 lateness us`, `achieved rate per s`
-    Key,        ///< the JSON key: `lateness_p99_us` (sweep, headroom)
-    SpacedKey,  ///< the JSON key with blanks for underscores: `lateness p99 us` (run's reps)
-    /// the check name with blanks for underscores, the unit in parentheses: `metg (us)`
-    /// (granularity)
-    UnitInParentheses,
-};
-
 /// Which direction of a figure is the good one.
 enum class Better { Lower, Higher, Neither };
 
@@ -68,13 +58,14 @@ class MetricCatalogue {
     static std::string_view jsonUnit(const Metric& m);
     /// A JSON value of the figure as text with its unit: `12.3µs`, `2.50k/s`, `0.881`.
     static std::string format(const Metric& m, double jsonValue);
-    /// The unit of a CSV header in CsvStyle::Words: "us", "ms", "per s", "MiB", "%", "".
+    /// The unit of a CSV header: "us", "ms", "per s", "MiB", "%", "".
     static std::string_view csvUnit(const Metric& m);
-    /// The header of the figure's column in a CSV table of `style`: `p99 lateness us`.
-    static std::string csvHeader(const Metric& m, CsvStyle style = CsvStyle::Words);
+    /// The header of the figure's column in every CSV table, its words and unit:
+    /// `p99 lateness us`, `achieved rate per s`, `jobs expired`.
+    static std::string csvHeader(const Metric& m);
     /// The same for the figure named `name`; std::logic_error when the catalogue has none
     /// (a writer naming a figure that is not in the catalogue is a bug).
-    static std::string csvHeader(std::string_view name, CsvStyle style = CsvStyle::Words);
+    static std::string csvHeader(std::string_view name);
     /// What no run can fall outside of: 0 up for counts, times, rates and most ratios (a job
     /// never starts before its start time); a share of the jobs 0..1; a correlation -1..1;
     /// a fitted slope (gradient, memory trend) anything.

@@ -109,11 +109,12 @@ CsvTable loadSummaryTable(const std::vector<const LoadRunResult*>& runs) {
     t.addColumn("method", CsvTable::Kind::Text);
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
-    for (std::string c : {figure("offered_rate"), figure("throughput"), "jobs"s, "measured"s,
-                          "completed"s, figure("jobs_expired"), "failures"s, "cancelled"s,
-                          figure("lateness_mean"), figure("lateness_p50"), figure("lateness_p90"),
-                          figure("lateness_p99"), figure("lateness_p99_9"), figure("lateness_max"),
-                          "cpu %"s, "generator cpu %"s, figure("rss_max"), figure("max_backlog")})
+    for (std::string c : {figure("offered_rate"), figure("throughput"), figure("jobs_posted"),
+                          figure("jobs_measured"), figure("jobs_completed"), figure("jobs_expired"),
+                          figure("jobs_failed"), figure("jobs_cancelled"), figure("lateness_mean"),
+                          figure("lateness_p50"), figure("lateness_p90"), figure("lateness_p99"),
+                          figure("lateness_p99_9"), figure("lateness_max"), "cpu %"s,
+                          "generator cpu %"s, figure("rss_max"), figure("max_backlog")})
         t.addColumn(std::move(c));
     for (const LoadRunResult* r : runs) {
         const LatencyHistogram& h = r->lateness;

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "report/MetricCatalogue.hpp"
+
 namespace pullsched::rig::plot {
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -44,11 +46,12 @@ inline std::string num(double v) {
     return fmt::format("{:.6g}", v);
 }
 
-/// "lateness_p99_us" → "p99 lateness" for a legend (the axis carries the unit).
+/// A figure's CSV header without its unit, "p99 lateness us" → "p99 lateness", for a legend
+/// (the axis carries the unit).
 inline std::string seriesName(const std::string& column) {
-    if (column == "lateness_mean_us") return "mean lateness";
-    if (column.rfind("lateness_", 0) == 0 && column.size() > 12)
-        return column.substr(9, column.size() - 12) + " lateness";
+    for (const Metric& m : MetricCatalogue::all())
+        if (MetricCatalogue::csvHeader(m) == column)
+            return std::string(m.csvWords.empty() ? m.label : m.csvWords);
     return column;
 }
 

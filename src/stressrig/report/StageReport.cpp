@@ -96,7 +96,8 @@ nlohmann::json recoveryJson(const Recovery& r, const RateProfile& p) {
 
 CsvTable intervalTable(const std::vector<IntervalRow>& rows) {
     CsvTable t({"time s", "offered per s", "achieved per s", "backlog",
-                MetricCatalogue::csvHeader("lateness_p99"), "late", "drops"});
+                MetricCatalogue::csvHeader("lateness_p99"), "late",
+                MetricCatalogue::csvHeader("jobs_expired")});
     for (const IntervalRow& r : rows)
         t.addRow({r.i.tSeconds, r.offeredRate, r.i.throughput, r.i.backlog, r.i.latenessP99Us,
                   static_cast<double>(r.late), static_cast<double>(r.drops)});

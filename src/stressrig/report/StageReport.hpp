@@ -33,7 +33,7 @@ nlohmann::json intervalsJson(const std::vector<IntervalRow>& rows);
 nlohmann::json recoveryJson(const Recovery& r, const RateProfile& p);
 
 /// "time s", "offered per s", "achieved per s", "backlog", "p99 lateness us", "late",
-/// "drops" — one row per interval.
+/// "jobs expired" — one row per interval.
 CsvTable intervalTable(const std::vector<IntervalRow>& rows);
 /// The same as aligned text lines, with a header.
 std::vector<std::string> intervalText(const std::vector<IntervalRow>& rows);

@@ -57,11 +57,11 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
     t.addColumn("arrival times", CsvTable::Kind::Text);
     using namespace std::string_literals;
     const auto figure = [](std::string_view name) { return MetricCatalogue::csvHeader(name); };
-    for (std::string c :
-         {figure("offered_rate"), figure("throughput"), "jobs"s, "jobs measured"s, "completed"s,
-          figure("jobs_expired"), "missed"s, "repeated"s, figure("lateness_p50"),
-          figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
-          figure("lateness_max"), "cpu %"s, "generator cpu %"s})
+    for (std::string c : {figure("offered_rate"), figure("throughput"), figure("jobs_posted"),
+                          figure("jobs_measured"), figure("jobs_completed"), figure("jobs_expired"),
+                          figure("jobs_lost"), figure("jobs_repeated"), figure("lateness_p50"),
+                          figure("lateness_p90"), figure("lateness_p99"), figure("lateness_p99_9"),
+                          figure("lateness_max"), "cpu %"s, "generator cpu %"s})
         t.addColumn(std::move(c));
     for (const StreamRunResult& s : runs) {
         const LoadRunResult& r = s.load;
@@ -70,7 +70,7 @@ CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs) {
                                         r.offeredRate,
                                         r.achievedRate,
                                         static_cast<double>(r.posted),
-                                        static_cast<double>(r.lateness.count()),
+                                        static_cast<double>(r.measured),
                                         static_cast<double>(r.completed),
                                         static_cast<double>(r.expired),
                                         static_cast<double>(r.missed),

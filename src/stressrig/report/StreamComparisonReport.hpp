@@ -18,7 +18,7 @@ namespace pullsched::rig {
 std::vector<std::string> streamBackendsText(const std::vector<StreamRunResult>& runs);
 
 /// One row per backend: "backend", "arrival times", "offered rate per s", "achieved rate
-/// per s", "jobs", "jobs measured", "completed", "missed", "repeated", "p50 lateness us",
+/// per s", the jobs' counts ("jobs posted" ... "jobs repeated"), "p50 lateness us",
 /// "p90 lateness us", "p99 lateness us", "p99.9 lateness us", "max lateness us", "cpu %",
 /// "generator cpu %"; a percentile the count does not support is an empty cell.
 CsvTable streamBackendsTable(const std::vector<StreamRunResult>& runs);
