@@ -515,9 +515,9 @@ class PipecleanMode final : public Mode {
                         backend, presetCount, graph_.nodes, durationText(exec_.load), exec_.workers,
                         durationText(sched_.level)));
         text.push_back(deadlinesReason_);
-        const char* row = "{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5} {:>5} {:>5} {:>7}  {}";
+        const char* row = "{:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>5} {:>8} {:>7} {:>5}  {}";
         text.push_back(fmt::format(fmt::runtime(row), "pattern", "nodes", "work", "run", "max job",
-                                   "max late", "expired", "lost", "twice", "ledger", "hash",
+                                   "max late", "expired", "lost", "repeated", "ledger", "hash",
                                    "result"));
         const auto count = [](const std::optional<ExecutionFinding>& f,
                               std::size_t ExecutionFinding::*n) {
