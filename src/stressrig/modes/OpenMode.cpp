@@ -1,7 +1,7 @@
 // --mode=open: jobs arrive on a fixed timetable (constant or Poisson) whatever the
 // scheduler does; lateness counts from each job's intended start. Measure (the timetable
-// on each backend of --backends, pullsched alone by default), then present one backend in
-// detail or several side by side.
+// on each backend of --backends, pullsched alone by default), then present each backend
+// alone and, with several, put them side by side with the comparison's pictures.
 #include <sstream>
 #include <string>
 
@@ -25,6 +25,7 @@
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
+#include "report/PerBackendResult.hpp"
 #include "report/PercentilePlot.hpp"
 #include "report/StageReport.hpp"
 #include "report/StreamComparisonReport.hpp"
@@ -79,17 +80,25 @@ class OpenMode final : public Mode {
         open_.checkArrivals(span_.duration, 2e7, "duration");
     }
 
+    /// One path for any number of backends: each backend's run is presented alone (as
+    /// fio reports each engine), several are put side by side under their names, and what
+    /// only a comparison shows (percentiles and stages overlaid, the lowest p99) is added.
     ModeResult run(RunContext& ctx) override {
         const JobBody body(exec_.loadKind, &ctx.progress);
-        ModeResult m;
+        const OpenMeasurement measured = measure(ctx, body);
+        const bool alone = measured.runs.size() == 1;
+        std::vector<BackendResult> parts;
+        for (const StreamRunResult& r : measured.runs) {
+            ModeResult part;
+            presentDetail(part, r, alone);
+            parts.push_back({r.backend, std::move(part)});
+        }
+        ModeResult m =
+            parts.empty() ? ModeResult{} : combineBackendResults("open", std::move(parts));
         m.name = "open";
         m.calibration = body.json();
-        const OpenMeasurement measured = measure(ctx, body);
         m.partial = measured.interrupted;
-        if (measured.runs.size() > 1)
-            presentComparison(ctx, m, measured);
-        else if (!measured.runs.empty())
-            presentDetail(m, measured.runs.front());
+        if (!alone && !measured.runs.empty()) presentSideBySide(ctx, m, measured);
         if (traceJson_) traceFiles(m, measured.runs);
         return m;
     }
@@ -120,12 +129,13 @@ class OpenMode final : public Mode {
     }
     OpenMeasurement measure(RunContext& ctx, const JobBody& body) const;
     // present: one backend in detail
-    void presentDetail(ModeResult& m, const StreamRunResult& run) const;
+    /// `alone`: the only backend, whose result also carries the one-entry "backends" object.
+    void presentDetail(ModeResult& m, const StreamRunResult& run, bool alone) const;
     void detailFiles(ModeResult& m, const LoadRunResult& r) const;
     void presentStages(ModeResult& m, const LoadRunResult& r) const;
     std::string verdict(const LoadRunResult& r, std::uint64_t late) const;
     // present: several backends side by side
-    void presentComparison(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
+    void presentSideBySide(RunContext& ctx, ModeResult& m, const OpenMeasurement& measured) const;
     void comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
     void compareStages(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
     // present: the trace of each backend's first arrivals (--trace-json)
@@ -167,7 +177,7 @@ OpenMode::OpenMeasurement OpenMode::measure(RunContext& ctx, const JobBody& body
 
 // ---- present: one backend in detail
 
-void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
+void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run, bool alone) const {
     const LoadRunResult& r = run.load;
     const std::uint64_t late = latenessMisses(r.lateness, open_.limit.count());
     m.text.push_back(fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}",
@@ -198,6 +208,11 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
             "cancelled): jobs lost or run twice",
             r.posted, settled));
     }
+    if (!run.exactlyOnce()) {
+        m.systemFailure = true;
+        m.failures.push_back(fmt::format("{} of {} jobs never ran, {} ran more than once",
+                                         r.missed, r.posted, r.repeated));
+    }
     if (!r.drained)
         m.warnings.push_back(
             fmt::format("the backlog did not drain after the run: {} jobs cancelled", r.cancelled));
@@ -212,10 +227,11 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run) const {
         std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
     j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
     j["late_starts"] = late;
-    // The same structure as a comparison's, with one entry.
-    j["backends"] = streamBackendsJson(
-        {run}, {std::string(BackendRegistry::find(run.backend).streamStartTimesText)});
-    j["backends"][run.backend]["late_starts"] = late;
+    if (alone) {  // the same structure as several backends' result, with one entry
+        j["backends"] = streamBackendsJson(
+            {run}, {std::string(BackendRegistry::find(run.backend).streamStartTimesText)});
+        j["backends"][run.backend]["late_starts"] = late;
+    }
     j["interrupted"] = r.interrupted;
     detailFiles(m, r);
     if (open_.stages) presentStages(m, r);
@@ -287,82 +303,71 @@ std::string OpenMode::verdict(const LoadRunResult& r, std::uint64_t late) const 
 
 // ---- present: several backends side by side
 
-void OpenMode::presentComparison(RunContext& ctx, ModeResult& m,
+void OpenMode::presentSideBySide(RunContext& ctx, ModeResult& m,
                                  const OpenMeasurement& measured) const {
     const std::vector<StreamRunResult>& runs = measured.runs;
     const std::vector<std::string> names = backends_.names();
-    std::string nameList;
-    for (const std::string& n : names)
-        nameList += (nameList.empty() ? "" : ", ") + n;
-    m.text.push_back(
-        fmt::format("Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
-                    open_.rateText(), open_.arrival, durationText(span_.duration),
-                    span_.warmupText(), exec_.workers, durationText(exec_.load), nameList));
-    m.text.push_back(
+    std::vector<std::string> text;
+    text.push_back(fmt::format(
+        "Open load: {} {} arrivals for {} ({}), {} workers, jobs of {}; backends: {}",
+        open_.rateText(), open_.arrival, durationText(span_.duration), span_.warmupText(),
+        exec_.workers, durationText(exec_.load), BackendOptions::listText(names)));
+    text.push_back(
         fmt::format("Every backend plays the same timetable, one after the other, deadline "
                     "window {} (pullsched drops a job itself, for the others the rig drops it "
                     "at its start). Lateness = actual start - intended start, taken by the rig "
                     "at the start of each job.",
                     open_.deadlineText()));
-    m.text.push_back(
+    text.push_back(
         "Arrival times: native = the backend holds the job until its intended start; "
         "generator-posts = the generator thread hands the job over at its arrival time.");
     for (std::string& l : streamBackendsText(runs))
-        m.text.push_back(std::move(l));
+        text.push_back(std::move(l));
 
     std::vector<std::string> arrivalTexts;
     for (const StreamRunResult& s : runs)
         arrivalTexts.emplace_back(BackendRegistry::find(s.backend).streamStartTimesText);
-    nlohmann::json backendsJson = streamBackendsJson(runs, arrivalTexts);
+    // each backend's entry is its result alone; the comparison's figures join it
+    const nlohmann::json side = streamBackendsJson(runs, arrivalTexts);
+    for (const auto& [backend, figures] : side.items())
+        for (const auto& [key, value] : figures.items())
+            if (!m.result["backends"][backend].contains(key))
+                m.result["backends"][backend][key] = value;
     const StreamRunResult* best = nullptr;
     for (const StreamRunResult& s : runs) {
         const std::uint64_t late = latenessMisses(s.load.lateness, open_.limit.count());
-        backendsJson[s.backend]["late_starts"] = late;
-        m.text.push_back(fmt::format("  {}: late starts (later than --limit={}): {} of {} ({})",
-                                     s.backend, durationText(open_.limit), late,
-                                     s.load.lateness.count(),
-                                     shareText(late, s.load.lateness.count())));
-        if (!s.exactlyOnce())
-            m.failures.push_back(fmt::format("{}: {} of {} jobs never ran, {} ran more than once",
-                                             s.backend, s.load.missed, s.load.posted,
-                                             s.load.repeated));
-        if (!s.load.drained)
-            m.warnings.push_back(
-                fmt::format("{}: the backlog did not drain after the run: {} jobs skipped",
-                            s.backend, s.load.cancelled));
+        text.push_back(fmt::format("  {}: late starts (later than --limit={}): {} of {} ({})",
+                                   s.backend, durationText(open_.limit), late,
+                                   s.load.lateness.count(),
+                                   shareText(late, s.load.lateness.count())));
         if (s.load.lateness.count() && percentileSupported(99, s.load.lateness.count()) &&
             (!best || s.load.lateness.percentile(99) < best->load.lateness.percentile(99)))
             best = &s;
     }
-    m.systemFailure = !m.failures.empty();
-    if (m.systemFailure) {
-        m.verdict = "FAILED: " + m.failures.front();
-    } else {
-        const std::string best99 =
-            best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
-                               durationText(Duration{best->load.lateness.percentile(99)}))
-                 : std::string("; too few samples for a p99");
-        m.verdict = measured.interrupted
-                        ? fmt::format(
-                              "interrupted: partial result; {} of {} backends played "
-                              "before the stop, no job lost or run twice{}",
-                              runs.size(), names.size(), best99)
-                        : fmt::format("{} backends at {}: no job lost or run twice{}", runs.size(),
-                                      open_.rateText(), best99);
+    text.push_back("");
+    m.text.insert(m.text.begin(), text.begin(), text.end());
+    if (!m.systemFailure) {
+        m.verdict += best ? fmt::format("; lowest p99 lateness: {} ({})", best->backend,
+                                        durationText(Duration{best->load.lateness.percentile(99)}))
+                          : std::string("; too few samples for a p99");
+        if (measured.interrupted)
+            m.verdict = fmt::format(
+                "interrupted: partial result; {} of {} backends played "
+                "before the stop; {}",
+                runs.size(), names.size(), m.verdict);
         if (ctx.environment.busyNow())
             m.verdict += "; the machine was busy, so lateness includes competition for the CPU";
     }
 
     nlohmann::json& j = m.result;
     j["method"] = "open";
-    j["offered_rate_per_s"] = runs.empty() ? open_.rate : runs.front().load.offeredRate;
+    j["offered_rate_per_s"] = runs.front().load.offeredRate;
     j["workers"] = exec_.workers;
     j["arrival"] = open_.arrival;
     j["deadline_window_us"] =
         std::chrono::duration<double, std::micro>(open_.deadlineWindow).count();
     j["limit_us"] = std::chrono::duration<double, std::micro>(open_.limit).count();
     j["interrupted"] = measured.interrupted;
-    j["backends"] = std::move(backendsJson);
     comparisonFiles(m, runs);
     if (open_.stages) compareStages(m, runs);
 }
@@ -374,18 +379,11 @@ void OpenMode::compareStages(ModeResult& m, const std::vector<StreamRunResult>& 
     t.addColumn("time s");
     t.addColumn("offered per s");
     std::vector<std::string> rates{"offered per s"}, backlogs;
-    for (const StreamRunResult& s : runs) {
+    for (const StreamRunResult& s : runs) {  // each backend's recovery is in its own result
         rates.push_back(s.backend + " achieved per s");
         backlogs.push_back(s.backend + " backlog");
         t.addColumn(rates.back());
         t.addColumn(backlogs.back());
-        const Recovery rec = stageRecovery(p, s.load.intervals, open_.limit, exec_.workers);
-        const std::string text = recoveryText(rec, p, open_.limit);
-        m.text.push_back(fmt::format("  {}: {}", s.backend, text));
-        m.verdict +=
-            fmt::format("; {}: {}", s.backend, rec.recovered() ? "recovered" : "did not recover");
-        m.result["backends"][s.backend]["intervals"] = intervalsJson(s.load.intervals);
-        m.result["backends"][s.backend]["recovery"] = recoveryJson(rec, p);
     }
     const std::size_t rows = runs.empty() ? 0 : runs.front().load.intervals.size();
     for (std::size_t k = 0; k < rows; ++k) {
