@@ -78,6 +78,22 @@ TEST(CompareMode, TwoRunsCompareWithATableRowPerMetric) {
     fs::remove_all(dir);
 }
 
+// Each backend both results ran is compared rep by rep, whichever was first in each.
+TEST(CompareMode, EveryBackendBothRanIsComparedRepByRep) {
+    const fs::path dir = rigtest::scratch("compare", "backends");
+    ASSERT_EQ(rig(kRun + "--backends=pullsched,pool --out=a", dir).code, 0);
+    ASSERT_EQ(rig(kRun + "--backends=pool,pullsched --out=b", dir).code, 0);
+    const auto r = rig("compare a b --out=cmp --quiet", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json e = json::parse(slurp(dir / "cmp" / "compare-run-burst-16.json"));
+    for (const char* backend : {"pullsched", "pool"}) {
+        const json runtime = metric(e, std::string(backend) + ": runtime ms (per rep)");
+        EXPECT_EQ(runtime.at("n_a"), 5) << backend;
+        EXPECT_EQ(runtime.at("n_b"), 5) << backend;
+    }
+    fs::remove_all(dir);
+}
+
 TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
     const fs::path dir = rigtest::scratch("compare", "judged");
     ASSERT_EQ(rig(kRun + "--out=a", dir).code, 0);

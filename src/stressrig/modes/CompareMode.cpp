@@ -289,27 +289,58 @@ class CompareMode final : public Mode {
     double alpha_ = 0.05;
 };
 
+/// The backends a result ran, in --backends order ("pullsched" for a result without the key).
+std::vector<std::string> backendsOf(const StoredResult& s) {
+    const nlohmann::json c = s.envelope.value("configuration", nlohmann::json::object());
+    const std::string list = c.contains("backends") && c["backends"].is_string()
+                                 ? c["backends"].get<std::string>()
+                                 : std::string("pullsched");
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (std::size_t at = list.find(',');; at = list.find(',', from)) {
+        out.push_back(list.substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos) break;
+        from = at + 1;
+    }
+    return out;
+}
+
+/// The file suffix of `backend`'s per-rep table: the first of a result's backends has the
+/// plain names, the others `-<backend>` before the table's suffix.
+std::string backendSuffix(const StoredResult& s, const std::string& backend) {
+    const std::vector<std::string> all = backendsOf(s);
+    return !all.empty() && all.front() == backend ? std::string() : "-" + backend;
+}
+
 /// The repeated measurements both results hold (per-rep CSV files of their mode), one row
-/// per column and setting; a setting only one result tried is left out.
+/// per backend both ran, column and setting; a setting only one result tried is left out.
 std::vector<MetricRow> repeatedRows(const StoredResult& a, const StoredResult& b, double alpha) {
+    std::vector<std::string> shared;
+    const std::vector<std::string> inB = backendsOf(b);
+    for (const std::string& backend : backendsOf(a))
+        if (std::find(inB.begin(), inB.end(), backend) != inB.end()) shared.push_back(backend);
     std::vector<MetricRow> rows;
     for (const RepeatedSource& src : repeatedSources()) {
         if (a.mode() != src.mode) continue;
-        for (const std::string& column : src.columns) {
-            const auto ga = columnOf(a, src.suffix, column, src.groupBy);
-            const auto gb = columnOf(b, src.suffix, column, src.groupBy);
-            for (const auto& [setting, va] : ga) {
-                const auto vb = gb.find(setting);
-                if (vb == gb.end()) continue;  // a setting only one result tried
-                const std::string metric = src.groupBy
-                                               ? fmt::format("{} at {} {:.4g} (per {})", column,
-                                                             src.groupBy, setting, src.unit)
-                                               : fmt::format("{} (per {})", column, src.unit);
-                MetricRow row = repeatedRow(metric, va, vb->second, alpha);
-                if (row.nA == 0 && row.nB == 0) continue;  // not measured in either
-                rows.push_back(std::move(row));
+        for (const std::string& backend : shared)
+            for (const std::string& column : src.columns) {
+                const std::string named = shared.size() > 1 ? backend + ": " : std::string();
+                const auto ga =
+                    columnOf(a, backendSuffix(a, backend) + src.suffix, column, src.groupBy);
+                const auto gb =
+                    columnOf(b, backendSuffix(b, backend) + src.suffix, column, src.groupBy);
+                for (const auto& [setting, va] : ga) {
+                    const auto vb = gb.find(setting);
+                    if (vb == gb.end()) continue;  // a setting only one result tried
+                    const std::string metric =
+                        src.groupBy ? fmt::format("{}{} at {} {:.4g} (per {})", named, column,
+                                                  src.groupBy, setting, src.unit)
+                                    : fmt::format("{}{} (per {})", named, column, src.unit);
+                    MetricRow row = repeatedRow(metric, va, vb->second, alpha);
+                    if (row.nA == 0 && row.nB == 0) continue;  // not measured in either
+                    rows.push_back(std::move(row));
+                }
             }
-        }
     }
     return rows;
 }
