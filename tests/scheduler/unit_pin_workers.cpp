@@ -58,7 +58,6 @@ std::set<std::vector<int>> workerCpuSets(unsigned workers, WorkerPinning pin) {
     sched.drain();
     return seen;
 }
-}  // namespace
 
 /// Every worker on a CPU of its own, the first `workers` CPUs of the process, in order.
 void expectPinned(const std::set<std::vector<int>>& seen, unsigned workers,
@@ -72,6 +71,7 @@ void expectPinned(const std::set<std::vector<int>>& seen, unsigned workers,
     for (unsigned i = 0; i < workers; ++i)
         EXPECT_TRUE(used.count(cpus[i])) << "the first CPUs the process may use, in order";
 }
+}  // namespace
 
 TEST(PinWorkers, FirstCpusPinsWhenTheWorkersFit) {
     const std::vector<int> cpus = processCpus();

@@ -93,9 +93,8 @@ void runAndCheck(const Graph& g, unsigned workers, bool timedStarts, bool dropHa
     EXPECT_EQ(s.pending, 0u);
 }
 
-}  // namespace
-
 class DagOrder : public ::testing::TestWithParam<std::tuple<unsigned, std::uint64_t>> {};
+}  // namespace
 
 TEST_P(DagOrder, PredecessorsEndBeforeSuccessorsStart) {
     auto [workers, seed] = GetParam();

@@ -121,6 +121,7 @@ TEST(SchedulerHelpingDrain, JobsRunByManyHelpingThreadsAreCountedOnce) {
     }
 }
 
+namespace {
 // Switched off, the waiting thread runs nothing: with the workers held, a bounded wait
 // ends with the jobs still queued, and once released the workers run them all.
 void expectTheWaitingThreadRunsNothing(const SchedulerConfig& cfg) {
@@ -138,6 +139,7 @@ void expectTheWaitingThreadRunsNothing(const SchedulerConfig& cfg) {
     EXPECT_EQ(threads.elsewhere(), kJobs);
     EXPECT_TRUE(sched.stats().balanced());
 }
+}  // namespace
 
 TEST(SchedulerHelpingDrain, SwitchedOffTheWaitingThreadRunsNothing) {
     expectTheWaitingThreadRunsNothing(config(1, false));
@@ -236,11 +238,13 @@ TEST(SchedulerHelpingDrain, ShutdownWhileAThreadHelpsBalancesTheBooks) {
     }
 }
 
+namespace {
 // Rule E of the wake protocol: with fewer workers than CPUs, a thread asleep in drain() or
 // wait() is woken for untimed jobs that a timed job releases while every worker is busy.
 // The one worker runs the gate and then one of its two released jobs, which waits (up to
 // 10 s) for the other to start: only the waiting thread can start it.
 class SleepingHelper : public ::testing::TestWithParam<bool> {};
+}  // namespace
 
 TEST_P(SleepingHelper, IsWokenForJobsATimedGateReleases) {
     if (pullsched::detail::processCpus().size() < 2) GTEST_SKIP() << "needs two CPUs";

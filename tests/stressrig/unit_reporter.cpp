@@ -231,6 +231,7 @@ TEST(Reporter, ExitStatusFollowsTheOutcome) {
     fs::remove_all(dir);
 }
 
+namespace {
 /// The sample with files that grow with a graph: a table of 200 000 rows, a picture of
 /// them (over 10 MB of data) and a 16 MiB DOT graph, each past what a stopped run writes.
 ModeResult largeResult() {
@@ -244,6 +245,7 @@ ModeResult largeResult() {
         {".dot", "digraph {\n" + std::string(16 << 20, ' ') + "}\n", ResultFile::Kind::Dot});
     return r;
 }
+}  // namespace
 
 // A stop wants the end within a second: the large files are left out, each named in a
 // warning; the small ones (tables, notes, manifest) are written, and nothing is rendered.

@@ -95,7 +95,9 @@ void expectOrdering(const TestChainGraph& g, const RunResult& r) {
 
 // --- the burst graph on 2 and 8 workers, with and without load -----------------------
 
+namespace {
 class BurstRun : public ::testing::TestWithParam<std::tuple<std::size_t, unsigned, bool>> {};
+}  // namespace
 
 TEST_P(BurstRun, ReproducesTheSingleThreadedHash) {
     const auto [nodes, workers, withLoad] = GetParam();

@@ -4,7 +4,7 @@
 # the third beside CPU load (stress-ng, when installed), so that keys only some outcomes
 # write are left out. Run from the repository root after a build; review the diff.
 set -euo pipefail
-bin=build/bin/stressrig_regression_mode_json_keys
+bin=build/bin/stressrig_regression
 [[ -x $bin ]] || { echo "record-json-keys: $bin not built (make build)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -15,7 +15,7 @@ for i in 1 2 3; do
         stress-ng --cpu 2 --timeout 120s >/dev/null 2>&1 &
         load=$!
     fi
-    PULLSCHED_RECORD_JSON_KEYS="$work/$i" "$bin" --gtest_brief=1 >/dev/null
+    PULLSCHED_RECORD_JSON_KEYS="$work/$i" "$bin" --gtest_filter='*ModeJsonKeys.*' --gtest_brief=1 >/dev/null
     if [[ -n $load ]]; then
         kill "$load" 2>/dev/null || true
         wait "$load" 2>/dev/null || true
