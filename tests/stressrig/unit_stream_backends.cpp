@@ -250,6 +250,27 @@ TEST_P(StreamBackendTest, ASoakRowsEveryIntervalAndEveryJob) {
     EXPECT_EQ(r.lateness.count(), r.posted) << "no warm-up: every job measured";
 }
 
+// One worker and jobs far longer than the arrival gap: most jobs start after the last
+// interval has closed, and the run's lateness still holds every one of them.
+TEST_P(StreamBackendTest, ASoakCountsTheLatenessOfJobsStartedAfterItsLastInterval) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    SoakRunConfig c;
+    c.arrivals.rate = 1000;
+    c.workers = 1;
+    c.jobLoad = 20ms;  // nominal; the load below runs it as 20 million steps (ms, not µs)
+    c.duration = 20ms;
+    c.interval = 10ms;
+    c.deadlineWindow = Duration{0};
+    pullsched::testchain::ComputationalLoad load;
+    load.setCalibration({.speed = 1000.0});
+    const auto b = BackendRegistry::streamRunner(GetParam());
+    const SoakRunResult r = runSoak(*b, c, load, nullptr, {});
+    EXPECT_EQ(r.posted, 20u);
+    EXPECT_EQ(r.completed, r.posted);
+    EXPECT_EQ(r.lateness.count(), r.posted) << "jobs started after the last interval left out";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllStreamBackends, StreamBackendTest,
                          ::testing::ValuesIn(BackendRegistry::names()),
                          [](const auto& info) { return info.param; });
