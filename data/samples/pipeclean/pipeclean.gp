@@ -3,13 +3,13 @@ set encoding utf8
 set datafile separator ",;"
 $RunData << _End_of_Data_
 "pattern","max job us","max lateness us"
-"isolated",106.5,1.532
-"chains2",109.485,1.215
-"chains3",129.074,107.004
-"segments3",140.601,235.52
-"burst",341.352,980.078
-"stationary",136.485,743.759
-"chains",115.774,319.458
+"isolated",112.069,1.102
+"chains2",114.763,0.857
+"chains3",171.097,258.943
+"segments3",119.499,235.407
+"burst",349.565,948.15
+"stationary",120.1,350.645
+"chains",129.294,125.383
 _End_of_Data_
 
 # file terminal, decided by the gnuplot that runs this: pngcairo, png or svg
@@ -38,7 +38,7 @@ set grid ytics
 set key outside right top box
 set xrange [-0.7:6.7]
 set logscale y 10
-set yrange [1:*]
+set yrange [0.1:*]
 plot $RunData using 2:xtic(1) lc rgb '#1565c0' title 'max job time [µs]', \
      $RunData using 3 lc rgb '#ef6c00' title 'max lateness [µs]'
 unset output
