@@ -100,7 +100,6 @@ TEST(RecoveryAnalysis, TheTextSaysTheBacklogWhenTheSpikeEndedAndAfter) {
     const auto r = assessRecovery(p, spikeEndingAt(2));
     const std::string text = pullsched::rig::recoveryText(
         r, pullsched::rig::parseStages("1s:100,1s:1k,2s:100"), std::chrono::milliseconds{1});
-    EXPECT_NE(text.find("backlog 596 when the spike ended, at most 0 after it"),
-              std::string::npos)
+    EXPECT_NE(text.find("backlog 596 when the spike ended, at most 0 after it"), std::string::npos)
         << text;
 }

@@ -210,8 +210,8 @@ void OpenMode::presentDetail(ModeResult& m, const StreamRunResult& run, bool alo
     }
     if (!run.exactlyOnce()) {
         m.systemFailure = true;
-        m.failures.push_back(fmt::format("{} of {} jobs never ran, {} ran more than once",
-                                         r.missed, r.posted, r.repeated));
+        m.failures.push_back(fmt::format("{} of {} jobs never ran, {} ran more than once", r.missed,
+                                         r.posted, r.repeated));
     }
     if (!r.drained)
         m.warnings.push_back(
