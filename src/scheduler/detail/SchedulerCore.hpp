@@ -227,6 +227,9 @@ class SchedulerCore {
     bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
     bool helperWorkSeen() const noexcept;
+    /// What a helper with a CPU of its own saw while it watched before sleeping.
+    enum class HelperWatch { Done, DeadlinePassed, Work, Nothing };
+    HelperWatch helperWatch(HelpStop done, TimePoint steadyDeadline);
     /// Where rule E applies (helpersWakeable_), a helper's sleep on `signal` until notified
     /// or `steadyDeadline`, unless `done` holds, the deadline passed, or work for it
     /// appeared after it announced itself. Returns true once done, false once the deadline
