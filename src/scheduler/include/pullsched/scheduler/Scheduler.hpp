@@ -31,6 +31,7 @@
 #include "pullsched/scheduler/JobHandleOf.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
+#include "pullsched/scheduler/LoopOptions.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/PostBatch.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
@@ -183,6 +184,22 @@ class Scheduler {
     /// submit() counts and publishes them together. `expectedJobs` reserves room.
     PostBatch batch(std::size_t expectedJobs = 0);
 
+    /// A parallel loop (see ParallelFor.hpp): body(i) once for every i in [begin, end), or
+    /// body(first, last) once per chunk, in chunks of opts.grain indices (0: chosen) run as
+    /// jobs with opts.job's options after `preds`. Returns the handle of a job that ends
+    /// after the last chunk: Completed when every chunk completed, else Cancelled.
+    template <std::integral Index, class Body>
+    requires std::invocable<Body&, Index> || std::invocable<Body&, Index, Index> JobHandle
+    parallelFor(Index begin, Index end, Body&& body, const LoopOptions& opts = {},
+                std::span<const JobHandle> preds = {});
+    template <std::integral Index, class Body>
+    requires std::invocable<Body&, Index> || std::invocable<Body&, Index, Index> JobHandle
+    parallelFor(Index begin, Index end, Body&& body, const LoopOptions& opts,
+                std::initializer_list<JobHandle> preds) {
+        return parallelFor(begin, end, std::forward<Body>(body), opts,
+                           std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
     /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
     /// helpWhileWaiting). Throws std::logic_error when called from inside a job of this
@@ -260,3 +277,6 @@ class Scheduler {
 };
 
 }  // namespace pullsched
+
+// The template members' definitions that need the class complete.
+#include "pullsched/scheduler/ParallelFor.hpp"
