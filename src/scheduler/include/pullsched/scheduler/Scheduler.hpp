@@ -73,7 +73,7 @@ class Scheduler {
 
     /// Post a job: runs once, after every predecessor completed and not before
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
-    /// cancelled instead. Callable from any thread, including from inside a job.
+    /// cancelled instead. A predecessor named more than once acts as once. Callable from any thread, including from inside a job.
     /// Throws std::invalid_argument (deadline before start, empty or foreign handle: of
     /// another scheduler, also of a destroyed one at the same address) or std::logic_error
     /// (from another thread than this scheduler's workers, once shutdown() began). A post
