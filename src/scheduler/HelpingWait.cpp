@@ -199,7 +199,10 @@ void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
             tlWorker_ = saved;
         }
     } restore{*this, tlWorker_};
-    tlWorker_ = WorkerOf{this, nullptr, 0, nullptr, &restore.saved};
+    int slot = -1;  // its counter block numbers it for threadIndex()
+    for (std::size_t k = 0; k < helperCounters_.size(); ++k)
+        if (own == &helperCounters_[k].counters) slot = static_cast<int>(k);
+    tlWorker_ = WorkerOf{this, nullptr, 0, nullptr, &restore.saved, slot};
     while (job) {
         if (!claimQueued(job)) {  // cancelled while queued, and already final
             job = std::exchange(tlWorker_.helperLocal, nullptr);

@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <stdexcept>
@@ -73,12 +74,12 @@ class Scheduler {
 
     /// Post a job: runs once, after every predecessor completed and not before
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
-    /// cancelled instead. A predecessor named more than once acts as once. Callable from any thread, including from inside a job.
-    /// Throws std::invalid_argument (deadline before start, empty or foreign handle: of
-    /// another scheduler, also of a destroyed one at the same address) or std::logic_error
-    /// (from another thread than this scheduler's workers, once shutdown() began). A post
-    /// that returns has its job reach a final state, at the latest when shutdown() returns.
-    /// A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
+    /// cancelled instead. A predecessor named more than once acts as once. Callable from any
+    /// thread, including from inside a job. Throws std::invalid_argument (deadline before start,
+    /// empty or foreign handle: of another scheduler, also of a destroyed one at the same address)
+    /// or std::logic_error (from another thread than this scheduler's workers, once shutdown()
+    /// began). A post that returns has its job reach a final state, at the latest when shutdown()
+    /// returns. A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
     /// returns the value); a void job a JobHandle.
     template <class F>
     auto post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
@@ -225,6 +226,12 @@ class Scheduler {
     std::uint64_t queueDepth() const noexcept;
     TimePoint now() const noexcept;
     unsigned workerCount() const noexcept;
+    /// Which of this scheduler's threads runs the calling job, for per-thread scratch: a
+    /// worker's index below workerCount(), or from workerCount() on a thread helping in
+    /// drain() or wait(); always below threadSlots(). Empty outside this scheduler's jobs
+    /// (and for a helper beyond the slots, when more threads help at once than it numbers).
+    std::optional<unsigned> threadIndex() const noexcept;
+    unsigned threadSlots() const noexcept;
     /// Merged per-worker trace; false (and nothing written) unless built with PULLSCHED_TRACE.
     bool writeTraceDump(std::ostream& out) const;
 
