@@ -247,6 +247,24 @@ std::string leftOutNote(const std::string& file, const std::string& size) {
                        file, size);
 }
 
+/// Once the run's result is complete in its folder: `latest` points at it and --out's
+/// index.html lists it. A failure of either is a note; the result stands.
+void announceRun(const fs::path& out, const ResultFiles::Writer& writer, WrittenResult& w) {
+    try {
+        linkLatest(out, w.folder.filename().string());
+    } catch (const std::exception& e) {
+        w.remarks.push_back(
+            fmt::format("{} not updated: {}", kLatestLink, Reporter::oneLine(e.what())));
+    }
+    try {
+        writeIndex(out, writer);
+        w.indexWritten = true;
+    } catch (const std::exception& e) {
+        w.remarks.push_back(fmt::format("{} not updated: {}", (out / "index.html").string(),
+                                        Reporter::oneLine(e.what())));
+    }
+}
+
 /// Creates the run's folder in --out, stages every file of the result there, then its page
 /// (also the folder's index.html) and the envelope as manifest (which lists every file, so
 /// `envelope` gains them), commits the set, then points `latest` at the folder and
@@ -323,21 +341,7 @@ WrittenResult writeResult(const ModeResult& r, const std::string& name, const Co
         }
         return w;
     }
-    // The result is complete; the link and the list of runs follow it (a failure there is
-    // a note).
-    try {
-        linkLatest(out, w.folder.filename().string());
-    } catch (const std::exception& e) {
-        w.remarks.push_back(
-            fmt::format("{} not updated: {}", kLatestLink, Reporter::oneLine(e.what())));
-    }
-    try {
-        writeIndex(out, writer);
-        w.indexWritten = true;
-    } catch (const std::exception& e) {
-        w.remarks.push_back(fmt::format("{} not updated: {}", (out / "index.html").string(),
-                                        Reporter::oneLine(e.what())));
-    }
+    announceRun(out, writer, w);
     return w;
 }
 
