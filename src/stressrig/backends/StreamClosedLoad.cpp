@@ -42,8 +42,9 @@ LoadRunResult runClosedLoad(StreamRunner& backend, const ClosedRunConfig& cfg,
     r.method = "closed";
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    StreamPlayer player(backend, load, StreamPlayConfig::of(cfg.jobLoad, Duration{0}, Duration{0}),
-                        recorder, stop);
+    StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, Duration{0}, Duration{0});
+    pc.tracedArrivals = cfg.tracedArrivals;
+    StreamPlayer player(backend, load, pc, recorder, stop);
     const StopsRunner stopsRunner(backend);
 
     ClosedUsers users;
@@ -80,6 +81,7 @@ LoadRunResult runClosedLoad(StreamRunner& backend, const ClosedRunConfig& cfg,
     backend.stop();
 
     player.takeCounts(r);
+    r.traced = player.tracedJobs();
     r.completedInSpan = player.completedInSpan();
     r.span = std::max(Duration{0}, saturatingSub(measuredEnd, users.measureFrom));
     // Completions, not submissions: a user submits at the start of the span without any

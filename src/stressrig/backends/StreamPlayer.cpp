@@ -27,14 +27,18 @@ StreamPlayer::StreamPlayer(StreamRunner& runner, const testchain::ComputationalL
                            StreamPlayConfig config, LatencyRecorder& lateness,
                            const StopRequest* stop, std::size_t checkedArrivals)
     : runner_(runner), load_(load), cfg_(config), lateness_(lateness), stop_(stop) {
-    if (checkedArrivals > 0) {
-        executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(checkedArrivals);
-        for (std::size_t i = 0; i < checkedArrivals; ++i)
+    // A load without the exactly-once check still counts the runs of its traced arrivals:
+    // only an arrival's first run writes its trace slot.
+    tracedSlots_ = checkedArrivals > 0 ? std::min(checkedArrivals, config.tracedArrivals)
+                                       : config.tracedArrivals;
+    countedSlots_ = std::max(checkedArrivals, tracedSlots_);
+    executionSlots_ = checkedArrivals;
+    if (countedSlots_ > 0) {
+        executions_ = std::make_unique<std::atomic<std::uint32_t>[]>(countedSlots_);
+        for (std::size_t i = 0; i < countedSlots_; ++i)
             executions_[i].store(0, std::memory_order_relaxed);
-        executionSlots_ = checkedArrivals;
-        tracedSlots_ = std::min(checkedArrivals, config.tracedArrivals);
-        if (tracedSlots_ > 0) traced_ = std::make_unique<TracedRun[]>(tracedSlots_);
     }
+    if (tracedSlots_ > 0) traced_ = std::make_unique<TracedRun[]>(tracedSlots_);
     spanUntil_.store(TimePoint::max().time_since_epoch().count(), std::memory_order_relaxed);
 }
 
@@ -47,9 +51,9 @@ void StreamPlayer::endSpanAt(TimePoint until) noexcept {
     spanUntil_.store(until.time_since_epoch().count(), std::memory_order_relaxed);
 }
 
-void StreamPlayer::submit(TimePoint start, bool measured, std::uint64_t index,
-                          std::function<void()> then) {
-    posted_.fetch_add(1, std::memory_order_relaxed);
+void StreamPlayer::submit(TimePoint start, bool measured, std::function<void()> then) {
+    // The arrival's index: closed users submit from their jobs at once, so it is taken here.
+    const std::uint64_t index = posted_.fetch_add(1, std::memory_order_relaxed);
     if (measured) measured_.fetch_add(1, std::memory_order_relaxed);
     const TimePoint deadline = jobDeadline(start, cfg_.deadlineWindow);
     // An open load's job carries no continuation: its closure stays small on the hot path.
@@ -69,7 +73,7 @@ void StreamPlayer::runJob(TimePoint start, bool measured, std::uint64_t index) {
     started_.fetch_add(1, std::memory_order_relaxed);
     if (measured) lateness_.record(begun - start);
     const bool firstRun =
-        index < executionSlots_ && executions_[index].fetch_add(1, std::memory_order_relaxed) == 0;
+        index < countedSlots_ && executions_[index].fetch_add(1, std::memory_order_relaxed) == 0;
     load_.invoke(cfg_.jobLoad);
     // published to the reader by completed_'s release below
     if (firstRun && index < tracedSlots_)
@@ -85,7 +89,7 @@ void StreamPlayer::runJob(TimePoint start, bool measured, std::uint64_t index) {
 }
 
 void StreamPlayer::submitOne(TimePoint start, bool measured, std::function<void()> then) {
-    submit(start, measured, posted(), std::move(then));
+    submit(start, measured, std::move(then));
 }
 
 void StreamPlayer::updateBacklog(std::uint64_t due) noexcept {
@@ -108,7 +112,7 @@ void StreamPlayer::play(const std::vector<Duration>& offsets, Duration base, Tim
     const auto arrival = [&](std::size_t i) {
         return saturatingAdd(origin, saturatingAdd(base, offsets[i]));
     };
-    const std::uint64_t before = posted();
+    const std::uint64_t before = posted();  // arrival before + i is offsets[i]
     std::size_t next = 0, due = 0;
     while (n > 0) {
         if (stopRequested()) {
@@ -120,7 +124,7 @@ void StreamPlayer::play(const std::vector<Duration>& offsets, Duration base, Tim
             const TimePoint start = arrival(next);
             // A native backend should have had it ahead; the others get it when it is due.
             if (native && start < now) ++postedLate_;
-            submit(start, saturatingAdd(base, offsets[next]) >= cfg_.warmup, before + next, {});
+            submit(start, saturatingAdd(base, offsets[next]) >= cfg_.warmup, {});
         }
         while (due < next && arrival(due) <= now)
             ++due;

@@ -29,8 +29,8 @@ struct StreamPlayConfig {
     /// the OS's usual scheduling delays here.
     Duration postAhead{std::chrono::milliseconds{5}};
     Duration pollPeriod{std::chrono::milliseconds{1}};  ///< the generator wakes this often
-    /// The first this many arrivals (at most the checked ones) keep their start, end and
-    /// thread for a trace (32 bytes each); 0: none.
+    /// The first this many arrivals (at most the checked ones, when arrivals are checked)
+    /// keep their start, end and thread for a trace (36 bytes each); 0: none.
     std::size_t tracedArrivals = 0;
 
     static StreamPlayConfig of(Duration jobLoad, Duration warmup, Duration deadlineWindow) {
@@ -112,8 +112,7 @@ class StreamPlayer {
     std::vector<MeasuredJob> tracedJobs() const;
 
   private:
-    void submit(pullsched::TimePoint start, bool measured, std::uint64_t index,
-                std::function<void()> then);
+    void submit(pullsched::TimePoint start, bool measured, std::function<void()> then);
     /// A job's body: its lateness, its execution count, the load, its completion.
     void runJob(pullsched::TimePoint start, bool measured, std::uint64_t index);
     void updateBacklog(std::uint64_t due) noexcept;
@@ -124,8 +123,9 @@ class StreamPlayer {
     StreamPlayConfig cfg_;
     LatencyRecorder& lateness_;
     const StopRequest* stop_;
-    std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;
-    std::size_t executionSlots_ = 0;
+    std::unique_ptr<std::atomic<std::uint32_t>[]> executions_;  ///< countedSlots_ of them
+    std::size_t executionSlots_ = 0;  ///< the checked arrivals (missed, repeated)
+    std::size_t countedSlots_ = 0;    ///< the checked and the traced arrivals
     /// One traced run of an arrival, written by its first run only (so by one thread).
     struct TracedRun {
         pullsched::TimePoint intended{}, begun{}, ended{};

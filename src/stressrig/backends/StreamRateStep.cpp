@@ -17,7 +17,8 @@ StepResult runRateStep(StreamRunner& backend, const RateStepConfig& cfg,
     const ArrivalTimetable tt = makeTimetable(cfg.arrivals, cfg.hold);
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    const StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warm, cfg.deadlineWindow);
+    StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warm, cfg.deadlineWindow);
+    pc.tracedArrivals = cfg.tracedArrivals;
     StreamPlayer player(backend, load, pc, recorder, stop);
     const StopsRunner stopsRunner(backend);
 
@@ -56,6 +57,7 @@ StepResult runRateStep(StreamRunner& backend, const RateStepConfig& cfg,
     r.rssBytes = s1.rssBytes;
     r.measured = player.measured();
     r.postedLate = player.postedLate();
+    r.traced = player.tracedJobs();
     recorder.harvest(r.lateness);
     r.m.latenessSamples = r.lateness.count();
     if (r.lateness.count() > 0) r.m.latenessP99 = Duration{r.lateness.percentile(99)};

@@ -26,7 +26,8 @@ SoakRunResult runSoak(
 
     backend.start(cfg.workers, cfg.placement);
     LatencyRecorder recorder(cfg.workers);
-    const StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warmup, cfg.deadlineWindow);
+    StreamPlayConfig pc = StreamPlayConfig::of(cfg.jobLoad, cfg.warmup, cfg.deadlineWindow);
+    pc.tracedArrivals = cfg.tracedArrivals;
     StreamPlayer player(backend, load, pc, recorder, stop);
     const StopsRunner stopsRunner(backend);
     const pullsched::TimePoint origin = pullsched::SteadyClock::now() + 2ms;
@@ -50,6 +51,7 @@ SoakRunResult runSoak(
     recorder.harvest(res.lateness);
     player.takeCounts(res);
     res.generatorCpu = player.generatorCpu();
+    res.traced = player.tracedJobs();
     return res;
 }
 

@@ -14,6 +14,7 @@
 #include "load/Placement.hpp"
 #include "load/StopRequest.hpp"
 #include "measure/LatencyHistogram.hpp"
+#include "measure/MeasuredJob.hpp"
 #include "pullsched/testchain/ComputationalLoad.hpp"
 
 namespace pullsched::rig {
@@ -28,6 +29,9 @@ struct SoakRunConfig {
     Duration warmup{0};                                       ///< arrivals before it not measured
     Duration deadlineWindow{std::chrono::milliseconds{100}};  ///< 0 = no deadlines
     Duration lateLimit{std::chrono::milliseconds{1}};         ///< later starts are misses
+    /// The first this many arrivals keep their start, end and thread for a trace
+    /// (SoakRunResult::traced); 0: none.
+    std::size_t tracedArrivals = 0;
 };
 
 struct SoakRunResult {
@@ -38,6 +42,7 @@ struct SoakRunResult {
     bool drained = true;
     bool interrupted = false;
     Duration generatorCpu{0};
+    std::vector<MeasuredJob> traced;  ///< the traced arrivals that ran, in start order
 };
 
 /// Memory stays flat however long it runs (as far as the backend's own does): the

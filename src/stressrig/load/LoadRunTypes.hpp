@@ -50,6 +50,9 @@ struct ClosedRunConfig {
     Duration think{0};
     Duration duration{std::chrono::seconds{5}};
     Duration warmup{std::chrono::milliseconds{500}};
+    /// The first this many submissions keep their start, end and thread for a trace
+    /// (LoadRunResult::traced); 0: none.
+    std::size_t tracedArrivals = 0;
 };
 
 /// Everything one open or closed measurement produced.
@@ -64,7 +67,8 @@ struct LoadRunResult {
     bool spanTooShort = false;
     std::uint64_t posted = 0, measured = 0, completed = 0, expired = 0, failed = 0, cancelled = 0;
     std::uint64_t postedLate = 0;
-    /// The traced arrivals that ran (OpenLoadConfig::tracedArrivals), in start order.
+    /// The traced arrivals that ran (OpenLoadConfig's, ClosedRunConfig's tracedArrivals),
+    /// in start order.
     std::vector<MeasuredJob> traced;
     /// Arrivals whose body never ran although nothing dropped or skipped them, and those
     /// that ran more than once (open loads check every arrival; a correct backend: 0, 0).
@@ -94,6 +98,9 @@ struct RateStepConfig {
     Duration warm{0};
     Duration drainLimit{std::chrono::seconds{2}};
     Duration deadlineWindow{std::chrono::milliseconds{100}};
+    /// The first this many arrivals keep their start, end and thread for a trace
+    /// (StepResult::traced); 0: none.
+    std::size_t tracedArrivals = 0;
 };
 struct StepResult {
     StepMeasurement m;  ///< for the LoadClassifier
@@ -104,6 +111,8 @@ struct StepResult {
     std::uint64_t measured = 0;
     std::uint64_t postedLate = 0;
     bool interrupted = false;
+    /// The traced arrivals that ran (RateStepConfig::tracedArrivals), in start order.
+    std::vector<MeasuredJob> traced;
 };
 
 }  // namespace pullsched::rig
