@@ -47,6 +47,10 @@ struct BackendRun {
     /// of them ran (busiestThreadShare): 1 when one thread ran the whole graph. 0 for a run
     /// on a schedule, where it is not measured.
     double busiestThreadShare = 0;
+    /// Per node (when the run's jobs were read): the thread that ran its body as a lane of
+    /// a trace, -1 if none did. pullsched on a schedule: its worker's index; otherwise the
+    /// threads numbered in the order they began their first job (threadLanes).
+    std::vector<std::int32_t> lanes;
 
     bool exactlyOnce() const noexcept { return missed == 0 && repeated == 0; }
     /// Completed, hash ok, every node exactly once.

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "backends/BusiestThread.hpp"
+#include "backends/ThreadLanes.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 
 namespace pullsched::rig {
@@ -198,9 +199,13 @@ BackendRun GraphJobs::finish(bool timedOut) {
         }
     }
     std::vector<std::thread::id> ranBy(n);
-    for (std::size_t i = 0; i < n; ++i)
+    std::vector<Duration> began(n);
+    for (std::size_t i = 0; i < n; ++i) {
         ranBy[i] = runs_[i].ranBy;
+        began[i] = runs_[i].began;
+    }
     out.busiestThreadShare = busiestThreadShare(ranBy);
+    out.lanes = threadLanes(ranBy, began);
     r.nodesPosted = n;
     r.completed = exitsRan;
     r.runTime = lastEnd;

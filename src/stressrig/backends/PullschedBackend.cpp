@@ -44,28 +44,37 @@ using namespace pullsched::testchain;
 
 namespace {
 
-/// Counts how often each node job started (tag = node id), and forwards every event to
-/// the caller's observer. The runner's job bodies are its own, so the scheduler's job
-/// start is where the count can be taken.
+/// Counts how often each node job started (tag = node id) and notes the worker that
+/// started it, and forwards every event to the caller's observer. The runner's job bodies
+/// are its own, so the scheduler's job start is where the count can be taken.
 class ExecutionCounter final : public Observer {
   public:
     void reset(std::size_t nodes, Observer* next) {
         nodes_ = nodes;
         next_ = next;
         counts_ = std::make_unique<std::atomic<std::uint32_t>[]>(nodes);
+        workers_ = std::make_unique<std::atomic<std::int32_t>[]>(nodes);
         clear();
     }
     void clear() noexcept {
-        for (std::size_t i = 0; i < nodes_; ++i)
+        for (std::size_t i = 0; i < nodes_; ++i) {
             counts_[i].store(0, std::memory_order_relaxed);
+            workers_[i].store(-1, std::memory_order_relaxed);
+        }
     }
     std::uint32_t count(std::size_t node) const noexcept {
         return counts_[node].load(std::memory_order_relaxed);
     }
+    /// The worker that last started the node's job; -1 if none.
+    std::int32_t worker(std::size_t node) const noexcept {
+        return workers_[node].load(std::memory_order_relaxed);
+    }
 
     void onJobStart(unsigned w, const JobEvent& e) override {
-        if ((e.tag & ScheduleRunner::kPlanningTag) == 0 && e.tag < nodes_)
+        if ((e.tag & ScheduleRunner::kPlanningTag) == 0 && e.tag < nodes_) {
             counts_[e.tag].fetch_add(1, std::memory_order_relaxed);
+            workers_[e.tag].store(static_cast<std::int32_t>(w), std::memory_order_relaxed);
+        }
         if (next_) next_->onJobStart(w, e);
     }
     void onJobEnd(unsigned w, const JobEvent& e) override {
@@ -91,6 +100,7 @@ class ExecutionCounter final : public Observer {
     std::size_t nodes_ = 0;
     Observer* next_ = nullptr;
     std::unique_ptr<std::atomic<std::uint32_t>[]> counts_;
+    std::unique_ptr<std::atomic<std::int32_t>[]> workers_;
 };
 
 class PullschedBackend final : public GraphRunner {
@@ -278,12 +288,16 @@ class PullschedBackend final : public GraphRunner {
     }
 
     /// Every job that counts is final (the runner waited for all handles, or the shutdown
-    /// cancelled them), and a job starts before its body, so the counts are complete.
+    /// cancelled them), and a job starts before its body, so the counts and the workers
+    /// are complete.
     void countNodeJobs(BackendRun& out) const {
         const std::size_t n = runner_->graph().size();
         out.executions.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
+        out.lanes.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
             out.executions[i] = counter_.count(i);
+            out.lanes[i] = counter_.worker(i);
+        }
         countExecutions(out);
     }
 
