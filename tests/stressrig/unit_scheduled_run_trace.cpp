@@ -80,3 +80,24 @@ TEST(ScheduledRunTrace, AllRepsEveryJobOneTrackPerWorker) {
         }
     EXPECT_TRUE(found);
 }
+
+// Jobs are added node by node; the file lists them in time order, and a labelled rep's
+// span carries its label.
+TEST(ScheduledRunTrace, EventsInTimeOrderAndLabelledSpans) {
+    ScheduledRunTrace trace("test", 2);
+    RunResult r = run(TimePoint{std::chrono::seconds{1}});
+    std::swap(r.jobs[0].actualStart, r.jobs[1].actualStart);  // node 1 starts first
+    std::swap(r.jobs[0].end, r.jobs[1].end);
+    trace.addRep(
+        1, r, [](std::size_t n) { return static_cast<int>(n % 2); }, "pattern burst");
+    const nlohmann::json j = trace.toJson();
+    double last = -1;
+    bool labelled = false;
+    for (const auto& e : j.at("traceEvents")) {
+        if (e.at("ph") == "M") continue;
+        EXPECT_GE(e.at("ts").get<double>(), last) << e;
+        last = e.at("ts").get<double>();
+        labelled = labelled || (e.value("cat", "") == "rep" && e.at("name") == "pattern burst");
+    }
+    EXPECT_TRUE(labelled);
+}

@@ -1,6 +1,7 @@
 #include "report/ScheduledRunTrace.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -31,15 +32,16 @@ nlohmann::json threadName(unsigned tid, const std::string& name, int sortIndex) 
 
 }  // namespace
 
-ScheduledRunTrace::ScheduledRunTrace(std::string title, unsigned workers)
-    : title_(std::move(title)), workers_(workers) {}
+ScheduledRunTrace::ScheduledRunTrace(std::string title, unsigned workers, std::string track)
+    : title_(std::move(title)), workers_(workers), track_(std::move(track)) {}
 
 void ScheduledRunTrace::setMetadata(const std::string& key, nlohmann::json value) {
     metadata_[key] = std::move(value);
 }
 
 void ScheduledRunTrace::addRep(unsigned rep, const testchain::RunResult& run,
-                               const std::function<int(std::size_t)>& workerOf) {
+                               const std::function<int(std::size_t)>& workerOf,
+                               const std::string& label) {
     if (!hasOrigin_) {
         origin_ = run.anchor;
         hasOrigin_ = true;
@@ -81,7 +83,7 @@ void ScheduledRunTrace::addRep(unsigned rep, const testchain::RunResult& run,
         }
     }
     events_.push_back({{"ph", "X"},
-                       {"name", fmt::format("rep {}", rep)},
+                       {"name", label.empty() ? fmt::format("rep {}", rep) : label},
                        {"cat", "rep"},
                        {"pid", kPid},
                        {"tid", repTrack()},
@@ -107,13 +109,22 @@ nlohmann::json ScheduledRunTrace::toJson() const {
         events.push_back(e);
     for (unsigned w = 0; w < workers_; ++w)
         for (const nlohmann::json& e :
-             threadName(w, fmt::format("worker {}", w), static_cast<int>(w)))
+             threadName(w, fmt::format("{} {}", track_, w), static_cast<int>(w)))
             events.push_back(e);
     for (const nlohmann::json& e :
          threadName(notRunTrack(), "not run (expired, cancelled)", static_cast<int>(workers_)))
         events.push_back(e);
+    // in time order, as a reader scanning the file expects (jobs were added node by node)
+    std::vector<const nlohmann::json*> order;
+    order.reserve(events_.size());
     for (const nlohmann::json& e : events_)
-        events.push_back(e);
+        order.push_back(&e);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const nlohmann::json* a, const nlohmann::json* b) {
+                         return a->at("ts").get<double>() < b->at("ts").get<double>();
+                     });
+    for (const nlohmann::json* e : order)
+        events.push_back(*e);
     return {
         {"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}, {"otherData", metadata_}};
 }

@@ -18,16 +18,18 @@ namespace pullsched::rig {
 /// time. Every node job of every rep is one event whose args carry rep, node, level,
 /// weight, state, scheduled_us and (when it ran) lateness_us: a complete event ("X")
 /// on its worker's track if it ran, else an instant event at its scheduled start on
-/// the "not run" track.
+/// the "not run" track. The events are in time order (metadata first).
 class ScheduledRunTrace {
   public:
-    /// `workers`: the scheduler's worker count (one track each, even if idle).
-    ScheduledRunTrace(std::string title, unsigned workers);
+    /// `workers`: the scheduler's worker count (one track each, even if idle), the tracks
+    /// named "<track> N" ("thread N" where they are the threads that ran jobs, not workers).
+    ScheduledRunTrace(std::string title, unsigned workers, std::string track = "worker");
 
     /// Adds rep `rep`; workerOf(node) is the worker that ran the node (-1: unknown).
-    /// A rep without job states (timed out) adds only its span.
+    /// A rep without job states (timed out) adds only its span, named `label` ("rep N" if
+    /// empty: a mode that traces runs of several kinds names each).
     void addRep(unsigned rep, const testchain::RunResult& run,
-                const std::function<int(std::size_t)>& workerOf);
+                const std::function<int(std::size_t)>& workerOf, const std::string& label = {});
     void setMetadata(const std::string& key, nlohmann::json value);
 
     std::size_t jobEvents() const noexcept { return jobs_; }
@@ -42,6 +44,7 @@ class ScheduledRunTrace {
   private:
     std::string title_;
     unsigned workers_;
+    std::string track_;
     nlohmann::json events_ = nlohmann::json::array();
     nlohmann::json metadata_ = nlohmann::json::object();
     bool hasOrigin_ = false;
