@@ -2,7 +2,6 @@
 // scheduler does; lateness counts from each job's intended start. Measure (the timetable
 // on each backend of --backends, pullsched alone by default), then present each backend
 // alone and, with several, put them side by side with the comparison's pictures.
-#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -21,7 +20,6 @@
 #include "measure/Environment.hpp"
 #include "modes/Mode.hpp"
 #include "modes/ModeFigures.hpp"
-#include "report/ChromeTrace.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
 #include "report/OpenClosedReport.hpp"
@@ -29,6 +27,7 @@
 #include "report/PercentilePlot.hpp"
 #include "report/StageReport.hpp"
 #include "report/StreamComparisonReport.hpp"
+#include "report/StreamTrace.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -141,9 +140,6 @@ class OpenMode final : public Mode {
     // present: the trace of each backend's first arrivals (--trace-json)
     void traceFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const;
 
-    /// Arrivals a trace holds: enough to see a second or more of a busy load, few enough
-    /// that the file stays tens of MB.
-    static constexpr std::size_t kTracedArrivals = 100'000;
     bool traceJson_ = false;
 
     ExecutionOptions exec_;
@@ -421,20 +417,17 @@ void OpenMode::comparisonFiles(ModeResult& m, const std::vector<StreamRunResult>
 
 void OpenMode::traceFiles(ModeResult& m, const std::vector<StreamRunResult>& runs) const {
     for (const StreamRunResult& s : runs) {
-        ChromeTrace trace(s.backend);
-        trace.add(s.load.traced);
-        trace.setMetadata("mode", "open");
-        trace.setMetadata("backend", s.backend);
-        trace.setMetadata("offered rate", open_.rateText());
-        trace.setMetadata("arrival", open_.arrival);
-        trace.setMetadata("workers", std::to_string(exec_.workers));
-        trace.setMetadata("traced", fmt::format("the first {} of {} arrivals that ran",
-                                                s.load.traced.size(), s.load.posted));
-        std::ostringstream text;
-        trace.write(text);
         const std::string suffix =
             runs.size() > 1 ? "-" + s.backend + "-trace.json" : "-trace.json";
-        m.files.push_back({suffix, text.str()});
+        m.files.push_back(
+            {suffix,
+             streamTraceText(s.backend, s.load.traced,
+                             {{"mode", "open"},
+                              {"offered rate", open_.rateText()},
+                              {"arrival", open_.arrival},
+                              {"workers", std::to_string(exec_.workers)},
+                              {"traced", fmt::format("the first {} of {} arrivals that ran",
+                                                     s.load.traced.size(), s.load.posted)}})});
     }
 }
 
