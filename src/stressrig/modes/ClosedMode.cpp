@@ -24,6 +24,7 @@
 #include "report/OpenClosedReport.hpp"
 #include "report/PerBackendResult.hpp"
 #include "report/PercentilePlot.hpp"
+#include "report/StreamTrace.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -98,6 +99,13 @@ class ClosedMode final : public Mode {
         backends_.declareStreamList(t,
                                     "schedulers that each run the same users and the same open "
                                     "comparison, one after the other");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               fmt::format("write <name>-trace.json (<name>-<backend>-trace.json with several "
+                           "backends): the users' first {} jobs, one track per thread that ran "
+                           "them, and <name>-open-trace.json: the open comparison's first {} "
+                           "arrivals (ui.perfetto.dev, chrome://tracing); every backend",
+                           kTracedArrivals, kTracedArrivals));
     }
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
@@ -157,7 +165,31 @@ class ClosedMode final : public Mode {
         m.tables.push_back({"-timeseries", loadTimeSeries(closed)});
         m.files.push_back({"-closed.hgrm", hgrmText(closed.lateness)});
         if (open) m.files.push_back({"-open.hgrm", hgrmText(open->lateness)});
+        if (traceJson_) traceFiles(m, backend, closed, open);
         return m;
+    }
+
+    /// The users' first jobs and the open comparison's first arrivals, a trace each.
+    void traceFiles(ModeResult& m, const std::string& backend, const LoadRunResult& closed,
+                    const std::optional<LoadRunResult>& open) const {
+        m.files.push_back(
+            {"-trace.json",
+             streamTraceText(backend, closed.traced,
+                             {{"mode", "closed"},
+                              {"run", fmt::format("{} closed users", users_)},
+                              {"workers", std::to_string(exec_.workers)},
+                              {"traced", fmt::format("the first {} of {} jobs the users submitted",
+                                                     closed.traced.size(), closed.posted)}})});
+        if (open)
+            m.files.push_back(
+                {"-open-trace.json",
+                 streamTraceText(backend, open->traced,
+                                 {{"mode", "closed"},
+                                  {"run", fmt::format("the open comparison at {}",
+                                                      Units::formatRate(open->offeredRate))},
+                                  {"workers", std::to_string(exec_.workers)},
+                                  {"traced", fmt::format("the first {} of {} arrivals that ran",
+                                                         open->traced.size(), open->posted)}})});
     }
 
     ClosedRunConfig closedConfig() const {
@@ -169,6 +201,7 @@ class ClosedMode final : public Mode {
         cc.think = think_;
         cc.duration = span_.duration;
         cc.warmup = span_.warmup;
+        if (traceJson_) cc.tracedArrivals = kTracedArrivals;
         return cc;
     }
 
@@ -181,6 +214,7 @@ class ClosedMode final : public Mode {
         oc.duration = span_.duration;
         oc.warmup = span_.warmup;
         oc.deadlineWindow = Duration{0};  // closed jobs have none either
+        if (traceJson_) oc.tracedArrivals = kTracedArrivals;
         return oc;
     }
 
@@ -294,6 +328,7 @@ class ClosedMode final : public Mode {
     BackendOptions backends_;
     unsigned users_ = 4;
     Duration think_{0};
+    bool traceJson_ = false;
 };
 
 }  // namespace

@@ -42,6 +42,7 @@
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
+#include "report/StreamTrace.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -162,6 +163,13 @@ class HeadroomMode final : public Mode {
                "not accepted here: the load steps are the ladder (use --mode=open --stages)");
         backends_.declareStreamList(
             t, "schedulers that each run the copies and the load steps, one after the other");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               fmt::format("write <name>-trace.json (<name>-<backend>-trace.json with several "
+                           "backends): one load step's first {} arrivals, one track per thread "
+                           "that ran them (ui.perfetto.dev, chrome://tracing): the maximum "
+                           "sustained load, without one the lowest step; every backend",
+                           kTracedArrivals));
     }
     void validate(const OptionTable& t) override {
         // Each load step holds one fraction of the capacity on a fresh scheduler and is
@@ -201,6 +209,7 @@ class HeadroomMode final : public Mode {
         r.calibration = body.json();
         r.partial = stopped;
         report(r, copies, steps, cores, chainJobs, capacity, window);
+        if (traceJson_) traceFile(r, backend, steps, sustainedLoad(steps));
         return r;
     }
 
@@ -246,9 +255,10 @@ class HeadroomMode final : public Mode {
             }
             LoadStep s;
             s.fraction = i / static_cast<double>(kLoadSteps);
-            s.r = runRateStep(*BackendRegistry::streamRunner(backend),
-                              steps_.step(s.fraction * capacity, exec_.workers, exec_.load, window),
-                              body.load(), &ctx.stop);
+            RateStepConfig cfg =
+                steps_.step(s.fraction * capacity, exec_.workers, exec_.load, window);
+            if (traceJson_) cfg.tracedArrivals = kTracedArrivals;
+            s.r = runRateStep(*BackendRegistry::streamRunner(backend), cfg, body.load(), &ctx.stop);
             if (s.r.interrupted) {  // a step cut short measures nothing comparable
                 stopped = true;
                 break;
@@ -261,8 +271,40 @@ class HeadroomMode final : public Mode {
                             100 * s.fraction, s.r.cpuPercent / ctx.environment.cores,
                             ctx.environment.cores, usText(meanLatenessUs(s.r.lateness))));
             steps.push_back(std::move(s));
+            dropStaleTraces(steps);
         }
         return steps;
+    }
+
+    /// Only the step a trace will show keeps its arrivals: the highest sustained step so
+    /// far, without one the lowest (the sustained run only grows at its top).
+    static void dropStaleTraces(std::vector<LoadStep>& steps) {
+        const std::size_t shown = sustainedLoad(steps).index.value_or(0);
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            if (i != shown) steps[i].r.traced = {};
+    }
+
+    void traceFile(ModeResult& r, const std::string& backend, const std::vector<LoadStep>& steps,
+                   const Sustained& sustained) const {
+        if (steps.empty()) {
+            r.text.push_back("Trace: not written, no load step ran to its end");
+            return;
+        }
+        const std::size_t shown = sustained.index.value_or(0);
+        const StepResult& m = steps[shown].r;
+        const std::string which = fmt::format(
+            "load step {} of {}, {:.0f} % of capacity at {} ({})", shown + 1, steps.size(),
+            100 * steps[shown].fraction, Units::formatRate(m.m.offeredRate),
+            sustained.index ? "the maximum sustained load" : "none sustained: the lowest step");
+        r.text.push_back(fmt::format("Trace: {}; {} of its {} arrivals, those that ran", which,
+                                     m.traced.size(), m.m.jobs));
+        r.files.push_back({"-trace.json",
+                           streamTraceText(backend, m.traced,
+                                           {{"mode", "headroom"},
+                                            {"step", which},
+                                            {"workers", std::to_string(exec_.workers)},
+                                            {"traced", fmt::format("the first {} arrivals that ran",
+                                                                   m.traced.size())}})});
     }
 
     void report(ModeResult& r, const std::vector<loadtest::HeadroomRow>& copies,
@@ -462,6 +504,7 @@ class HeadroomMode final : public Mode {
     Duration copyWork_ = std::chrono::milliseconds{200};
     RateStepOptions steps_;
     std::string stages_;  ///< only to refuse --stages with a reason
+    bool traceJson_ = false;
 };
 
 }  // namespace

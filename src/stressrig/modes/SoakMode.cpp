@@ -23,6 +23,7 @@
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
 #include "report/StageReport.hpp"
+#include "report/StreamTrace.hpp"
 #include "report/TextFormat.hpp"
 
 namespace pullsched::rig {
@@ -75,6 +76,12 @@ class SoakMode final : public Mode {
                   "is not stable");
         backends_.declareStreamList(
             t, "schedulers that each soak under the same arrivals, one after the other");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               fmt::format("write <name>-trace.json (<name>-<backend>-trace.json with several "
+                           "backends): the soak's first {} arrivals, one track per thread that "
+                           "ran them (ui.perfetto.dev, chrome://tracing); every backend",
+                           kTracedArrivals));
     }
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
@@ -124,6 +131,15 @@ class SoakMode final : public Mode {
         m.calibration = body.json();
         m.partial = s.interrupted;
         report(m, s, v, totals, capacity);
+        if (traceJson_)
+            m.files.push_back(
+                {"-trace.json",
+                 streamTraceText(backend, s.traced,
+                                 {{"mode", "soak"},
+                                  {"offered rate", open_.rateText()},
+                                  {"workers", std::to_string(exec_.workers)},
+                                  {"traced", fmt::format("the first {} of {} arrivals that ran",
+                                                         s.traced.size(), s.posted)}})});
         return m;
     }
 
@@ -138,6 +154,7 @@ class SoakMode final : public Mode {
         cfg.warmup = span_.warmup;
         cfg.deadlineWindow = open_.deadlineWindow;
         cfg.lateLimit = open_.limit;
+        if (traceJson_) cfg.tracedArrivals = kTracedArrivals;
         return cfg;
     }
 
@@ -386,6 +403,7 @@ class SoakMode final : public Mode {
     BackendOptions backends_;
     Duration interval_ = 10s;
     double dropThreshold_ = 0.001;  ///< fraction of the jobs (0.1 %)
+    bool traceJson_ = false;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
+#include "report/StreamTrace.hpp"
 #include "report/SweepPlot.hpp"
 #include "report/TextFormat.hpp"
 
@@ -100,6 +102,13 @@ class SweepMode final : public Mode {
         steps_.declare(t, "100 x --limit");
         backends_.declareStreamList(
             t, "schedulers that each run the whole sweep, one after the other");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               fmt::format("write <name>-trace.json (<name>-<backend>-trace.json with several "
+                           "backends): one step's first {} arrivals, one track per thread that "
+                           "ran them (ui.perfetto.dev, chrome://tracing): the last stable step "
+                           "of the table, without one the first step; every backend",
+                           kTracedArrivals));
     }
 
     void validate(const OptionTable& t) override {
@@ -151,15 +160,55 @@ class SweepMode final : public Mode {
         r.calibration = body.json();
         r.partial = state.stopped;
         report(r, state.rows, levels, window, limits);
+        if (traceJson_) traceFile(r, backend, state);
         return r;
     }
+
+    /// The step whose arrivals a trace shows: the last stable step so far, else the first.
+    struct TracedStep {
+        std::size_t row = 0;  ///< of the table, from 0
+        bool stable = false;
+        std::vector<MeasuredJob> jobs;
+    };
 
     /// The rows measured so far, the progress and whether a stop request ended the sweep.
     struct SweepState {
         std::vector<SweepRow> rows;
         std::size_t done = 0, total = 0;
         bool stopped = false;
+        std::optional<TracedStep> traced;  ///< with --trace-json
     };
+
+    /// Keeps the trace of `row` (about to be the table's next) if it is the step to show;
+    /// only one step's arrivals are held at a time, however long the sweep.
+    void keepTrace(SweepState& state, SweepRow& row) const {
+        const bool stable = row.verdict.loadClass == LoadClass::Stable;
+        if (traceJson_ && (!state.traced || stable))
+            state.traced = TracedStep{state.rows.size(), stable, std::move(row.step.traced)};
+        row.step.traced = {};
+    }
+
+    void traceFile(ModeResult& r, const std::string& backend, const SweepState& state) const {
+        if (!state.traced) {
+            r.text.push_back("Trace: not written, no step ran to its end");
+            return;
+        }
+        const TracedStep& t = *state.traced;
+        const SweepRow& row = state.rows[t.row];
+        const std::string which =
+            fmt::format("step {} of the table, {} workers at {} ({})", t.row + 1, row.workers,
+                        Units::formatRate(row.step.m.offeredRate),
+                        t.stable ? "the last stable step" : "no step was stable: the first step");
+        r.text.push_back(fmt::format("Trace: {}; {} of its {} arrivals, those that ran", which,
+                                     t.jobs.size(), row.step.m.jobs));
+        r.files.push_back({"-trace.json",
+                           streamTraceText(backend, t.jobs,
+                                           {{"mode", "sweep"},
+                                            {"step", which},
+                                            {"workers", std::to_string(row.workers)},
+                                            {"traced", fmt::format("the first {} arrivals that ran",
+                                                                   t.jobs.size())}})});
+    }
 
     /// The rates in turn on `workers` workers, each step classified; the first failure
     /// ends them (beyond it nothing new is learnt), a step cut short ends the sweep.
@@ -178,16 +227,19 @@ class SweepMode final : public Mode {
             row.workers = workers;
             RateStepConfig step = steps_.step(rate, workers, load_, window);
             step.placement = placement_.placement();
+            if (traceJson_) step.tracedArrivals = kTracedArrivals;
             row.step =
                 runRateStep(*BackendRegistry::streamRunner(backend), step, body.load(), &ctx.stop);
             row.interrupted = row.step.interrupted;
             if (row.interrupted) {
+                row.step.traced = {};  // a step cut short is not shown
                 row.verdict = {LoadClass::Burst, "stopped during the hold: not classified"};
                 state.rows.push_back(std::move(row));
                 state.stopped = true;
                 break;
             }
             row.verdict = classifier.classify(row.step.m);
+            keepTrace(state, row);
             measured.push_back(row.step.m);
             ++lv.stepsRun;
             ctx.progress.progress(
@@ -451,6 +503,7 @@ class SweepMode final : public Mode {
     Duration maxSchedule_ = std::chrono::hours{1};
     RateStepOptions steps_;
     std::vector<double> rates_;  ///< from validate()
+    bool traceJson_ = false;
 };
 
 }  // namespace
