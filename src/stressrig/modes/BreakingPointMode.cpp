@@ -39,6 +39,7 @@
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "report/BreakingPointPlot.hpp"
+#include "report/GraphRunsTrace.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/RunPictures.hpp"
@@ -182,6 +183,15 @@ std::string probeLine(const ProbeStatistics& p) {
         msText(p.expectedMs), p.broken ? "broken" : "holds");
 }
 
+/// The run a trace shows (--trace-json): the last run of the lowest probe that broke, or
+/// without one the last run of the highest probe that held.
+struct TracedProbe {
+    double stress = 0;
+    bool broken = false;
+    std::size_t runs = 0;  ///< of the probe
+    BackendRun run;
+};
+
 /// One backend's search, probe by probe: the measure step's output.
 struct BackendSearch {
     std::string name;
@@ -196,6 +206,7 @@ struct BackendSearch {
     std::size_t runs = 0;                          ///< measured runs of all probes
     JobTimePerUnit jobTime;                        ///< what the jobs really took
     HoldingTimeline shown;                         ///< instrumented backends only
+    std::optional<TracedProbe> traced;             ///< with --trace-json
     std::string stopReason;                        ///< the search ended before converging
     std::vector<std::string> failures;
     bool partial = false;  ///< a stop request ended the search
@@ -255,6 +266,12 @@ class BreakingPointMode final : public Mode {
                            "sdev of the run times for the second rule", "2ms, scaled");
         t.optionalDuration("delta-limit", deltaLimit_, 1us, 1h,
                            "mean delta (runtime - planned) for the second rule", "4ms, scaled");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               "write <name>-trace.json (<name>-<backend>-trace.json for the others of "
+               "--backends): the last run of the breaking probe (the lowest stress that broke; "
+               "without one the highest that held), every job on the track of the thread that "
+               "ran it (ui.perfetto.dev, chrome://tracing); every backend");
     }
     void validate(const OptionTable& t) override {
         graph_.validate(t);
@@ -296,6 +313,7 @@ class BreakingPointMode final : public Mode {
     BackendSearch searchBackend(RunContext& ctx, const Plan& p, const std::string& name) const;
     bool probe(RunContext& ctx, const Plan& p, BackendSearch& b, double stress,
                RunInstrument* instrument) const;
+    void keepTrace(BackendSearch& b, const BackendSeries& s) const;
     // analyse
     SearchAnalysis analyse(const ModeResult& r, const Plan& p, const BackendSearch& b,
                            const IdealBreakingPoint& planned) const;
@@ -309,6 +327,7 @@ class BreakingPointMode final : public Mode {
                       const SearchAnalysis& a) const;
     void backendText(ModeResult& r, const Plan& p, const BackendSearch& b,
                      const SearchAnalysis& a) const;
+    void traceFile(ModeResult& r, const Plan& p, const BackendSearch& b) const;
     std::string backendVerdict(const ModeResult& r, const Plan& p, const BackendSearch& b,
                                const SearchAnalysis& a) const;
     nlohmann::json backendJson(const Plan& p, const BackendSearch& b,
@@ -325,6 +344,7 @@ class BreakingPointMode final : public Mode {
     std::string thresholds_ = "scaled";
     std::optional<Duration> failDelta_, sdevLimit_, deltaLimit_;
     double breakFail_ = 0.99, fail_ = 0.55;
+    bool traceJson_ = false;
     BackendOptions::DeadlineChoice deadlines_;  ///< set by run()
 };
 
@@ -459,6 +479,7 @@ bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, 
         b.probes.push_back(ProbeStatistics::of(stress, outcomes, p.thresholds));
         b.probeRuns.push_back(outcomes);
         b.runs += outcomes.size();
+        keepTrace(b, s);
         if (instrument && !s.cutRun && !b.probes.back().broken && stress >= b.shown.stress)
             b.shown = {
                 stress, s.runs.size(),
@@ -478,6 +499,17 @@ bool BreakingPointMode::probe(RunContext& ctx, const Plan& p, BackendSearch& b, 
         return false;
     }
     return true;
+}
+
+/// Keeps the last run of the probe just recorded if it is the one to trace (see
+/// TracedProbe): one run is held, however many probes the search makes.
+void BreakingPointMode::keepTrace(BackendSearch& b, const BackendSeries& s) const {
+    if (!traceJson_ || s.runs.empty()) return;
+    const ProbeStatistics& q = b.probes.back();
+    const std::optional<TracedProbe>& t = b.traced;
+    const bool shows =
+        !t || (q.broken ? !t->broken || q.stress < t->stress : !t->broken && q.stress > t->stress);
+    if (shows) b.traced = TracedProbe{q.stress, q.broken, s.runs.size(), s.runs.back()};
 }
 
 // ---- analyse
@@ -517,6 +549,7 @@ void BreakingPointMode::present(ModeResult& r, const Plan& p,
         backendTables(r, p, b, a);
         backendPlots(r, p, b, a);
         backendText(r, p, b, a);
+        if (traceJson_) traceFile(r, p, b);
         if (!verdict.empty()) verdict += "; ";
         verdict += (searches.size() > 1 ? b.name + ": " : "") + backendVerdict(r, p, b, a);
         nlohmann::json detail = backendJson(p, b, a);
@@ -669,6 +702,30 @@ void BreakingPointMode::backendPlots(ModeResult& r, const Plan& p, const Backend
             b.shown.runs, stressText(b.shown.stress), graph_.label(), p.graph.size(), b.name, W);
         r.plots.push_back({b.suffix + "-timeline", TimelinePlot::plot(b.shown.jobs, to)});
     }
+}
+
+/// The traced probe's run, every job on its thread's track, and a line saying which.
+void BreakingPointMode::traceFile(ModeResult& r, const Plan& p, const BackendSearch& b) const {
+    if (!b.traced) {
+        r.text.push_back("  trace            not written: no probe ran");
+        return;
+    }
+    const TracedProbe& t = *b.traced;
+    const std::string which =
+        fmt::format("the last of {} runs at stress {} ({})", t.runs, stressText(t.stress),
+                    t.broken ? "the breaking probe: the lowest stress that broke"
+                             : "no probe broke: the highest that held");
+    r.text.push_back("  trace            " + which);
+    const TracedGraphRun run{fmt::format("stress {}, run {}", stressText(t.stress), t.runs), t.run};
+    const GraphRunsTraceText trace =
+        graphRunsTrace(fmt::format("stressrig breaking-point {} on {} ({} nodes, {} workers)",
+                                   graph_.label(), b.name, p.graph.size(), exec_.workers),
+                       exec_.workers, {&run, 1},
+                       {{"mode", "breaking-point"},
+                        {"backend", b.name},
+                        {"pattern", graph_.label()},
+                        {"probe", which}});
+    r.files.push_back({b.suffix + "-trace.json", trace.text});
 }
 
 /// The search's outcome: its bracket, the logistic fit, the limit and the ideal run.

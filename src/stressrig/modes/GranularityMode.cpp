@@ -37,6 +37,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/Presets.hpp"
+#include "report/GraphRunsTrace.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
@@ -161,6 +162,9 @@ struct GranularityMeasurement {
     bool partial = false;        ///< stopped on request
     bool systemFailure = false;  ///< a backend failed a correctness check
     std::vector<std::string> failures;
+    /// Per backend, with --trace-json: the median run of the first job size on the first
+    /// graph, where what a job costs the backend shows most.
+    std::map<std::string, TracedGraphRun> traced;
 };
 
 /// One graph while its sweeps run: the graph, its backends and where the figures go.
@@ -238,6 +242,12 @@ class GranularityMode final : public Mode {
         t.duration("max-run-time", maxRunTime_, 1ms, 1h,
                    "a sweep ends at a size whose ideal run (max(work / P, critical path)) or "
                    "median makespan exceeds this");
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               "write <name>-trace.json (<name>-<backend>-trace.json with several backends): "
+               "the median run of the first job size on the first of --graphs, every job on "
+               "the track of the thread that ran it (ui.perfetto.dev, chrome://tracing); every "
+               "backend");
     }
     void validate(const OptionTable& t) override {
         placement_.refuseIgnoredBy(t, backends_);
@@ -304,7 +314,10 @@ class GranularityMode final : public Mode {
                              std::size_t& step) const;
     void measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi, const std::string& what,
                      std::vector<double>& makespans, GranularityPoint* p, GranularityMeasurement& m,
-                     std::vector<double>* busiestShares = nullptr) const;
+                     std::vector<double>* busiestShares = nullptr,
+                     std::vector<BackendRun>* measured = nullptr) const;
+    void keepMedianRun(GranularityMeasurement& m, const std::string& backend,
+                       const GraphChoice& graph, Duration size, std::vector<BackendRun> runs) const;
     void measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P, std::size_t step,
                           std::size_t totalSteps, GranularityMeasurement& m) const;
     void measureSize(RunContext& ctx, const JobBody& body, GraphUnderTest& g, unsigned P,
@@ -320,6 +333,7 @@ class GranularityMode final : public Mode {
     std::vector<std::string> graphLines(const GraphResult& g) const;
     std::vector<std::string> noisyWarnings(const GranularityMeasurement& m) const;
     std::string verdict(const GranularityMeasurement& m) const;
+    void traceFiles(ModeResult& r, const GranularityMeasurement& m) const;
     nlohmann::json resultJson(const GranularityMeasurement& m, unsigned P) const;
     nlohmann::json graphJson(const GraphResult& g) const;
 
@@ -341,6 +355,7 @@ class GranularityMode final : public Mode {
     bool overhead_ = false;
     std::vector<GraphChoice> graphList_;
     std::vector<std::string> backendList_;
+    bool traceJson_ = false;
 };
 
 ModeResult GranularityMode::run(RunContext& ctx) {
@@ -361,6 +376,7 @@ ModeResult GranularityMode::run(RunContext& ctx) {
     r.warnings = noisyWarnings(m);
     r.verdict = verdict(m);
     r.result = resultJson(m, P);
+    if (traceJson_) traceFiles(r, m);
     return r;
 }
 
@@ -452,7 +468,8 @@ GraphResult GranularityMode::measureGraph(RunContext& ctx, const JobBody& body, 
 void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_t bi,
                                   const std::string& what, std::vector<double>& makespans,
                                   GranularityPoint* p, GranularityMeasurement& m,
-                                  std::vector<double>* busiestShares) const {
+                                  std::vector<double>* busiestShares,
+                                  std::vector<BackendRun>* measured) const {
     GraphRunner& backend = *g.backends[bi];
     std::string failure;
     for (unsigned i = 0; i < backends_.warmup + reps_; ++i) {
@@ -473,6 +490,7 @@ void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_
             if (i >= backends_.warmup) {
                 makespans.push_back(toUs(run.result.runTime));
                 if (busiestShares) busiestShares->push_back(run.busiestThreadShare);
+                if (measured) measured->push_back(run);
             }
             continue;
         }
@@ -487,6 +505,39 @@ void GranularityMode::measureRuns(RunContext& ctx, GraphUnderTest& g, std::size_
     sweep.done = true;
     sweep.stopped = "failure";
     g.backends[bi] = BackendRegistry::graphRunner(sweep.backend);
+}
+
+/// The median of `runs` by makespan, the run a trace shows; none if no run was measured.
+void GranularityMode::keepMedianRun(GranularityMeasurement& m, const std::string& backend,
+                                    const GraphChoice& graph, Duration size,
+                                    std::vector<BackendRun> runs) const {
+    if (runs.empty()) return;
+    std::sort(runs.begin(), runs.end(), [](const BackendRun& a, const BackendRun& b) {
+        return a.result.runTime < b.result.runTime;
+    });
+    m.traced[backend] = {fmt::format("{} with jobs of {}, the median of {} runs", graph.label,
+                                     usText(toUs(size)), runs.size()),
+                         std::move(runs[(runs.size() - 1) / 2])};
+}
+
+/// Each backend's traced run, every job on its thread's track, and a line saying which.
+void GranularityMode::traceFiles(ModeResult& r, const GranularityMeasurement& m) const {
+    for (const std::string& b : backendList_) {
+        const auto it = m.traced.find(b);
+        if (it == m.traced.end()) {
+            r.text.push_back(
+                fmt::format("Trace of {}: not written, the first job size on {} "
+                            "did not run",
+                            b, graphList_.front().label));
+            continue;
+        }
+        r.text.push_back(fmt::format("Trace of {}: {}", b, it->second.label));
+        const GraphRunsTraceText trace = graphRunsTrace(
+            fmt::format("stressrig granularity on {} ({} workers)", b, workers_), workers_,
+            {&it->second, 1}, {{"mode", "granularity"}, {"backend", b}, {"run", it->second.label}});
+        r.files.push_back(
+            {backendList_.size() > 1 ? "-" + b + "-trace.json" : "-trace.json", trace.text});
+    }
 }
 
 // Empty jobs first: what a job costs the backend itself.
@@ -540,7 +591,13 @@ void GranularityMode::measureSize(RunContext& ctx, const JobBody& body, GraphUnd
         p.jobSizeUs = sizeUs;
         p.lowerBoundUs = idealUs;
         std::vector<double> makespans;
-        measureRuns(ctx, g, bi, "jobs of " + usText(sizeUs), makespans, &p, m);
+        // the first size of the first graph is traced
+        const bool traced =
+            traceJson_ && &g.choice == &graphList_.front() && size == sizes().front();
+        std::vector<BackendRun> runs;
+        measureRuns(ctx, g, bi, "jobs of " + usText(sizeUs), makespans, &p, m, nullptr,
+                    traced ? &runs : nullptr);
+        if (traced) keepMedianRun(m, sweep.backend, g.choice, size, std::move(runs));
         p.makespanUs = SampleStatistics::of(makespans);
         p.efficiency = runEfficiency(g.result.workUnits * sizeUs,
                                      g.result.criticalPathUnits * sizeUs, P, p.makespanUs.median);

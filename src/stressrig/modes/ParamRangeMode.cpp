@@ -38,6 +38,7 @@
 #include "modes/Mode.hpp"
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
+#include "report/GraphRunsTrace.hpp"
 #include "report/LoadPeakPoint.hpp"
 #include "report/MissingValues.hpp"
 #include "report/TextFormat.hpp"
@@ -70,6 +71,12 @@ class ParamRangeMode final : public Mode {
                 "measured points: both ends, the rest drawn between them");
         t.u64("sample-seed", sampleSeed_, "seed of the drawn points");
         backends_.declare(t);
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               "write <name>-trace.json (<name>-<backend>-trace.json for the others of "
+               "--backends): the run of the median point (the median load size), every job on "
+               "the track of the thread that ran it (ui.perfetto.dev, chrome://tracing); every "
+               "backend");
     }
     void validate(const OptionTable& t) override {
         graph_.validate(t);
@@ -98,6 +105,15 @@ class ParamRangeMode final : public Mode {
         unsigned parallelism;
         std::vector<std::size_t> sizes;  ///< in drawing order
         const JobBody& body;
+
+        /// The point a trace shows: the first drawn at the median size.
+        std::size_t medianPoint() const {
+            std::vector<std::size_t> sorted = sizes;
+            std::sort(sorted.begin(), sorted.end());
+            const std::size_t median = sorted[(sorted.size() - 1) / 2];
+            return static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), median) -
+                                            sizes.begin());
+        }
     };
     /// One backend's points, in drawing order (the measure step's output).
     struct BackendPoints {
@@ -109,6 +125,7 @@ class ParamRangeMode final : public Mode {
         std::string startTimes;
         std::vector<LoadPeakPoint> points;
         std::unique_ptr<RunInstrument> instrument;  ///< instrumented backends only
+        std::optional<BackendRun> traced;           ///< the median point's run (--trace-json)
     };
     struct Measurement {
         std::vector<BackendPoints> backends;
@@ -126,11 +143,12 @@ class ParamRangeMode final : public Mode {
     // measure (each point judged at once: a failure ends the series)
     Measurement measure(RunContext& ctx, ModeResult& r, const Plan& p) const;
     bool measurePoint(RunContext& ctx, ModeResult& r, const Plan& p, const TestChainGraph& graph,
-                      Measurement& m) const;
+                      Measurement& m, bool traced) const;
     // present: every backend in detail, then side by side
     void present(RunContext& ctx, ModeResult& r, const Plan& p, const Measurement& m) const;
     void backendText(ModeResult& r, const BackendPoints& b, const BackendSeriesFit& f,
                      double idealMsPerJob) const;
+    void traceFile(ModeResult& r, const Plan& p, const BackendPoints& b) const;
     nlohmann::json backendJson(const BackendPoints& b, const BackendSeriesFit& f) const;
     CsvTable backendTable(const BackendPoints& b, const BackendSeriesFit& f,
                           double idealMsPerJob) const;
@@ -179,6 +197,7 @@ class ParamRangeMode final : public Mode {
     std::size_t from_ = 10, to_ = 100;
     unsigned points_ = 20;
     std::uint64_t sampleSeed_ = 42;
+    bool traceJson_ = false;
 };
 
 // ---- measure
@@ -240,7 +259,8 @@ ParamRangeMode::Measurement ParamRangeMode::measure(RunContext& ctx, ModeResult&
     for (std::size_t i = 0; i < p.sizes.size(); ++i) {
         const std::optional<TestChainGraph> graph = pointGraph(p.sizes[i], ctx.stop, r);
         if (!graph) break;
-        if (!measurePoint(ctx, r, p, *graph, m)) break;  // stopped: the point is not kept
+        const bool traced = traceJson_ && i == p.medianPoint();
+        if (!measurePoint(ctx, r, p, *graph, m, traced)) break;  // stopped: not kept
         std::string line = fmt::format("{} jobs:", graph->size());
         for (const BackendPoints& b : m.backends)
             line += fmt::format(" {} {}", b.name, msText(b.points.back().timeMs));
@@ -253,11 +273,12 @@ ParamRangeMode::Measurement ParamRangeMode::measure(RunContext& ctx, ModeResult&
 /// The point on each backend, warmed up as --backend-warmup says; false when a stop cut it
 /// short (a backend that measured it keeps it only if every backend did).
 bool ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
-                                  const TestChainGraph& graph, Measurement& m) const {
+                                  const TestChainGraph& graph, Measurement& m, bool traced) const {
     const std::size_t n = graph.size();
     CompletionLimit limit;
     const BackendSetup common = pointSetup(graph, p, limit);
     std::vector<LoadPeakPoint> points;
+    std::vector<BackendRun> runs;  // the point's run on each backend, when it is traced
     for (BackendPoints& b : m.backends) {
         BackendSetup setup = common;
         RunInstrument* instrument = b.instrument.get();
@@ -300,9 +321,12 @@ bool ParamRangeMode::measurePoint(RunContext& ctx, ModeResult& r, const Plan& p,
         }
         points.push_back(
             peakPoint(run, n, graph.graphHash(), failure, late, instrument ? &stat : nullptr));
+        if (traced) runs.push_back(run);
     }
-    for (std::size_t i = 0; i < m.backends.size(); ++i)
+    for (std::size_t i = 0; i < m.backends.size(); ++i) {
         m.backends[i].points.push_back(std::move(points[i]));
+        if (traced) m.backends[i].traced = std::move(runs[i]);
+    }
     return true;
 }
 
@@ -342,6 +366,7 @@ void ParamRangeMode::present(RunContext& ctx, ModeResult& r, const Plan& p,
         backendPlot(r, b, f, table, idealMsPerJob);
         r.tables.push_back({b.suffix, std::move(table)});
         backendText(r, b, f, idealMsPerJob);
+        if (traceJson_) traceFile(r, p, b);
         nlohmann::json detail = backendJson(b, f);
         if (b.suffix.empty())
             for (const auto& [k, v] : detail.items())
@@ -359,6 +384,29 @@ void ParamRangeMode::present(RunContext& ctx, ModeResult& r, const Plan& p,
     r.verdict = verdict(r, m, fits, idealMsPerJob);
     if (!r.systemFailure && ctx.environment.busyNow())
         r.verdict += "; the machine was busy, so result times include competition for the CPU";
+}
+
+/// The median point's run, every job on its thread's track, and a line saying which.
+void ParamRangeMode::traceFile(ModeResult& r, const Plan& p, const BackendPoints& b) const {
+    const std::size_t point = p.medianPoint();
+    const std::string which = fmt::format("the median point: {} jobs (point {} of {} drawn)",
+                                          p.sizes[point], point + 1, p.sizes.size());
+    if (!b.traced) {
+        r.text.push_back(fmt::format("  trace: not written, the series ended before {}", which));
+        return;
+    }
+    r.text.push_back("  trace: " + which);
+    const TracedGraphRun run{fmt::format("{} jobs", p.sizes[point]), *b.traced};
+    r.files.push_back(
+        {b.suffix + "-trace.json",
+         graphRunsTrace(fmt::format("stressrig param-range {} on {} ({} jobs, {} workers)",
+                                    graph_.label(), b.name, p.sizes[point], exec_.workers),
+                        exec_.workers, {&run, 1},
+                        {{"mode", "param-range"},
+                         {"backend", b.name},
+                         {"pattern", graph_.label()},
+                         {"point", which}})
+             .text});
 }
 
 CsvTable ParamRangeMode::backendTable(const BackendPoints& b, const BackendSeriesFit& f,

@@ -50,6 +50,7 @@
 #include "pullsched/testchain/GraphStatistics.hpp"
 #include "pullsched/testchain/LevelSchedule.hpp"
 #include "pullsched/testchain/Presets.hpp"
+#include "report/GraphRunsTrace.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 #include "report/PerBackendResult.hpp"
@@ -89,6 +90,7 @@ struct PatternResult {
     /// The scheduler's count of the run's jobs, planning jobs included; nullopt for a
     /// backend that keeps none.
     std::optional<Statistics> ledger;
+    std::optional<BackendRun> traced;  ///< the run, kept for --trace-json
 };
 
 class PipecleanMode final : public Mode {
@@ -116,6 +118,11 @@ class PipecleanMode final : public Mode {
                    "machine cannot expire jobs (needs backends with deadlines)");
         t.group("Backends");
         backends_.declareList(t, backendsHelp());
+        t.group("Traces");
+        t.flag("trace-json", traceJson_,
+               "write <name>-trace.json (<name>-<backend>-trace.json with several backends): "
+               "every pattern's run, one after the other, every job on the track of the thread "
+               "that ran it (ui.perfetto.dev, chrome://tracing); every backend");
     }
 
     void validate(const OptionTable& t) override {
@@ -194,6 +201,7 @@ class PipecleanMode final : public Mode {
         r.calibration = body.json();
         r.partial = stopped;
         report(r, results, presets.size(), backend);
+        if (traceJson_) traceFile(r, results, backend);
         if (!interruptedIn.empty())
             r.text.push_back(
                 fmt::format("interrupted during pattern {}: not reported", interruptedIn));
@@ -261,7 +269,28 @@ class PipecleanMode final : public Mode {
         pr.interrupted = run.result.interrupted;
         if (pr.interrupted) return pr;
         recordRun(pr, run, info, limit);
+        if (traceJson_) pr.traced = std::move(run);
         return pr;
+    }
+
+    /// Every pattern's run in one trace, each a span of its own named after the pattern.
+    void traceFile(ModeResult& r, const std::vector<PatternResult>& results,
+                   const std::string& backend) const {
+        std::vector<TracedGraphRun> runs;
+        for (const PatternResult& pr : results)
+            if (pr.traced) runs.push_back({"pattern " + pr.pattern, *pr.traced});
+        r.text.push_back(
+            fmt::format("Trace: every pattern's run, {} of {}", runs.size(), results.size()));
+        r.files.push_back(
+            {"-trace.json",
+             graphRunsTrace(fmt::format("stressrig pipeclean on {} ({} nodes per pattern, {} "
+                                        "workers)",
+                                        backend, graph_.nodes, exec_.workers),
+                            exec_.workers, runs,
+                            {{"mode", "pipeclean"},
+                             {"backend", backend},
+                             {"runs", "every pattern, one after the other"}})
+                 .text});
     }
 
     /// The figures of a run that ended, and its judgement.
@@ -582,6 +611,7 @@ class PipecleanMode final : public Mode {
     BackendOptions backends_;
     bool deadlines_ = false;       ///< the jobs get deadlines (decided in validate())
     std::string deadlinesReason_;  ///< why they do or do not, in one line
+    bool traceJson_ = false;
 };
 
 }  // namespace
