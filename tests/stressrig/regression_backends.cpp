@@ -145,8 +145,10 @@ TEST(StressrigBackends, UnknownBackendAndModesWithoutTheOptionAreUsageErrors) {
     EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
     r = rig("--no-render --quiet --mode=topology --backends=tbb", dir);
     EXPECT_EQ(r.code, 2) << r.out << r.err;
-    r = rig("--no-render --quiet --mode=run --backends=tbb --trace-json", dir);
+    // the scheduler's trace points need an instrumented backend (--trace-json does not)
+    r = rig("--no-render --quiet --mode=run --backends=tbb --trace-dump", dir);
     EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("tbb is not instrumented"), std::string::npos) << r.err;
     fs::remove_all(dir);
 }
 

@@ -182,8 +182,10 @@ class RunMode final : public Mode {
         backends_.declare(t);
         t.group("Traces");
         t.flag("trace-json", traceJson_,
-               "write <name>-trace.json: every job of every rep with its state, one track per "
-               "worker (ui.perfetto.dev, chrome://tracing); instrumented backends only");
+               "write <name>-trace.json (<name>-<backend>-trace.json for the others of "
+               "--backends): every job of every rep with its state, one track per worker of an "
+               "instrumented backend, per thread that ran jobs of any other "
+               "(ui.perfetto.dev, chrome://tracing); every backend");
         t.optionalCount("rep", timelineRep_, 1, 1000000,
                         "the rep drawn in the timeline picture and marked in the DOT graph",
                         "the median rep by run time");
@@ -269,10 +271,10 @@ void RunMode::validate(const OptionTable& t) {
     sched_.refuseLifeWindowWithout(t, backends_);
     placement_.refuseIgnoredBy(t, backends_);
     const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
-    if ((traceJson_ || traceDump_) && unobserved.size() == backends_.names().size())
+    if (traceDump_ && unobserved.size() == backends_.names().size())
         throw UsageError(fmt::format(
-            "--trace-json and --trace-dump trace the workers of an instrumented backend: {} {} "
-            "not instrumented ({} is)",
+            "--trace-dump writes the trace points of an instrumented backend's scheduler: {} {} "
+            "not instrumented ({} is; --trace-json traces every backend)",
             BackendOptions::listText(unobserved), unobserved.size() == 1 ? "is" : "are",
             BackendOptions::withCapability(&BackendInfo::instrumented)));
     if (timelineRep_ && *timelineRep_ > sched_.reps)
@@ -476,7 +478,8 @@ void RunMode::headerText(ModeResult& res, const Plan& p, const RunMeasurement& m
     const std::vector<std::string> unobserved = backends_.lacking(&BackendInfo::instrumented);
     if (!unobserved.empty())
         text.push_back(fmt::format(
-            "  not instrumented: {} (no worker of each job, concurrency, timeline or trace)",
+            "  not instrumented: {} (no worker of each job, concurrency or timeline; a trace "
+            "shows the thread that ran each job)",
             BackendOptions::listText(unobserved)));
 }
 
@@ -713,16 +716,26 @@ CsvTable detailReps(const RepAnalysis& a) {
     return reps;
 }
 
-/// The trace of every rep of an observed backend, one track per worker.
+/// The trace of every rep of a backend, one track per worker where it is observed, else
+/// per thread that ran jobs (BackendRun::lanes).
 std::string traceText(const MeasuredBackend& b, const std::string& title, unsigned workers,
                       const std::vector<std::pair<std::string, std::string>>& metadata,
                       const StopPredicate& stop, std::size_t& events) {
-    ScheduledRunTrace trace(title, workers);
     const std::vector<const BackendRun*> reps = b.reps();
+    std::int32_t top = -1;  // a thread beyond the workers needs a track of its own
+    for (std::size_t k = 0; k < reps.size(); ++k)
+        if (!b.observed(k))
+            for (const std::int32_t lane : reps[k]->lanes)
+                top = std::max(top, lane);
+    ScheduledRunTrace trace(title, std::max(workers, static_cast<unsigned>(top + 1)),
+                            b.observed(0) ? "worker" : "thread");
     for (std::size_t k = 0; k < reps.size(); ++k) {
         throwIfStopped(stop);
-        trace.addRep(static_cast<unsigned>(k + 1), reps[k]->result,
-                     [&](std::size_t n) { return b.observed(k) ? b.workerOf[k][n] : -1; });
+        const BackendRun& run = *reps[k];
+        trace.addRep(static_cast<unsigned>(k + 1), run.result, [&](std::size_t n) {
+            if (b.observed(k)) return b.workerOf[k][n];
+            return n < run.lanes.size() ? static_cast<int>(run.lanes[n]) : -1;
+        });
     }
     for (const auto& [key, value] : metadata)
         trace.setMetadata(key, value);
@@ -747,7 +760,7 @@ bool RunMode::backendFiles(RunContext& ctx, ModeResult& res, const Plan& p, cons
     std::vector<ResultFile> files;
     std::optional<ResultTable> jobsFile, concurrencyFile;
     std::optional<std::size_t> traceEvents;
-    const bool traced = traceJson_ && b.instrumented;
+    const bool traced = traceJson_;
     try {
         throwIfStopped(stop);
         jobsFile =

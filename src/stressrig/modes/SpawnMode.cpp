@@ -149,8 +149,17 @@ class SpawnMode final : public Mode {
                            names, kReference));
         t.count("backend-warmup", backends_.warmup, 0, 100,
                 "untimed runs of each shape, backend and worker count before the measured ones");
+        t.flag("trace-json", traceJson_,
+               "not accepted here: a call takes tens of nanoseconds and the run is timed as a "
+               "whole, so timing every call would change what is measured");
     }
     void validate(const OptionTable&) override {
+        // Declared only to say why it is refused: the other modes' list would not.
+        if (traceJson_)
+            throw UsageError(
+                "--trace-json does not apply to --mode=spawn: a call takes tens of nanoseconds "
+                "and the run is timed as a whole, so timing every call's start and end would "
+                "change what is measured (--mode=granularity --trace-json traces small jobs)");
         shapeList_ = parseShapes(shapes_);
         backendList_ = backends_.names();
     }
@@ -498,6 +507,7 @@ class SpawnMode final : public Mode {
     BackendOptions backends_;
     std::vector<RecursionShape> shapeList_;
     std::vector<std::string> backendList_;
+    bool traceJson_ = false;  ///< only to refuse --trace-json with a reason
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "cli/ExecutionOptions.hpp"
 #include "cli/GraphOptions.hpp"
+#include "cli/UsageError.hpp"
 #include "format/Units.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
@@ -43,8 +44,18 @@ class TopologyMode final : public Mode {
         t.group("Scheduling figures");
         t.count("workers", workers_, 1, 1024, "P of the lower bound max(work / P, critical path)");
         t.duration("load", load_, 100ns, 10s, "time per unit weight of the work figures");
+        t.flag("trace-json", traceJson_,
+               "not accepted here: topology runs no jobs, so there is nothing to trace (use "
+               "--mode=run --trace-json)");
     }
-    void validate(const OptionTable& t) override { graph_.validate(t); }
+    void validate(const OptionTable& t) override {
+        // Declared only to say why it is refused: the other modes' list would not.
+        if (traceJson_)
+            throw UsageError(
+                "--trace-json does not apply to --mode=topology: it runs no jobs, so there is "
+                "nothing to trace (--mode=run --trace-json traces the graph's jobs)");
+        graph_.validate(t);
+    }
 
     ModeResult run(RunContext& ctx) override {
         const TestChainGraph graph = graph_.graph(ctx.stop.predicate());
@@ -160,6 +171,7 @@ class TopologyMode final : public Mode {
     GraphOptions graph_;
     unsigned workers_ = 2;
     Duration load_ = std::chrono::microseconds{500};
+    bool traceJson_ = false;  ///< only to refuse --trace-json with a reason
 };
 
 }  // namespace
