@@ -67,6 +67,10 @@ struct JobRecord {
     /// worker about to run it, or cancel(). Exactly one of them wins.
     std::atomic<bool> claimed{false};
     std::uint8_t inlineCount = 0;  ///< of inlineSucc's four
+    /// Behind its gate for a coroutine's resumption (Scheduler::spawn): a predecessor that
+    /// did not complete does not doom it, since the coroutine reads that outcome itself.
+    /// Set before the record is wired (the byte that padded the record to 192 bytes).
+    bool resuming = false;
     std::array<JobRecord*, 4> inlineSucc{};
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
@@ -108,6 +112,7 @@ struct JobRecord {
         waited = false;
         claimed.store(false, std::memory_order_relaxed);
         inlineCount = 0;
+        resuming = false;
         moreSucc = moreTail = nullptr;
         group = nullptr;
         link = nullptr;
