@@ -1,3 +1,4 @@
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 
@@ -35,12 +36,13 @@ void SchedulerCore::requestResume(JobRecord* job, std::span<const JobHandle> aft
 /// 1. The resumption is counted as posted before the slice is counted as ended, so that
 ///    drain() and a group's wait() never see the coroutine's count drop to zero while it is
 ///    suspended (they read the ended counts first, see allFinished).
-/// 2. The record goes back to Waiting with a closed gate (the guard plus one count per
-///    awaited job) and is wired to the awaited jobs; `resuming` keeps their outcomes from
-///    dooming it (the coroutine reads them from its handles).
-/// 3. Only then is `claimed` cleared: from here on a cancel() may win the job (it was the
-///    running job's until now, so cancel() returned false). The awaited handles live in the
-///    coroutine's frame, which a winning cancel() destroys, so they are not read after this.
+/// 2. The record gets a closed gate (the guard plus one count per awaited job) and is
+///    wired to the awaited jobs; `resuming` keeps their outcomes from dooming it (the
+///    coroutine reads them from its handles).
+/// 3. Only then is `claimed` cleared and the state set back to Waiting: from here on a
+///    cancel() may win the job (until now it was Running, and cancel() returned false). The
+///    awaited handles live in the coroutine's frame, which a winning cancel() destroys, so
+///    they are not read after this.
 /// 4. The guard drops, as a predecessor's notification would: at zero the job is queued,
 ///    or, if a cancel() won meanwhile and finalised it, the reference it left is dropped.
 void SchedulerCore::rearm(JobRecord* job, const Resumption& r, Worker* w, WorkerCounters* own) {
@@ -49,7 +51,9 @@ void SchedulerCore::rearm(JobRecord* job, const Resumption& r, Worker* w, Worker
     if (w && r.start == kAsap) {
         WorkerCounters::bump(w->counters.posted);  // as submit() counts an untimed post
     } else {
-        job->seq = seq_.fetch_add(1, std::memory_order_relaxed);  // the timed order's key too
+        // The timed order's key too. Atomic: handles to the job may check its batch bit.
+        std::atomic_ref<std::uint64_t>(job->seq).store(seq_.fetch_add(1, std::memory_order_relaxed),
+                                                       std::memory_order_relaxed);
     }
     if (GroupState* g = job->group) {
         g->submitted.fetch_add(1, std::memory_order_seq_cst);
@@ -64,12 +68,13 @@ void SchedulerCore::rearm(JobRecord* job, const Resumption& r, Worker* w, Worker
         WorkerCounters::add(c.ended, 1, std::memory_order_release);
     }
 
-    job->state.store(JobState::Waiting, std::memory_order_relaxed);
     job->resuming = true;
     auto settle = static_cast<std::int32_t>(1 + r.after.size());
     job->gate.store(settle, std::memory_order_relaxed);
     settle = 1 + wirePredecessors(job, r.after);
-    job->claimed.store(false, std::memory_order_release);
+    job->claimed.store(false, std::memory_order_relaxed);
+    // Released after `claimed`: a cancel() that reads Waiting wins the job.
+    job->state.store(JobState::Waiting, std::memory_order_release);
     if (job->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle) {
         if (job->doomed.load(std::memory_order_relaxed)) {
             releaseRef(job);  // cancel()ed meanwhile (only cancel() dooms it): its last hold

@@ -10,6 +10,12 @@ void detail::waitForValue(Scheduler& sched, const JobHandle& job) {
     sched.wait(job);
 }
 
+void detail::throwForeignAwait() {
+    throw std::invalid_argument(
+        "pullsched: a Task awaited a JobHandle of another scheduler (a Task may await only "
+        "jobs of the scheduler it was spawned on)");
+}
+
 void detail::requestResume(Scheduler& sched, detail::JobRecord* self,
                            const detail::ResumeRequest& request) {
     if (request.timedOn && request.timedOn != &sched)
@@ -19,10 +25,10 @@ void detail::requestResume(Scheduler& sched, detail::JobRecord* self,
     for (const JobHandle& h : request.after) {
         const detail::JobRecord* rec = detail::HandleAccess::record(h);
         if (!rec) throw std::invalid_argument("pullsched: a Task awaited an empty JobHandle");
-        if (rec->pool != sched.pool_ || detail::inOpenBatch(*rec))
+        if (rec->pool != sched.pool_) detail::throwForeignAwait();
+        if (detail::inOpenBatch(*rec))
             throw std::invalid_argument(
-                "pullsched: a Task awaited a JobHandle of another scheduler (or of a batch not "
-                "submitted yet)");
+                "pullsched: a Task awaited a JobHandle of a batch not submitted yet");
         if (rec == self)
             throw std::logic_error("pullsched: a Task awaited the handle of its own job");
     }

@@ -148,7 +148,7 @@ class Scheduler {
         if (!task) throw std::invalid_argument("pullsched: empty Task given to spawn()");
         detail::JobRecord* rec = acquireRecord(opts);
         rec->task.template emplaceResumable<detail::CoroutineJob<T>, !std::is_void_v<T>>(
-            detail::CoroutineJob<T>(std::move(task), this, rec));
+            detail::CoroutineJob<T>(std::move(task), this, rec, pool_));
         rec->refs.store(2, std::memory_order_relaxed);  // the handle's, as in postRecord
         submitRecord(rec, preds);
         if constexpr (std::is_void_v<T>) {

@@ -17,10 +17,10 @@ template <class T>
 class CoroutineJob {
   public:
     /// Binds the Task's frame to its job: what it awaits suspends `rec`.
-    CoroutineJob(Task<T>&& task, Scheduler* sched, JobRecord* rec) noexcept
+    CoroutineJob(Task<T>&& task, Scheduler* sched, JobRecord* rec, const JobPool* pool) noexcept
         : root_(std::exchange(task.frame_, {})) {
         PromiseBase& p = root_.promise();
-        p.own_ = JobContext{sched, rec, root_};
+        p.own_ = JobContext{sched, rec, pool, root_};
         p.ctx_ = &p.own_;
     }
     CoroutineJob(CoroutineJob&& o) noexcept : root_(std::exchange(o.root_, {})) {}

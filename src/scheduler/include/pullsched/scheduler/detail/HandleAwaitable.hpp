@@ -17,11 +17,6 @@
 
 namespace pullsched::detail {
 
-/// The record behind a handle, for the awaitables (JobHandle keeps it to its friends).
-struct HandleAccess {
-    static JobRecord* record(const JobHandle& h) noexcept { return h.rec_; }
-};
-
 /// What awaiting a final job gives: `R` is `T&` (the value in the record, as get() gives
 /// it, for a handle the Task holds), `T` (for a handle the awaitable holds: moved out when
 /// it holds the record's last reference, or when T cannot be copied; else copied), or

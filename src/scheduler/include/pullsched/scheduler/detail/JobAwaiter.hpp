@@ -10,6 +10,7 @@
 
 #include "pullsched/scheduler/JobHandle.hpp"
 #include "pullsched/scheduler/Time.hpp"
+#include "pullsched/scheduler/detail/JobRecord.hpp"
 
 namespace pullsched {
 
@@ -17,13 +18,17 @@ class Scheduler;
 
 namespace detail {
 
-struct JobRecord;
+/// The record behind a handle, for the awaitables (JobHandle keeps it to its friends).
+struct HandleAccess {
+    static JobRecord* record(const JobHandle& h) noexcept { return h.rec_; }
+};
 
 /// The job a chain of Tasks runs as: the spawned Task's, shared by the Tasks it awaits
 /// inline. Lives in the spawned Task's promise.
 struct JobContext {
     Scheduler* sched = nullptr;
     JobRecord* rec = nullptr;
+    const JobPool* pool = nullptr;  ///< the scheduler's: whose handles the Task may await
     /// The innermost Task of the chain, suspended: what the job's next slice resumes.
     std::coroutine_handle<> resumeAt;
 };
@@ -40,6 +45,8 @@ struct ResumeRequest {
 /// its clock) and hands it to the scheduler, which acts on it once the slice returned.
 /// Throws std::invalid_argument or std::logic_error; then nothing was requested.
 void requestResume(Scheduler& sched, JobRecord* self, const ResumeRequest& request);
+/// std::invalid_argument: a Task awaited a handle of another scheduler.
+[[noreturn]] void throwForeignAwait();
 
 /// Awaitables a Task may suspend on besides another Task and a handle: each says whether
 /// it must wait (`ready()`), for what (`request()`), and what the co_await gives
@@ -58,7 +65,14 @@ class JobAwaiter {
     JobAwaiter(A&& awaitable, JobContext& ctx) noexcept(std::is_nothrow_move_constructible_v<A>)
         : awaitable_(std::move(awaitable)), ctx_(ctx) {}
 
-    bool await_ready() { return awaitable_.ready(); }
+    /// Handles already final are checked here, the others by requestResume: a handle of
+    /// another scheduler is refused either way, not only when it happens not to be final.
+    bool await_ready() {
+        if (!awaitable_.ready()) return false;
+        for (const JobHandle& h : awaitable_.request().after)
+            if (HandleAccess::record(h)->pool != ctx_.pool) throwForeignAwait();
+        return true;
+    }
     /// Requests first: when it throws, the coroutine resumes with the exception at once.
     void await_suspend(std::coroutine_handle<> suspended) {
         requestResume(*ctx_.sched, ctx_.rec, awaitable_.request());
