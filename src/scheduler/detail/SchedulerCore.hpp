@@ -138,8 +138,6 @@ class SchedulerCore {
         /// The continuation: the next untimed job for this worker, bypassing the queues
         /// (the first job a finalisation on this worker released).
         JobRecord* local = nullptr;
-        /// A request of the coroutine slice running on this worker to run again later.
-        Resumption resume;
         /// Jobs run; every CpuSpread::kCheckPeriod-th looks where the workers run.
         std::uint32_t ran = 0;
         /// When it last woke a parked worker (steady clock; zero: no wake watched), and
@@ -169,6 +167,10 @@ class SchedulerCore {
         /// not a whole level of the tree); idle workers steal the oldest half, the biggest
         /// pieces of a recursion. On lines of its own, like `own`.
         alignas(64) ReadyQueue posted;
+        /// A request of the coroutine slice running on this worker to run again later.
+        /// On a line of its own, after the rest: the fields written on every job keep
+        /// their lines, and run() reads it once per job from a line only this worker writes.
+        alignas(64) Resumption resume;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
 #endif
