@@ -49,7 +49,8 @@ demo: setup $(BUILD_DIR)/CMakeCache.txt
 	@bash tools/demo.sh $(BUILD_DIR) $(OUT) $(DEMO_ARGS)
 
 # The scheduler's trace dump of a rig run: a build with trace points in its own directory,
-# then `stressrig --mode=run ARGS --trace-dump --trace-json`; results in OUT (docs/trace-dump.md).
+# then `stressrig --mode=run ARGS --trace-dump --trace-json`; results in OUT/latest/
+# (docs/trace-dump.md).
 TRACE_DIR ?= build-trace
 ARGS      ?= --pattern=burst --workers=2
 trace: setup
@@ -58,7 +59,8 @@ trace: setup
 	cmake --build $(TRACE_DIR) -j $(JOBS) --target stressrig
 	$(TRACE_DIR)/bin/stressrig --mode=run $(ARGS) --trace-dump --trace-json --out=$(OUT)
 
-# Only gnuplot and dot are needed: nothing is built. Sub-folders (OUT/reference, ...) too.
+# Only gnuplot and dot are needed: nothing is built. Every run's folder and other
+# sub-folders (OUT/reference, ...) too.
 report:
 	@bash tools/plot/render-all.sh $(OUT)
 

@@ -32,6 +32,9 @@ inline constexpr std::chrono::seconds kHangLimit{10};
 inline SchedulerConfig benchConfig() {
     SchedulerConfig cfg;
     cfg.workers = kThreads;
+    // PULLSCHED_BENCH_WORKERS=N: N workers instead (1 = one worker beside the helping caller).
+    if (const char* e = std::getenv("PULLSCHED_BENCH_WORKERS"); e && std::atoi(e) > 0)
+        cfg.workers = static_cast<unsigned>(std::atoi(e));
     // For A/B runs of one binary: PULLSCHED_BENCH_SPREAD=0 without CpuSpread,
     // PULLSCHED_BENCH_PIN=1 with worker i bound to the i-th allowed CPU.
     if (const char* e = std::getenv("PULLSCHED_BENCH_SPREAD")) cfg.spreadWorkers = e[0] != '0';

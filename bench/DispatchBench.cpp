@@ -274,6 +274,15 @@ void jobCounters(benchmark::State& state, double jobs, double timedNs) {
     state.counters["ns_per_job"] = timedNs / (jobs * static_cast<double>(state.iterations()));
 }
 
+/// The median iteration's ns per job: a mean over iterations follows the few that lost
+/// their core on a busy machine, the median what an iteration usually costs.
+void medianCounter(benchmark::State& state, double jobs, std::vector<double>& iterationNs) {
+    if (iterationNs.empty()) return;
+    const auto mid = iterationNs.begin() + static_cast<std::ptrdiff_t>(iterationNs.size() / 2);
+    std::nth_element(iterationNs.begin(), mid, iterationNs.end());
+    state.counters["median_ns_per_job"] = *mid / jobs;
+}
+
 void schedCounters(benchmark::State& state, const Statistics& d) {
     const double iters = static_cast<double>(state.iterations());
     const auto per = [&](std::uint64_t v) { return static_cast<double>(v) / iters; };
@@ -434,12 +443,15 @@ void BM_Sched_Exec(benchmark::State& state, GraphId id) {
     d = Statistics{};
     gateNs = 0;
     double timedNs = 0;
+    std::vector<double> iterationNs;
     for (auto _ : state) {
         const double ns = once([](std::uint32_t) { return [] {}; }, nullptr);
         if (ns < 0) return state.SkipWithError("drainFor(10s) failed");
         timedNs += ns;
+        iterationNs.push_back(ns);
         state.SetIterationTime(ns * 1e-9);
     }
+    medianCounter(state, dag.n, iterationNs);
     if (early.load()) return state.SkipWithError("the gate ran before posting completed");
     state.counters["gate_ns"] = gateNs / static_cast<double>(state.iterations());
     if (d.completed != static_cast<std::uint64_t>(state.iterations()) * (dag.n + 1) ||
@@ -472,6 +484,7 @@ void BM_Sched_BatchExec(benchmark::State& state, GraphId id) {
     }
     Statistics d;
     double timedNs = 0;
+    std::vector<double> iterationNs;
     for (auto _ : state) {
         PostBatch batch = build([](std::uint32_t) { return [] {}; });
         restBeforeRun();
@@ -483,11 +496,13 @@ void BM_Sched_BatchExec(benchmark::State& state, GraphId id) {
         add(d, minus(sched.stats(), s0));
         const auto ns = static_cast<double>((t1 - t0).count());
         timedNs += ns;
+        iterationNs.push_back(ns);
         state.SetIterationTime(ns * 1e-9);
     }
     if (d.completed != static_cast<std::uint64_t>(state.iterations()) * dag.n ||
         !sched.stats().balanced())
         return state.SkipWithError("completed count does not match posted jobs");
+    medianCounter(state, dag.n, iterationNs);
     jobCounters(state, dag.n, timedNs);
     schedCounters(state, d);
 }
@@ -513,10 +528,15 @@ void BM_Sched_Timed(benchmark::State& state, GraphId id) {
         }
     };
     Statistics d;
+    std::int64_t startNs = 0;
+    double lateNs = 0, tailNs = 0;
+    std::atomic<std::int64_t> lastEnd{0};
     const auto once = [&](auto&& jobFor, Check* check) -> double {
         opened.store(false);
-        const JobHandle gate = sched.post(TimedGate{{&opened, &early, check}, &gateRan},
-                                          {.start = sched.now() + lead});
+        const TimePoint startAt = sched.now() + lead;
+        const JobHandle gate =
+            sched.post(TimedGate{{&opened, &early, check}, &gateRan}, {.start = startAt});
+        startNs = startAt.time_since_epoch().count();
         postDag(sched, dag, h, scratch, &gate, jobFor);
         std::ranges::fill(h, JobHandle{});
         opened.store(true, std::memory_order_release);
@@ -524,6 +544,8 @@ void BM_Sched_Timed(benchmark::State& state, GraphId id) {
         if (!sched.drainFor(kHangLimit)) return -1;
         const auto t1 = SteadyClock::now().time_since_epoch().count();
         add(d, minus(sched.stats(), s0));
+        lateNs += static_cast<double>(gateRan.load() - startNs);
+        tailNs += static_cast<double>(t1 - lastEnd.load());  // meaningful with the tail bodies
         return static_cast<double>(t1 - gateRan.load());
     };
     {
@@ -534,13 +556,41 @@ void BM_Sched_Timed(benchmark::State& state, GraphId id) {
     }
     d = Statistics{};
     double timedNs = 0;
+    lateNs = tailNs = 0;
+    std::vector<double> iterationNs;
+    // PULLSCHED_BENCH_TAIL=1: every job notes when it ended and whether the caller (helping
+    // in drain()) ran it, for the counters tail_ns (last job's end to drain()'s return) and
+    // caller_jobs; that costs a clock read per job, so the default bodies stay empty.
+    const char* tailEnv = std::getenv("PULLSCHED_BENCH_TAIL");
+    const bool tail = tailEnv && tailEnv[0] == '1';
+    std::atomic<std::int64_t> onCaller{0};
+    const std::thread::id caller = std::this_thread::get_id();
     for (auto _ : state) {
-        const double ns = once([](std::uint32_t) { return [] {}; }, nullptr);
+        const double ns =
+            tail ? once(
+                       [&](std::uint32_t) {
+                           return [&lastEnd, &onCaller, caller] {
+                               lastEnd.store(SteadyClock::now().time_since_epoch().count(),
+                                             std::memory_order_relaxed);
+                               if (std::this_thread::get_id() == caller)
+                                   onCaller.fetch_add(1, std::memory_order_relaxed);
+                           };
+                       },
+                       nullptr)
+                 : once([](std::uint32_t) { return [] {}; }, nullptr);
         if (ns < 0) return state.SkipWithError("drainFor(10s) failed");
         timedNs += ns;
+        iterationNs.push_back(ns);
         state.SetIterationTime(ns * 1e-9);
     }
     if (early.load()) return state.SkipWithError("the gate ran before posting completed");
+    const auto iters = static_cast<double>(state.iterations());
+    state.counters["late_ns"] = lateNs / iters;  // the gate's start to its run
+    if (tail) {
+        state.counters["tail_ns"] = tailNs / iters;
+        state.counters["caller_jobs"] = static_cast<double>(onCaller.load()) / iters;
+    }
+    medianCounter(state, dag.n, iterationNs);
     jobCounters(state, dag.n, timedNs);
     schedCounters(state, d);
 }

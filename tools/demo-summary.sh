@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one-screen summary `make demo` ends with, read from a run result's envelope
-# (OUT/NAME.json): the headline figures first (runtime against the plan, efficiency,
+# (OUT/<run's folder>/NAME.json): the headline figures first (runtime against the plan, efficiency,
 # lateness, jobs and hash check), then the machine, the exit status, and where to look
 # next; the last line is the page, so that it is what a terminal shows.
 #
@@ -96,8 +96,11 @@ else
 fi
 echo "  data        $out/$name.csv, $name-reps.csv; $name.json lists every file"
 echo "  more        $build/bin/stressrig --help (modes); make demo DEMO_ARGS='--workers=8 --life-window=30ms' (8 workers, deadlines)"
-# Last, so that it is what a terminal shows: index.html lists every result in OUT and
-# shows the newest, this one.
+# The list of runs in OUT, when the result is in a run's folder there; last the run's
+# page, so that it is what a terminal shows.
+if [ -f "$out/../index.html" ] && [ -L "$out/../latest" ]; then
+  echo "  all runs    $(cd "$out/.." && pwd)/index.html (every run in it, newest first)"
+fi
 if [ -f "$out/index.html" ]; then
   echo "  page        $(cd "$out" && pwd)/index.html"
 fi

@@ -35,21 +35,22 @@ for default in --pattern=burst "--workers=$cores" --reps=5 --life-window=0s; do
   [ "$given" -eq 1 ] || args+=("$default")
 done
 
-mkdir -p "$out" 2>/dev/null
-marker=$(mktemp)
-trap 'rm -f "$marker"' EXIT
 echo "demo: $rig ${args[*]} --out=$out"
+before=$(readlink "$out/latest" 2>/dev/null)
 status=0
 "$rig" "${args[@]}" --out="$out" || status=$?
 
-# The envelope this run wrote: the newest result envelope in OUT (not a trace JSON),
-# if it is newer than the run's start.
+# The envelope this run wrote: in the run's folder, the one OUT/latest names once the run
+# has moved it there (not a trace JSON).
 manifest="$out/none.json"
-for f in $(ls -t "$out"/*.json 2>/dev/null); do
-  if grep -q '^  "exit_status": ' "$f"; then
-    [ "$f" -nt "$marker" ] && manifest=$f
-    break
-  fi
-done
+folder=$(readlink "$out/latest" 2>/dev/null)
+if [ -n "$folder" ] && [ "$folder" != "$before" ]; then
+  for f in "$out/$folder"/*.json; do
+    if grep -q '^  "exit_status": ' "$f"; then
+      manifest=$f
+      break
+    fi
+  done
+fi
 bash "$(dirname "$0")/demo-summary.sh" "$manifest" "$status" "$build"
 exit "$status"

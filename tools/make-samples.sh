@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates data/samples/: one folder per mode, each with the result set of one run
-# and output.txt (the command, the load average before it, then what it printed). Run it
+# and output.txt (the command, the load average before it, then what it printed). Each
+# run writes into a scratch --out; its run's folder (out/latest) is copied flat into
+# data/samples/NAME, so the samples keep the rig's file names. Run it
 # on a quiet machine: the samples are meant to show the figures of an undisturbed run.
 # Usage: tools/make-samples.sh [build [NAME...]]  (NAMEs: only those samples, e.g. run sweep)
 #   trace needs a -DPULLSCHED_TRACE=ON build in TRACE_BUILD (default build-trace, `make trace`);
-#   page needs chromium (a screenshot of the run's index.html).
+#   page needs chromium (a screenshot of the run's page, its folder's index.html).
 # Only the pictures and pages that README.md or docs/ show are kept (data/ has a budget,
 # tools/ci/check-data.sh); every other picture is one command away:
 # tools/plot/render-all.sh data/samples/NAME renders its .gp and .dot files in place
@@ -25,13 +27,20 @@ prune() {
     grep -rqF "samples/$1/$(basename "$f")" README.md docs || rm -f "$f"
   done
 }
+# Copies the files of the newest run in the --out folder $1 into data/samples/$2.
+copy_run() {
+  [ -d "$1/latest" ] && cp "$1/latest/"* "$root/$2/"
+}
 sample() {  # sample NAME ARGS...
-  local name=$1; shift
+  local name=$1 tmp; shift
   wanted "$name" || return 0
   rm -rf "$root/$name"; mkdir -p "$root/$name"
-  ( cd "$root/$name" && {
-      echo "\$ stressrig $* --out=."; echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-      "$rig" "$@" --out=. --quiet 2>&1; echo "# exit status $?"; } > output.txt )
+  tmp=$(mktemp -d)
+  ( cd "$tmp" && {
+      echo "\$ stressrig $* --out=out"; echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+      "$rig" "$@" --out=out --quiet 2>&1; echo "# exit status $?"; } > "$root/$name/output.txt" )
+  copy_run "$tmp/out" "$name"
+  rm -rf "$tmp"
   prune "$name"
   echo "sample $name: $(tail -1 "$root/$name/output.txt")"
 }
@@ -60,25 +69,25 @@ if wanted compare; then
       echo "# load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
       "$rig" "${run_ab[@]}" --workers=2 --out=A >/dev/null 2>&1
       "$rig" "${run_ab[@]}" --workers=1 --out=B >/dev/null 2>&1
-      "$rig" compare A B --out=cmp 2>&1; echo "# exit status $?"; } > "$root/compare/output.txt"
-    cp cmp/* "$root/compare/" )
+      "$rig" compare A B --out=cmp 2>&1; echo "# exit status $?"; } > "$root/compare/output.txt" )
+  copy_run "$tmp/cmp" compare
   rm -rf "$tmp"
   prune compare
   echo "sample compare: $(tail -1 "$root/compare/output.txt")"
 fi
-# page: the top of a run's index.html as headless Chromium renders it.
+# page: the top of a run's page (its folder's index.html) as headless Chromium renders it.
 if wanted page && command -v chromium >/dev/null; then
   tmp=$(mktemp -d)
   rm -rf "$root/page"; mkdir -p "$root/page"
   shot=(chromium --headless --no-sandbox --disable-gpu --window-size=1280,1600)
   {
-    echo "# data/samples/page/run-burst-64-page.png: the top of out/index.html (headless Chromium screenshot)"
+    echo "# data/samples/page/run-burst-64-page.png: the top of the run's page (headless Chromium screenshot)"
     echo "# load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "\$ stressrig ${run_ab[*]} --workers=2 --out=A"
-    echo "\$ ${shot[*]} --screenshot=run-burst-64-page.png file://\$PWD/A/index.html"
+    echo "\$ ${shot[*]} --screenshot=run-burst-64-page.png file://\$PWD/A/latest/index.html"
   } > "$root/page/output.txt"
   "$rig" "${run_ab[@]}" --workers=2 --out="$tmp/A" >/dev/null 2>&1
-  ( cd "$root/page" && "${shot[@]}" --screenshot=run-burst-64-page.png "file://$tmp/A/index.html" \
+  ( cd "$root/page" && "${shot[@]}" --screenshot=run-burst-64-page.png "file://$tmp/A/latest/index.html" \
       >/dev/null 2>&1 )
   rm -rf "$tmp"
   echo "sample page: $(ls "$root/page")"
@@ -87,12 +96,14 @@ fi
 # the run sample's, so only the dump, its picture and its Perfetto export are kept.
 if wanted trace && [ -x "$trace_rig" ]; then
   rm -rf "$root/trace"; mkdir -p "$root/trace"
+  tmp=$(mktemp -d)
   args=(--mode=run --pattern=burst --nodes=256 --workers=4 --load=50us --trace-dump --trace-json)
-  ( cd "$root/trace" && {
-      echo "\$ stressrig ${args[*]} --out=.   (a -DPULLSCHED_TRACE=ON build: make trace)"
+  ( cd "$tmp" && {
+      echo "\$ stressrig ${args[*]} --out=out   (a -DPULLSCHED_TRACE=ON build: make trace)"
       echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-      "$trace_rig" "${args[@]}" --out=. --quiet 2>&1; echo "# exit status $?"; } > output.txt
-    find . -maxdepth 1 -type f ! -name '*-trace-dump.*' ! -name output.txt -delete )
+      "$trace_rig" "${args[@]}" --out=out --quiet 2>&1; echo "# exit status $?"; } > "$root/trace/output.txt"
+    [ -d out/latest ] && cp out/latest/*-trace-dump.* "$root/trace/" )
+  rm -rf "$tmp"
   prune trace
   echo "sample trace: $(tail -1 "$root/trace/output.txt")"
 fi

@@ -1,10 +1,14 @@
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "detail/HelpDeadline.hpp"
 #include "detail/SchedulerCore.hpp"
+#include "detail/SpinLimits.hpp"
+#include "pullsched/scheduler/detail/CpuRelax.hpp"
 
 // A thread in drain() or wait() that runs jobs while it waits
 // (SchedulerConfig::helpWhileWaiting): it takes queued untimed jobs one at a time, from
@@ -13,10 +17,17 @@
 // order is kept by the grooming token's holder and the due queue, which this thread does
 // not touch (with one worker, timed jobs never run overlapped). With nothing queued it
 // sleeps; with fewer workers than CPUs, the workers' wakers wake it for new untimed work
-// when they find no worker to wake (rule E of the WakeProtocol). No manager thread either:
-// the helper is the caller, only while it waits.
+// when they find no worker to wake (rule E of the WakeProtocol), and a tender about to
+// reach a head that fans out wakes it when no worker is parked; it watches a moment before
+// it sleeps, and through a head that comes due, so the cascade the head releases finds it
+// awake. No manager thread either: the helper is the caller, only while it waits.
 
 namespace pullsched::detail {
+
+namespace {
+/// Pause rounds between a watching helper's yields: 1024 pauses, ~30 us here.
+constexpr unsigned kWatchYieldRounds = 1024;
+}  // namespace
 
 /// Run queued untimed jobs here until none is left, shutdown() began or the deadline
 /// passed. Announced like a post from outside (outsidePosts_), and refused once shutdown()
@@ -95,11 +106,51 @@ bool SchedulerCore::helperWorkSeen() const noexcept {
     return untimedQueued();
 }
 
+/// A helper with a CPU of its own (rule E) watches before it sleeps: for up to idleSpin,
+/// since the jobs it waits for often end on a worker within microseconds and a futex wake
+/// costs more than that (tens of microseconds on a busy machine); and, when the time
+/// queue's head is within the spin window, until idleSpin after it is due, so that it is
+/// awake for the cascade the head releases (the tender runs the head; its dependents are
+/// untimed). Unlike a worker's idle spin it does not stop at a late yield: on a busy
+/// machine that made every drain() of a timed cascade end with a futex wake.
+SchedulerCore::HelperWatch SchedulerCore::helperWatch(HelpStop done, TimePoint steadyDeadline) {
+    const TimePoint start = SteadyClock::now();
+    TimePoint watchEnd = saturatingAdd(start, cfg_.idleSpin);
+    // A head already due is the tender's, late: its releases wake this helper (rule E).
+    const std::optional<TimePoint> head = wake_.nextHead();
+    const TimePoint t = now();
+    if (head && *head > t && *head - t <= cfg_.horizons.spinWindow)
+        watchEnd = std::max(watchEnd, saturatingAdd(toSteady(*head), cfg_.idleSpin));
+    watchEnd = std::min(watchEnd, steadyDeadline);
+    for (unsigned round = 0;; ++round) {
+        if (done.done(done.context)) return HelperWatch::Done;
+        if (helperWorkSeen()) return HelperWatch::Work;
+        cpuRelax();
+        if (round % kPauseRounds != kPauseRounds - 1) continue;
+        const TimePoint now = SteadyClock::now();
+        if (now >= watchEnd)
+            return now >= steadyDeadline ? HelperWatch::DeadlinePassed : HelperWatch::Nothing;
+        // Now and then a yield lets a thread that shares this CPU run; the watch goes on
+        // whatever the yield took (giving up would cost a futex wake on a busy machine).
+        if (round % kWatchYieldRounds == kWatchYieldRounds - 1) std::this_thread::yield();
+    }
+}
+
 std::optional<bool> SchedulerCore::helperSleep(WakeSignal& signal, HelpStop done,
                                                TimePoint steadyDeadline) {
     // Already done (a drain() whose jobs all ended while it helped): no steering set-up,
     // whose look at the thread's CPU set is a system call, and no announcement.
     if (done.done(done.context)) return true;
+    switch (helperWatch(done, steadyDeadline)) {
+        case HelperWatch::Done:
+            return true;
+        case HelperWatch::DeadlinePassed:
+            return false;
+        case HelperWatch::Work:
+            return std::nullopt;
+        case HelperWatch::Nothing:
+            break;
+    }
     const bool steerable = spread_.helperParking();
     wake_.announceHelperSleep();
     struct End {
@@ -148,7 +199,10 @@ void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
             tlWorker_ = saved;
         }
     } restore{*this, tlWorker_};
-    tlWorker_ = WorkerOf{this, nullptr, 0, nullptr, &restore.saved};
+    int slot = -1;  // its counter block numbers it for threadIndex()
+    for (std::size_t k = 0; k < helperCounters_.size(); ++k)
+        if (own == &helperCounters_[k].counters) slot = static_cast<int>(k);
+    tlWorker_ = WorkerOf{this, nullptr, 0, nullptr, &restore.saved, slot};
     while (job) {
         if (!claimQueued(job)) {  // cancelled while queued, and already final
             job = std::exchange(tlWorker_.helperLocal, nullptr);

@@ -85,6 +85,14 @@ unsigned Scheduler::workerCount() const noexcept {
     return core_->workerCount();
 }
 
+std::optional<unsigned> Scheduler::threadIndex() const noexcept {
+    return core_->threadIndex();
+}
+
+unsigned Scheduler::threadSlots() const noexcept {
+    return core_->threadSlots();
+}
+
 bool Scheduler::writeTraceDump(std::ostream& out) const {
     return core_->writeTraceDump(out);
 }

@@ -74,7 +74,9 @@ void SchedulerCore::handOverBeforeHead(const GroomResult& g, bool sleptToHead, W
     using HandOver = WakeProtocol::HeadHandOver;
     switch (WakeProtocol::beforeHead(sleptToHead, g.headFansOut, g.more)) {
         case HandOver::FanOut:
-            wakeParked(&w);
+            // No worker parked: a helping caller with a CPU of its own (rule E) watches
+            // the head instead, so the jobs it releases do not wait for a wake-up.
+            if (!wakeParked(&w) && helpersWakeable_) wakeHelpers(&w);
             break;
         case HandOver::NextHead:
             if (wake_.notifyParked()) WorkerCounters::bump(w.counters.wakeups);

@@ -2,6 +2,7 @@
 #include <thread>
 
 #include "detail/SchedulerCore.hpp"
+#include "detail/SpinLimits.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/detail/CpuRelax.hpp"
 
@@ -15,15 +16,6 @@ namespace pullsched::detail {
 
 namespace {
 
-/// Idle spin: pause rounds first, then yields. 64 pauses take ~2 us here (a pause is
-/// ~30 ns on this kind of x86 VM), long enough to catch a post that follows at once, short
-/// enough to cost nothing next to a wake-up (tens of us). An argument; no other count was
-/// measured.
-constexpr unsigned kPauseRounds = 64;
-/// A yield that returns later than this ran another thread meanwhile: a yield with nobody
-/// else runnable takes ~1 us here, a time slice that went to another thread takes far
-/// longer. 20 us is an argument between the two, not a tuned value (commit ad90473).
-constexpr Duration kYieldPreempted = std::chrono::microseconds(20);
 /// Pauses per spin round of a contended worker's backoff, between yields: about 1 us
 /// (see kPauseRounds), short next to the grooming pass it waits for. A guess, not measured.
 constexpr int kBackoffPauses = 32;

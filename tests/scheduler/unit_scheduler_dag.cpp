@@ -274,3 +274,35 @@ TEST(SchedulerDag, PredecessorsFromAnyRange) {
     EXPECT_EQ(afterTyped.state(), JobState::Completed);
     EXPECT_EQ(ran.load(), 2);
 }
+
+// A predecessor named twice is one edge in effect: the job runs once, after it; a failed
+// or cancelled duplicate cancels it once. In a batch, too.
+TEST(SchedulerDag, ADuplicatePredecessorActsAsOne) {
+    ManualClock clock;
+    Scheduler sched(testkit::withWorkers(2, &clock));
+    std::atomic<int> ran{0};
+    const JobHandle gate = sched.post([] {}, {.start = clock.now() + 1s});
+    const JobHandle twice = sched.post([&] { ran.fetch_add(1); }, {}, {gate, gate, gate});
+    EXPECT_FALSE(sched.waitFor(twice, 0s)) << "it waits for the gate";
+    clock.advance(1s);
+    sched.wake();
+    sched.wait(twice);
+    EXPECT_EQ(ran.load(), 1);
+    EXPECT_EQ(twice.state(), JobState::Completed);
+
+    const JobHandle failed = sched.post([] { throw std::runtime_error("x"); });
+    const JobHandle doomed = sched.post([&] { ran.fetch_add(1); }, {}, {failed, failed});
+    sched.wait(doomed);
+    EXPECT_EQ(doomed.state(), JobState::Cancelled);
+
+    PostBatch batch = sched.batch();
+    const JobHandle a = batch.post([&] { ran.fetch_add(1); });
+    const JobHandle b = batch.post([&] { ran.fetch_add(1); }, {}, {a, a, gate, gate});
+    batch.submit();
+    sched.wait(b);
+    sched.drain();
+    EXPECT_EQ(ran.load(), 3);
+    const Statistics s = sched.stats();
+    EXPECT_EQ(s.cancelled, 1u);
+    EXPECT_TRUE(s.balanced());
+}

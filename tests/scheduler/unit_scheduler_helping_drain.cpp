@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -315,4 +318,48 @@ TEST(SchedulerHelpingDrain, AWaitThatRanTheLastJobWakesASleepingDrain) {
     EXPECT_TRUE(waited.load());
     EXPECT_TRUE(drained.load()) << "drain() slept to its bound: not woken when the last job ended";
     EXPECT_TRUE(sched.stats().balanced());
+}
+
+// threadIndex() numbers the threads that run a scheduler's jobs: each worker below
+// workerCount(), a helping caller from there on, all below threadSlots(); outside a job of
+// this scheduler it is empty. Per-thread scratch indexed by it is never shared.
+TEST(SchedulerHelpingDrain, ThreadIndexNumbersWorkersAndHelpersApart) {
+    Scheduler sched(config(2, true));
+    EXPECT_FALSE(sched.threadIndex().has_value()) << "not inside a job";
+    ASSERT_EQ(sched.threadSlots(), sched.workerCount() + 4u);
+    std::vector<std::atomic<int>> inUse(sched.threadSlots());
+    std::atomic<int> outOfRange{0}, empty{0}, shared{0}, onCaller{0};
+    std::mutex m;
+    std::map<std::thread::id, std::set<unsigned>> indicesOf;
+    const std::thread::id caller = std::this_thread::get_id();
+    for (int i = 0; i < 2000; ++i)
+        sched.postDetached([&] {
+            const std::optional<unsigned> k = sched.threadIndex();
+            if (!k) {
+                empty.fetch_add(1);
+                return;
+            }
+            if (*k >= sched.threadSlots()) {
+                outOfRange.fetch_add(1);
+                return;
+            }
+            if (inUse[*k].fetch_add(1) != 0) shared.fetch_add(1);
+            for (int spin = 0; spin < 200; ++spin)  // a moment in which a sharer would show
+                std::atomic_signal_fence(std::memory_order_seq_cst);
+            inUse[*k].fetch_sub(1);
+            const bool isCaller = std::this_thread::get_id() == caller;
+            if (isCaller && *k < sched.workerCount()) outOfRange.fetch_add(1);
+            if (isCaller) onCaller.fetch_add(1);
+            std::lock_guard lock(m);
+            indicesOf[std::this_thread::get_id()].insert(*k);
+        });
+    sched.drain();
+    EXPECT_EQ(empty.load(), 0);
+    EXPECT_EQ(outOfRange.load(), 0) << "a helper numbered as a worker, or beyond the slots";
+    EXPECT_EQ(shared.load(), 0) << "two threads ran jobs under one index at once";
+    for (const auto& [thread, indices] : indicesOf)
+        if (thread != caller) {
+            EXPECT_EQ(indices.size(), 1u) << "a worker keeps its index";
+        }
+    EXPECT_FALSE(sched.threadIndex().has_value());
 }

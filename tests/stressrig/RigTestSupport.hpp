@@ -1,7 +1,7 @@
 #pragma once
 // The one helper header of the rig's tests: run the built stressrig in a scratch directory
-// and read what it said and wrote, fresh directories per test, shell commands, and the
-// data block of a generated Gnuplot script.
+// and read what it said and wrote (in the newest run's folder), fresh directories per
+// test, shell commands, and the data block of a generated Gnuplot script.
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -122,6 +122,18 @@ inline nlohmann::json stdoutEnvelope(const Result& r) {
 /// The envelope (manifest) a run wrote as `<name>.json`.
 inline nlohmann::json fileEnvelope(const fs::path& file) {
     return parseJson(slurp(file), file.string());
+}
+
+/// The newest run's folder in the --out folder `out`, the one `out/latest` links; a test
+/// failure (and `out/latest` all the same) when there is no such link.
+inline fs::path latestRun(const fs::path& out) {
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(out / "latest", ec);
+    if (ec || target.empty()) {
+        ADD_FAILURE() << out << "/latest is not a link: no run wrote its results there";
+        return out / "latest";
+    }
+    return out / target;
 }
 
 /// A run with --json --quiet --no-render and its envelope (empty unless it exited 0).

@@ -71,7 +71,7 @@ TEST(BackendCapabilities, RunObservesTheInstrumentedBackendBesideAnother) {
         EXPECT_EQ(x->at("warmup_runs"), 1) << *x;
     }
     // every job of every rep of each backend, with its worker where it was observed
-    const fs::path out = dir / "res";
+    const fs::path out = rigtest::latestRun(dir / "res");
     const CsvTable psJobs = CsvTable::readFile(out / "run-burst-16.csv");
     const CsvTable poolJobs = CsvTable::readFile(out / "run-burst-16-pool.csv");
     ASSERT_EQ(psJobs.rowCount(), 32u);
@@ -110,7 +110,7 @@ TEST(BackendCapabilities, BreakingPointShowsTheTimelineOfTheInstrumentedBackendO
         EXPECT_EQ(b.at(name).at("runs"), 14) << name;
         EXPECT_TRUE(b.at(name).contains("fit")) << name;
     }
-    const fs::path out = dir / "res";
+    const fs::path out = rigtest::latestRun(dir / "res");
     EXPECT_TRUE(fs::exists(out / "breaking-point-burst-8-timeline.gp"));
     EXPECT_FALSE(fs::exists(out / "breaking-point-burst-8-pool-timeline.gp"));
     EXPECT_EQ(CsvTable::readFile(out / "breaking-point-burst-8-pool-runs.csv").rowCount(), 14u);
@@ -134,7 +134,8 @@ TEST(BackendCapabilities, ParamRangeGivesTheImpededTimeOfTheInstrumentedBackendO
         EXPECT_TRUE(p.at("avg_impeded_us").is_null()) << p;
         EXPECT_TRUE(p.at("result_time_ms").is_number()) << p;  // the same figure as pullsched's
     }
-    const CsvTable pool = CsvTable::readFile(dir / "res" / "param-range-isolated-pool.csv");
+    const CsvTable pool =
+        CsvTable::readFile(rigtest::latestRun(dir / "res") / "param-range-isolated-pool.csv");
     ASSERT_EQ(pool.rowCount(), 3u);
     for (std::size_t i = 0; i < 3; ++i)
         EXPECT_TRUE(std::isnan(pool.number(i, "avg impeded"))) << "row " << i;

@@ -54,7 +54,7 @@ TEST(StressrigBackends, TaskBenchShapesRunOnEveryBackendInTheGraphModes) {
         EXPECT_EQ(b.at(name).at("exactly_once_runs"), 1) << name;
         EXPECT_EQ(b.at(name).at("jobs_lost"), 0) << name;
     }
-    EXPECT_TRUE(fs::exists(dir / "res" / "run-fft-8x6-48.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "res") / "run-fft-8x6-48.csv"));
     fs::remove_all(dir);
 }
 
@@ -91,7 +91,7 @@ TEST(StressrigBackends, RunModeWithAllBackendsVerifiesEach) {
     EXPECT_EQ(b.at("pool").at("start_times"), "wait-in-job");
 
     // one row per backend; every job of every rep of each backend in its own table
-    const fs::path out = dir / "res";
+    const fs::path out = rigtest::latestRun(dir / "res");
     const CsvTable summary = CsvTable::readFile(out / "run-burst-32-backends.csv");
     ASSERT_EQ(summary.rowCount(), kBackends.size());
     for (std::size_t i = 0; i < kBackends.size(); ++i) {
@@ -166,7 +166,8 @@ TEST(StressrigBackends, ParamRangeDrawsEveryBackend) {
         for (const json& p : b.at(name).at("points"))
             EXPECT_TRUE(p.at("result_time_ms").is_number()) << name;
     }
-    const CsvTable t = CsvTable::readFile(dir / "res" / "param-range-burst-backends.csv");
+    const CsvTable t =
+        CsvTable::readFile(rigtest::latestRun(dir / "res") / "param-range-burst-backends.csv");
     EXPECT_EQ(t.rowCount(), 3u);
     for (const char* name : {"pullsched", "pool", "asio"})
         EXPECT_TRUE(t.hasColumn(std::string(name) + " result time")) << name;
@@ -193,7 +194,8 @@ TEST(StressrigBackends, BreakingPointSearchesPerBackend) {
         EXPECT_TRUE(e.at("ideal").contains("jobs_as_measured")) << name;
     }
     EXPECT_GT(j.at("result").at("ideal_jobs_as_planned").at("probes").get<int>(), 0);
-    const CsvTable t = CsvTable::readFile(dir / "res" / "breaking-point-burst-16-backends.csv");
+    const CsvTable t = CsvTable::readFile(rigtest::latestRun(dir / "res") /
+                                          "breaking-point-burst-16-backends.csv");
     EXPECT_EQ(t.rowCount(), b.size());
     EXPECT_TRUE(t.hasColumn("ideal run, its jobs as measured"));
     fs::remove_all(dir);

@@ -169,7 +169,8 @@ TEST(Checks, EnvelopeAndPageHoldTheTable) {
     EXPECT_EQ(run.j["checks"]["conditions"][1]["outcome"], "fail");
     EXPECT_EQ(run.j["checks"]["conditions"][1]["value"], 16);
     EXPECT_NE(run.r.err.find("Checks: 1 of 2 fails (exit 4)"), std::string::npos) << run.r.err;
-    const std::string page = rigtest::slurp(dir / "out" / "topology-burst-16.html");
+    const std::string page =
+        rigtest::slurp(rigtest::latestRun(dir / "out") / "topology-burst-16.html");
     EXPECT_NE(page.find("<h2>Checks</h2>"), std::string::npos);
     EXPECT_NE(page.find("<code>edges&gt;1000</code>"), std::string::npos);
     EXPECT_NE(page.find("<th>nodes</th><td class=\"num\">16</td>"), std::string::npos);
@@ -243,7 +244,8 @@ TEST(Checks, ACheckFileIsARegularFileOfBoundedSize) {
     fs::remove_all(dir);
 }
 
-/// `F*baseline` compares with the newest stored result of the same mode.
+/// `F*baseline` compares with the newest stored result of the same mode: the newest run of
+/// an --out folder, a run's folder or a manifest.
 TEST(Checks, ABaselineConditionReadsTheStoredResult) {
     const fs::path dir = rigtest::scratch("checks", "baseline");
     const std::string topo = "--mode=topology --pattern=burst --nodes=16";
@@ -255,6 +257,14 @@ TEST(Checks, ABaselineConditionReadsTheStoredResult) {
     const rigtest::Result half =
         rig(topo + " --check='nodes<0.5*baseline' --check-baseline=base" + kQuiet, dir);
     EXPECT_EQ(half.code, 4) << half.err;
+    // a run's folder, or its manifest, is a baseline as well as the --out folder holding it
+    const std::string folder = rigtest::latestRun(dir / "base").string();
+    for (const std::string& base : {folder, folder + "/topology-burst-16.json"}) {
+        const rigtest::Result r = rig(
+            topo + " --check='nodes<0.5*baseline' --check-baseline='" + base + "'" + kQuiet, dir);
+        EXPECT_EQ(r.code, 4) << base << "\n" << r.err;
+        EXPECT_NE(r.out.find("16 (baseline 16)"), std::string::npos) << base << "\n" << r.out;
+    }
     const rigtest::Result other =
         rig("--mode=run --check='efficiency>=baseline' --check-baseline=base --out=x", dir);
     EXPECT_EQ(other.code, 2);

@@ -55,7 +55,8 @@ TEST(CompareMode, TwoRunsCompareWithATableRowPerMetric) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("runtime ms (per rep)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Verdict: "), std::string::npos);
-    const json e = json::parse(slurp(dir / "cmp" / "compare-run-burst-16.json"));
+    const json e =
+        json::parse(slurp(rigtest::latestRun(dir / "cmp") / "compare-run-burst-16.json"));
     EXPECT_EQ(e.at("mode"), "compare");
     EXPECT_EQ(e.at("result").at("compared_mode"), "run");
     const json runtime = metric(e, "runtime ms (per rep)");
@@ -71,10 +72,44 @@ TEST(CompareMode, TwoRunsCompareWithATableRowPerMetric) {
         EXPECT_EQ(lateness.at("judgement"), "no judgement possible (single value)");
     }
     // the table holds a row per metric; the page is there like for every result
-    const CsvTable t = CsvTable::readFile(dir / "cmp" / "compare-run-burst-16.csv");
+    const CsvTable t =
+        CsvTable::readFile(rigtest::latestRun(dir / "cmp") / "compare-run-burst-16.csv");
     EXPECT_EQ(t.rowCount(), e.at("result").at("metrics").size());
-    EXPECT_TRUE(fs::exists(dir / "cmp" / "compare-run-burst-16.html"));
-    EXPECT_TRUE(fs::exists(dir / "cmp" / "compare-run-burst-16.gp"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "cmp") / "compare-run-burst-16.html"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "cmp") / "compare-run-burst-16.gp"));
+    fs::remove_all(dir);
+}
+
+// Two runs into one --out: compare takes their run folders, or the --out folder itself
+// (then its newest run, or the newest of the name --result gives).
+TEST(CompareMode, ReadsRunFoldersAndAnOutFoldersNewestRun) {
+    const fs::path dir = rigtest::scratch("compare", "folders");
+    ASSERT_EQ(rig(kRun + "--out=out --name=first", dir).code, 0);
+    const fs::path first = rigtest::latestRun(dir / "out");
+    ASSERT_EQ(rig(kRun + "--out=out --name=second", dir).code, 0);
+    const fs::path second = rigtest::latestRun(dir / "out");
+    const struct {
+        std::string args, a, b;
+    } cases[] = {
+        {"compare '" + first.string() + "' '" + second.string() + "'", "first", "second"},
+        {"compare out '" + (first / "first.json").string() + "'", "second", "first"},
+        {"compare out out --result=first", "first", "first"},
+    };
+    for (const auto& c : cases) {
+        fs::remove_all(dir / "cmp");
+        const auto r = rig(c.args + " --out=cmp --quiet", dir);
+        ASSERT_EQ(r.code, 0) << c.args << "\n" << r.err;
+        const json e =
+            json::parse(slurp(rigtest::latestRun(dir / "cmp") / ("compare-" + c.b + ".json")));
+        EXPECT_EQ(e.at("result").at("baseline").at("name"), c.a) << c.args;
+        EXPECT_EQ(e.at("result").at("candidate").at("name"), c.b) << c.args;
+        EXPECT_EQ(fs::path(e.at("result").at("baseline").at("directory").get<std::string>())
+                      .filename()
+                      .string()
+                      .rfind(c.a + "-", 0),
+                  0u)
+            << c.args << ": read from the run's folder";
+    }
     fs::remove_all(dir);
 }
 
@@ -85,7 +120,8 @@ TEST(CompareMode, EveryBackendBothRanIsComparedRepByRep) {
     ASSERT_EQ(rig(kRun + "--backends=pool,pullsched --out=b", dir).code, 0);
     const auto r = rig("compare a b --out=cmp --quiet", dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json e = json::parse(slurp(dir / "cmp" / "compare-run-burst-16.json"));
+    const json e =
+        json::parse(slurp(rigtest::latestRun(dir / "cmp") / "compare-run-burst-16.json"));
     for (const char* backend : {"pullsched", "pool"}) {
         const json runtime = metric(e, std::string(backend) + ": runtime ms (per rep)");
         EXPECT_EQ(runtime.at("n_a"), 5) << backend;
@@ -97,8 +133,10 @@ TEST(CompareMode, EveryBackendBothRanIsComparedRepByRep) {
 TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
     const fs::path dir = rigtest::scratch("compare", "judged");
     ASSERT_EQ(rig(kRun + "--out=a", dir).code, 0);
-    fs::copy(dir / "a", dir / "same");
-    fs::copy(dir / "a", dir / "slower");
+    // copies of the run's folder: compare reads an --out folder's newest run (a) and a
+    // run's folder (same, slower) alike
+    fs::copy(rigtest::latestRun(dir / "a"), dir / "same");
+    fs::copy(rigtest::latestRun(dir / "a"), dir / "slower");
     // every rep of B slower than every rep of A: a difference no noise explains
     const fs::path reps = dir / "slower" / "run-burst-16-reps.csv";
     CsvTable t = CsvTable::readFile(reps);
@@ -125,7 +163,7 @@ TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
 
     const auto same = rig("--mode=compare --baseline=a --candidate=same --out=c1 --quiet", dir);
     ASSERT_EQ(same.code, 0) << same.err;
-    const json s = json::parse(slurp(dir / "c1" / "compare-run-burst-16.json"));
+    const json s = json::parse(slurp(rigtest::latestRun(dir / "c1") / "compare-run-burst-16.json"));
     EXPECT_EQ(s.at("result").at("beyond_noise"), 0);
     EXPECT_DOUBLE_EQ(metric(s, "runtime ms (per rep)").at("p_value").get<double>(), 1.0);
     EXPECT_NE(metric(s, "runtime ms (per rep)")
@@ -136,7 +174,7 @@ TEST(CompareMode, JudgesAnAlteredCopyBeyondAndAnIdenticalCopyWithinTheNoise) {
 
     const auto slower = rig("compare a slower --out=c2 --quiet", dir);
     ASSERT_EQ(slower.code, 0) << slower.err;
-    const json w = json::parse(slurp(dir / "c2" / "compare-run-burst-16.json"));
+    const json w = json::parse(slurp(rigtest::latestRun(dir / "c2") / "compare-run-burst-16.json"));
     const json runtime = metric(w, "runtime ms (per rep)");
     // complete separation: the exact p is 2 / C(nA + nB, nA) (2/252 when all 5 reps ran)
     const int n = runtime.at("n_a").get<int>();
@@ -170,7 +208,7 @@ TEST(CompareMode, RefusesDifferentModesGraphsAndMissingManifests) {
     fs::create_directories(dir / "broken");
     { std::ofstream(dir / "broken" / "x.json") << "{ not json"; }
     // a result of an older rig: its counts under their former names
-    fs::copy(dir / "run", dir / "old");
+    fs::copy(rigtest::latestRun(dir / "run"), dir / "old");
     {
         std::string manifest = slurp(dir / "old" / "run-burst-16.json");
         const std::string now = "\"jobs_posted\"";

@@ -59,13 +59,14 @@ TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
     const fs::path dir = rigtest::scratch("granularity", "tiny");
     const Result r = rig(kTiny + " --json", dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const fs::path run = rigtest::latestRun(dir);  // --out=.
     const json e = rigtest::stdoutEnvelope(r);
     EXPECT_EQ(e.at("mode"), "granularity");
     EXPECT_EQ(e.at("exit_status"), 0);
     EXPECT_FALSE(e.at("partial").get<bool>());
     for (const char* f :
          {"granularity.csv", "granularity-metg.csv", "granularity.gp", "granularity.json"})
-        EXPECT_TRUE(fs::exists(dir / f)) << f;
+        EXPECT_TRUE(fs::exists(run / f)) << f;
 
     const json& res = e.at("result");
     EXPECT_EQ(res.at("threshold_percent"), 50.0);
@@ -121,16 +122,16 @@ TEST(GranularityMode, TinySweepIsVerifiedAndMetgComesFromTheAnalysis) {
     }
 
     // the tables: one row per backend and size; one METG row per backend
-    const CsvTable curves = CsvTable::readFile(dir / "granularity.csv");
+    const CsvTable curves = CsvTable::readFile(run / "granularity.csv");
     EXPECT_EQ(curves.rowCount(), 6u);
     EXPECT_TRUE(curves.hasColumn("job size us"));
     EXPECT_TRUE(curves.hasColumn("efficiency"));
-    const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
+    const CsvTable metg = CsvTable::readFile(run / "granularity-metg.csv");
     ASSERT_EQ(metg.rowCount(), 2u);
     EXPECT_EQ(metg.text(0, metg.columnIndex("backend")), "pullsched");
     EXPECT_EQ(metg.text(1, metg.columnIndex("backend")), "pool");
     // the picture's script draws the threshold and a line per backend
-    const std::string gp = rigtest::slurp(dir / "granularity.gp");
+    const std::string gp = rigtest::slurp(run / "granularity.gp");
     EXPECT_NE(gp.find("set logscale x"), std::string::npos);
     EXPECT_NE(gp.find("title '50 %'"), std::string::npos);
     EXPECT_NE(gp.find("'pullsched: METG "), std::string::npos);
@@ -275,7 +276,8 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
             EXPECT_EQ(res.at(key).at("chain-16").at(b), share);
         }
     }
-    const CsvTable metg = CsvTable::readFile(dir / "granularity-metg.csv");
+    const CsvTable metg =
+        CsvTable::readFile(rigtest::latestRun(dir) / "granularity-metg.csv");  // --out=.
     ASSERT_TRUE(metg.hasColumn("empty jobs ns per job"));
     ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run ns per job"));
     ASSERT_TRUE(metg.hasColumn("empty jobs: busiest thread's share"));

@@ -1,7 +1,8 @@
 // The result page end to end: a small --mode=run writes <name>.html and index.html with
-// the result; every link on them points to a file of the folder and every picture is
-// inlined (no src= to a file), within the page's size budget; without rendering the page
-// says so instead of showing broken pictures; and headless Chromium renders the page alone
+// the result into its run's folder; every link on them points to a file of that folder
+// and every picture is inlined (no src= to a file), within the page's size budget; the
+// --out folder's index.html links every run's page; without rendering the page says so
+// instead of showing broken pictures; and headless Chromium renders the page alone
 // (copied away from its folder) at 1280 px with every picture loaded and nothing wider
 // than the window (skipped, saying why, without Chromium).
 #include <cstdlib>
@@ -57,11 +58,18 @@ std::vector<std::string> attributes(const std::string& html, const std::string& 
     return r;
 }
 
-void expectEveryReferenceExists(const fs::path& page) {
+/// `page`'s links lead to files beside it (in a run's folder) or, for the --out folder's
+/// index (`intoRuns`), into its run folders; never out of the folder.
+void expectEveryReferenceExists(const fs::path& page, bool intoRuns = false) {
     const std::string html = slurp(page);
     ASSERT_FALSE(html.empty()) << page;
     for (const std::string& target : attributes(html, "href")) {
-        EXPECT_EQ(target.find('/'), std::string::npos) << "links stay in the folder: " << target;
+        if (intoRuns)
+            EXPECT_TRUE(target.find("..") == std::string::npos && !target.starts_with("/"))
+                << "links stay in the folder: " << target;
+        else
+            EXPECT_EQ(target.find('/'), std::string::npos)
+                << "links stay in the folder: " << target;
         EXPECT_EQ(target.find(':'), std::string::npos) << "nothing from the network: " << target;
         EXPECT_TRUE(fs::exists(page.parent_path() / target)) << page << " -> " << target;
     }
@@ -101,15 +109,20 @@ TEST(HtmlPage, EveryResultHasAPageAndTheFolderAnIndex) {
     const fs::path dir = rigtest::scratch("html-page", "written");
     const auto r = rig(kRun + "--no-render", dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const fs::path out = dir / "out";
+    const fs::path out = rigtest::latestRun(dir / "out");
     const json e = json::parse(slurp(out / "run-burst-16.json"));
     std::set<std::string> files;
     for (const auto& f : e.at("files"))
         files.insert(f.get<std::string>());
     EXPECT_TRUE(files.count("run-burst-16.html")) << "the page is part of the result's set";
-    EXPECT_FALSE(files.count("index.html")) << "the index belongs to the folder";
+    EXPECT_FALSE(files.count("index.html")) << "the run's index.html is a copy of its page";
     ASSERT_TRUE(fs::exists(out / "index.html"));
-    EXPECT_NE(r.out.find("Page: out/index.html"), std::string::npos) << r.out;
+    EXPECT_EQ(slurp(out / "index.html"), slurp(out / "run-burst-16.html"));
+    ASSERT_TRUE(fs::exists(dir / "out" / "index.html")) << "the list of runs";
+    EXPECT_NE(r.out.find("Page: out/" + out.filename().string() +
+                         "/index.html (every run: out/index.html)"),
+              std::string::npos)
+        << r.out;
 
     const std::string page = slurp(out / "run-burst-16.html");
     for (const char* part : {"<!DOCTYPE html>", "Verdict:", "hash check", "Configuration",
@@ -121,22 +134,26 @@ TEST(HtmlPage, EveryResultHasAPageAndTheFolderAnIndex) {
     EXPECT_NE(page.find("This picture was not rendered: --no-render was given"), std::string::npos);
     expectEveryReferenceExists(out / "run-burst-16.html");
     expectEveryReferenceExists(out / "index.html");
+    expectEveryReferenceExists(dir / "out" / "index.html", true);
     fs::remove_all(dir);
 }
 
-TEST(HtmlPage, IndexListsEveryResultOfTheFolderNewestFirst) {
+TEST(HtmlPage, TheOutFoldersIndexLinksEveryRunsPageNewestFirst) {
     const fs::path dir = rigtest::scratch("html-page", "index");
     ASSERT_EQ(rig(kRun + "--no-render --name=first", dir).code, 0);
+    const std::string firstFolder = rigtest::latestRun(dir / "out").filename().string();
     ASSERT_EQ(rig(kRun + "--no-render --name=second", dir).code, 0);
+    const std::string secondFolder = rigtest::latestRun(dir / "out").filename().string();
     const std::string index = slurp(dir / "out" / "index.html");
-    const auto first = index.find("href=\"first.html\"");
-    const auto second = index.find("href=\"second.html\"");
+    const auto first = index.find("href=\"" + firstFolder + "/first.html\"");
+    const auto second = index.find("href=\"" + secondFolder + "/second.html\"");
     ASSERT_NE(first, std::string::npos) << index;
-    ASSERT_NE(second, std::string::npos);
+    ASSERT_NE(second, std::string::npos) << index;
     EXPECT_LT(second, first) << "newest first";
-    EXPECT_NE(index.find("second.html</a> (shown below)"), std::string::npos);
-    EXPECT_NE(index.find("<h1>stressrig --mode=run: second</h1>"), std::string::npos);
-    expectEveryReferenceExists(dir / "out" / "index.html");
+    EXPECT_NE(index.find("The newest run, <a href=\"" + secondFolder + "/\">"), std::string::npos);
+    EXPECT_EQ(index.find("<h1>stressrig --mode=run"), std::string::npos)
+        << "a list of runs, not a run's page";
+    expectEveryReferenceExists(dir / "out" / "index.html", true);
     fs::remove_all(dir);
 }
 
@@ -148,7 +165,7 @@ TEST(HtmlPage, WithoutGnuplotAndGraphvizThePageSaysSoInsteadOfShowingBrokenPictu
                             "' --mode=run --pattern=burst --nodes=16 --load=100us --workers=2 "
                             "--life-window=0s --quiet --out=bare >/dev/null 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
-    const std::string page = slurp(dir / "bare" / "index.html");
+    const std::string page = slurp(rigtest::latestRun(dir / "bare") / "index.html");
     EXPECT_EQ(page.find("<img"), std::string::npos) << "no picture exists, so none is shown";
     EXPECT_NE(page.find("This picture was not rendered: gnuplot is not installed; render it in "
                         "this folder with: gnuplot run-burst-16.gp"),
@@ -158,7 +175,7 @@ TEST(HtmlPage, WithoutGnuplotAndGraphvizThePageSaysSoInsteadOfShowingBrokenPictu
               std::string::npos);
     EXPECT_EQ(page.find("staging"), std::string::npos) << "no temporary folder is named";
     EXPECT_NE(page.find("<a href=\"run-burst-16.gp\">"), std::string::npos);
-    expectEveryReferenceExists(dir / "bare" / "index.html");
+    expectEveryReferenceExists(rigtest::latestRun(dir / "bare") / "index.html");
     fs::remove_all(dir);
 }
 
@@ -172,7 +189,7 @@ TEST(HtmlPage, RendersInHeadlessChromiumWithEveryPictureLoaded) {
     const fs::path dir = rigtest::scratch("html-page", "chromium");
     const auto r = rig(kRun, dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const fs::path out = dir / "out";
+    const fs::path out = rigtest::latestRun(dir / "out");
     const std::string page = slurp(out / "index.html");
     std::size_t images = 0;
     for (std::size_t at = page.find("<img"); at != std::string::npos;

@@ -125,7 +125,7 @@ TEST(OpenMode, ExecutionOptionsFilesAndSupportedPercentiles) {
         "--quiet --no-render --name=o",
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = json::parse(rigtest::slurp(dir / "out/o.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "o.json"));
     EXPECT_EQ(j.at("configuration").at("workers"), 3);
     EXPECT_EQ(j.at("result").at("workers"), 3);
     EXPECT_DOUBLE_EQ(j.at("configuration").at("load_us").get<double>(), 200.0);
@@ -144,11 +144,11 @@ TEST(OpenMode, ExecutionOptionsFilesAndSupportedPercentiles) {
     EXPECT_NE(latenessLine.find("p90"), std::string::npos) << latenessLine;
     for (const char* f :
          {"o.csv", "o-latency.csv", "o-summary.csv", "o.gp", "o-latency.gp", "o-lateness.hgrm"})
-        EXPECT_TRUE(rigtest::fs::exists(dir / "out" / f)) << f;
-    const std::string hgrm = rigtest::slurp(dir / "out/o-lateness.hgrm");
+        EXPECT_TRUE(rigtest::fs::exists(rigtest::latestRun(dir / "out") / f)) << f;
+    const std::string hgrm = rigtest::slurp(rigtest::latestRun(dir / "out") / "o-lateness.hgrm");
     EXPECT_EQ(hgrm.rfind("       Value     Percentile TotalCount 1/(1-Percentile)\n\n", 0), 0u);
     EXPECT_NE(hgrm.find("Total count    =           30]"), std::string::npos) << hgrm;
-    const std::string csv = rigtest::slurp(dir / "out/o.csv");
+    const std::string csv = rigtest::slurp(rigtest::latestRun(dir / "out") / "o.csv");
     EXPECT_NE(csv.find("\"rss MiB\""), std::string::npos);
 }
 
@@ -198,7 +198,7 @@ TEST(ClosedMode, ComparesWithOpenLoadAtTheSameRate) {
         "--load=100us --quiet --no-render",
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = json::parse(rigtest::slurp(dir / "out/closed.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "closed.json"));
     const json& res = j.at("result");
     ASSERT_TRUE(res.at("open").is_object()) << res.dump();
     EXPECT_EQ(res.at("open_comparison").at("run"), true);
@@ -212,7 +212,7 @@ TEST(ClosedMode, ComparesWithOpenLoadAtTheSameRate) {
     EXPECT_EQ(r.out.find("coordinated omission"), std::string::npos);
     for (const char* f : {"closed.csv", "closed-latency.csv", "closed-timeseries.csv",
                           "closed-closed.hgrm", "closed-open.hgrm"})
-        EXPECT_TRUE(rigtest::fs::exists(dir / "out" / f)) << f;
+        EXPECT_TRUE(rigtest::fs::exists(rigtest::latestRun(dir / "out") / f)) << f;
 }
 
 TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
@@ -224,7 +224,7 @@ TEST(ClosedMode, MissingClosedRateSaysWhyThereIsNoComparison) {
         "--warmup=100ms --load=100us --quiet --no-render",
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = json::parse(rigtest::slurp(dir / "out/closed.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "closed.json"));
     const json& res = j.at("result");
     EXPECT_TRUE(res.at("open").is_null());
     EXPECT_EQ(res.at("open_comparison").at("run"), false);
@@ -282,8 +282,9 @@ std::pair<int, json> interrupt(const std::string& mode, const std::string& start
     EXPECT_TRUE(started) << rigtest::slurp(errFile);
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     json j;
-    if (rigtest::fs::exists(dir / "out/r.json"))
-        j = json::parse(rigtest::slurp(dir / "out/r.json"));
+    // through the link: a run stopped before it wrote anything leaves none
+    if (rigtest::fs::exists(dir / "out" / "latest" / "r.json"))
+        j = json::parse(rigtest::slurp(dir / "out" / "latest" / "r.json"));
     return {code, j};
 }
 

@@ -178,7 +178,8 @@ TEST_P(ModeJsonKeys, EnvelopeKeepsEveryBaselineKey) {
         rigtest::rig(runnable(c.args) + " --no-render --quiet --out=keys --name=keys", dir);
     ASSERT_EQ(r.code, 0) << c.args << "\n" << r.err;
     std::set<std::string> current, empty;
-    collectKeys(rigtest::fileEnvelope(dir / "keys" / "keys.json"), "", current, empty);
+    collectKeys(rigtest::fileEnvelope(rigtest::latestRun(dir / "keys") / "keys.json"), "", current,
+                empty);
     ASSERT_FALSE(current.empty()) << c.args;
 
     if (const char* record = std::getenv("PULLSCHED_RECORD_JSON_KEYS")) {
@@ -306,7 +307,8 @@ TEST_P(ModeJsonKeys, CsvHeadersAndFiguresComeFromTheCatalogue) {
 
     const std::unique_ptr<Mode> mode = modeOf(runnable(c.args));
     ASSERT_NE(mode, nullptr) << c.args;
-    const json result = rigtest::fileEnvelope(dir / "f" / "f.json").at("result");
+    const json result =
+        rigtest::fileEnvelope(rigtest::latestRun(dir / "f") / "f.json").at("result");
     for (const FigureSource& f : mode->figures()) {
         const Metric* m = MetricCatalogue::find(f.metric);
         ASSERT_NE(m, nullptr) << f.metric;

@@ -68,7 +68,7 @@ TEST(StressrigOpenBackends, EveryBackendMeasuresTheArrivalsAfterTheWarmup) {
     EXPECT_EQ(b.at("asio").at("arrival_times"), "native");
     EXPECT_EQ(b.at("pool").at("arrival_times"), "generator-posts");
 
-    const CsvTable rows = CsvTable::readFile(dir / "res" / "open-backends.csv");
+    const CsvTable rows = CsvTable::readFile(rigtest::latestRun(dir / "res") / "open-backends.csv");
     ASSERT_EQ(rows.rowCount(), kBackends.size());
     for (std::size_t i = 0; i < kBackends.size(); ++i) {
         EXPECT_EQ(rows.number(i, "jobs measured"), double(kMeasured));
@@ -77,10 +77,10 @@ TEST(StressrigOpenBackends, EveryBackendMeasuresTheArrivalsAfterTheWarmup) {
         EXPECT_TRUE(std::isnan(rows.number(i, "p99 lateness us")));
         EXPECT_TRUE(std::isnan(rows.number(i, "p99.9 lateness us")));
     }
-    const CsvTable pct = CsvTable::readFile(dir / "res" / "open-latency.csv");
+    const CsvTable pct = CsvTable::readFile(rigtest::latestRun(dir / "res") / "open-latency.csv");
     for (const std::string& name : kBackends)
         EXPECT_TRUE(pct.hasColumn(name + " lateness us")) << name;
-    EXPECT_TRUE(fs::exists(dir / "res" / "open-latency.gp"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "res") / "open-latency.gp"));
     fs::remove_all(dir);
 }
 
@@ -100,8 +100,8 @@ TEST(StressrigOpenBackends, PullschedAloneIsAOneEntryResultWithItsDetail) {
     EXPECT_TRUE(e.at("max_backlog").is_number()) << e;
     EXPECT_EQ(e.at("late_starts"), run.j.at("result").at("late_starts"));
     EXPECT_TRUE(run.j.at("result").contains("jobs_expired"));
-    EXPECT_FALSE(fs::exists(dir / "res" / "open-backends.csv"));
-    EXPECT_TRUE(fs::exists(dir / "res" / "open-summary.csv"));
+    EXPECT_FALSE(fs::exists(rigtest::latestRun(dir / "res") / "open-backends.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "res") / "open-summary.csv"));
     fs::remove_all(dir);
 }
 
@@ -130,8 +130,8 @@ TEST(StressrigOpenBackends, SigintStopsThePlayingBackendAndSkipsTheRest) {
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(started) << rigtest::slurp(errFile);
     EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130);
-    ASSERT_TRUE(fs::exists(dir / "out" / "r.json")) << rigtest::slurp(errFile);
-    const json j = rigtest::fileEnvelope(dir / "out" / "r.json");
+    ASSERT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "r.json")) << rigtest::slurp(errFile);
+    const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "r.json");
     EXPECT_EQ(j.at("partial"), true);
     EXPECT_EQ(j.at("result").at("interrupted"), true);
     const json& b = j.at("result").at("backends");
@@ -153,7 +153,7 @@ TEST(StressrigOpenBackends, TraceJsonWritesATracePerBackend) {
         dir);
     ASSERT_EQ(run.r.code, 0) << run.r.err;
     for (const std::string name : {"pullsched", "pool"}) {
-        const fs::path file = dir / "res" / ("open-" + name + "-trace.json");
+        const fs::path file = rigtest::latestRun(dir / "res") / ("open-" + name + "-trace.json");
         ASSERT_TRUE(fs::exists(file)) << file;
         const json trace = json::parse(rigtest::slurp(file));
         std::set<std::uint64_t> ids;
@@ -171,6 +171,6 @@ TEST(StressrigOpenBackends, TraceJsonWritesATracePerBackend) {
     const rigtest::JsonRun alone = rigtest::rigJson(
         "--mode=open --rate=500 --duration=100ms --warmup=20ms --load=50us --trace-json --out=one",
         dir);
-    EXPECT_TRUE(fs::exists(dir / "one" / "open-trace.json"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "one") / "open-trace.json"));
     fs::remove_all(dir);
 }

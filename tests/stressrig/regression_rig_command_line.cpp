@@ -198,8 +198,8 @@ TEST(RigCommandLine, TopologyWritesItsResultSet) {
     const fs::path dir = rigtest::scratch("cli", "topology");
     const Result r = rig("--mode=topology --nodes=64 --no-render --out=res", dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_TRUE(fs::exists(dir / "res" / "topology-burst-64.json"));
-    EXPECT_TRUE(fs::exists(dir / "res" / "topology-burst-64.dot"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "res") / "topology-burst-64.json"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "res") / "topology-burst-64.dot"));
     EXPECT_NE(r.out.find("graph hash 0x258C8DEF5E0791BF"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("total work          33.0ms  (66 x 500µs)"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("\nwork "), std::string::npos) << "one work figure, not two";

@@ -71,10 +71,10 @@ TEST(StressrigRunMode, SmallGraphEndToEnd) {
     EXPECT_GT(res.at("runtime_ms").get<double>(), 0.0);
 
     // the files on disk are those the envelope lists, and it is the same envelope
-    const fs::path out = dir / "res";
+    const fs::path out = rigtest::latestRun(dir / "res");
     std::set<std::string> onDisk, listed;
     for (const auto& e : fs::directory_iterator(out))
-        if (e.path().filename() != "index.html")  // the folder's page, not the result's
+        if (e.path().filename() != "index.html")  // a copy of the page, not in the manifest
             onDisk.insert(e.path().filename().string());
     for (const auto& f : j.at("files"))
         listed.insert(f.get<std::string>());
@@ -151,7 +151,7 @@ TEST(StressrigRunMode, PicturesShowOneRepAndItsFigures) {
     const fs::path dir = rigtest::scratch("run-mode", "one-rep");
     const Result r = rig(small("--reps=3 --workers=2 --backend-warmup=0"), dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const fs::path out = dir / "out";
+    const fs::path out = rigtest::latestRun(dir / "out");
     const std::regex timelineRep(R"(timeline of rep (\d) of 3 \(the median by run time\))");
     std::smatch tm;
     const std::string timeline = slurp(out / "run-burst-16.gp");
@@ -197,7 +197,7 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
     EXPECT_EQ(r.out.find("0.000 ms"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" of 3 reps incomplete: excluded"), std::string::npos) << r.out;
 
-    const json j = rigtest::fileEnvelope(dir / "out/run-burst-16.json");
+    const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-16.json");
     const json& res = j.at("result");
     EXPECT_EQ(j.at("exit_status"), 0);
     EXPECT_EQ(j.at("configuration").at("life_window_us"), 0.001);
@@ -207,7 +207,7 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
     EXPECT_TRUE(res.at("runtime_ms").is_null());
     EXPECT_TRUE(res.at("efficiency").is_null());
 
-    const CsvTable jobs = CsvTable::readFile(dir / "out/run-burst-16.csv");
+    const CsvTable jobs = CsvTable::readFile(rigtest::latestRun(dir / "out") / "run-burst-16.csv");
     ASSERT_EQ(jobs.rowCount(), 48u);  // every node of every rep, run or not
     std::size_t expired = 0, notRun = 0;
     for (std::size_t i = 0; i < jobs.rowCount(); ++i) {
@@ -225,10 +225,11 @@ TEST(StressrigRunMode, ExpiredDeadlinesAreMissingValuesNotZeros) {
     }
     EXPECT_EQ(expired, res.at("jobs_expired").get<std::size_t>());
     EXPECT_GT(notRun, 0u);
-    const std::string csv = slurp(dir / "out/run-burst-16.csv");
+    const std::string csv = slurp(rigtest::latestRun(dir / "out") / "run-burst-16.csv");
     EXPECT_NE(csv.find(",,"), std::string::npos);  // empty cells, never 0 for "did not run"
 
-    const CsvTable reps = CsvTable::readFile(dir / "out/run-burst-16-reps.csv");
+    const CsvTable reps =
+        CsvTable::readFile(rigtest::latestRun(dir / "out") / "run-burst-16-reps.csv");
     ASSERT_EQ(reps.rowCount(), 3u);
     for (std::size_t i = 0; i < 3; ++i)
         if (reps.text(i, reps.columnIndex("state")) == "incomplete") {
@@ -259,9 +260,10 @@ TEST(StressrigRunMode, BackendsWithoutDeadlinesCountJobsPastTheirDeadline) {
         fs::remove_all(dir / "res");
         const Result r = rig(small(compared + c.window), dir);
         ASSERT_EQ(r.code, 0) << c.window << "\n" << r.err;
-        const json j = rigtest::fileEnvelope(dir / "res/run-burst-16.json");
+        const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "res") / "run-burst-16.json");
         EXPECT_EQ(j.at("result").at("deadlines"), false) << c.window;  // none was enforced
-        const CsvTable t = CsvTable::readFile(dir / "res/run-burst-16-backends.csv");
+        const CsvTable t =
+            CsvTable::readFile(rigtest::latestRun(dir / "res") / "run-burst-16-backends.csv");
         ASSERT_EQ(t.rowCount(), 2u);
         for (std::size_t i = 0; i < 2; ++i) {
             const std::string b = t.text(i, t.columnIndex("backend"));
@@ -307,7 +309,8 @@ TEST(StressrigRunMode, TraceHoldsJobsThatNeverRan) {
     const fs::path dir = rigtest::scratch("run-mode", "trace-expired");
     const Result r = rig(small("--reps=2 --life-window=1ns --trace-json"), dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
-    const json trace = rigtest::fileEnvelope(dir / "out/run-burst-16-trace.json");
+    const json trace =
+        rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-16-trace.json");
     std::set<std::pair<int, int>> traced;
     std::set<std::string> states;
     for (const json& e : trace.at("traceEvents"))
@@ -335,7 +338,7 @@ TEST(StressrigRunMode, GraphOptionsAreApplied) {
     EXPECT_EQ(ja.at("result").at("nodes"), 12);
     EXPECT_EQ(ja.at("result").at("seed"), 9);
     EXPECT_EQ(ja.at("result").at("max_fan"), 2);
-    EXPECT_TRUE(fs::exists(dir / "out/run-chains2-12.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "run-chains2-12.csv"));
 
     const Result b = rig(small("--rules='expand:p=0.5,max=3' --nodes=12 --json"), dir);
     ASSERT_EQ(b.code, 0) << b.err;
@@ -344,7 +347,7 @@ TEST(StressrigRunMode, GraphOptionsAreApplied) {
     EXPECT_EQ(jb.at("result").at("pattern"), "custom");
     EXPECT_NE(jb.at("result").at("rules").get<std::string>().find("expand:p=0.5"),
               std::string::npos);
-    EXPECT_TRUE(fs::exists(dir / "out/run-custom-12.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "run-custom-12.csv"));
     fs::remove_all(dir);
 }
 
@@ -384,7 +387,8 @@ TEST(StressrigRunMode, ExecutionAndScheduleOptionsAreApplied) {
 
     EXPECT_EQ(workers.at("configuration").at("workers"), 3);
     EXPECT_EQ(workers.at("result").at("workers"), 3);
-    const json trace = rigtest::fileEnvelope(dir / "out/run-burst-16-trace.json");
+    const json trace =
+        rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-16-trace.json");
     int workerTracks = 0;
     for (const json& e : trace.at("traceEvents"))
         if (e.at("ph") == "M" && e.at("name") == "thread_name" &&
@@ -398,12 +402,13 @@ TEST(StressrigRunMode, RepsAndOutputNaming) {
     const fs::path dir = rigtest::scratch("run-mode", "reps");
     const Result r = rig(small("--reps=3 --life-window=0s --name=three --out=o3"), dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = rigtest::fileEnvelope(dir / "o3/three.json");
+    const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "o3") / "three.json");
     EXPECT_EQ(j.at("configuration").at("reps"), 3);
     EXPECT_EQ(j.at("result").at("reps_run"), 3);
-    EXPECT_EQ(CsvTable::readFile(dir / "o3/three-reps.csv").rowCount(), 3u);
-    EXPECT_EQ(CsvTable::readFile(dir / "o3/three.csv").rowCount(), 48u);
-    EXPECT_FALSE(fs::exists(dir / "o3/three-trace.json"));  // only with --trace-json
+    EXPECT_EQ(CsvTable::readFile(rigtest::latestRun(dir / "o3") / "three-reps.csv").rowCount(), 3u);
+    EXPECT_EQ(CsvTable::readFile(rigtest::latestRun(dir / "o3") / "three.csv").rowCount(), 48u);
+    EXPECT_FALSE(
+        fs::exists(rigtest::latestRun(dir / "o3") / "three-trace.json"));  // only with --trace-json
     EXPECT_EQ(j.at("configuration").at("trace_json"), false);
     fs::remove_all(dir);
 }
@@ -456,11 +461,12 @@ TEST(StressrigRunMode, TraceDumpNeedsATraceBuild) {
         EXPECT_FALSE(fs::exists(dir / "out"));
     } else {
         ASSERT_EQ(r.code, 0) << r.err;
-        EXPECT_EQ(rigtest::fileEnvelope(dir / "out/run-burst-16.json")
+        EXPECT_EQ(rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-16.json")
                       .at("configuration")
                       .at("trace_dump"),
                   true);
-        EXPECT_GT(fs::file_size(dir / "out/run-burst-16-trace-dump.txt"), 0u);
+        EXPECT_GT(fs::file_size(rigtest::latestRun(dir / "out") / "run-burst-16-trace-dump.txt"),
+                  0u);
     }
     fs::remove_all(dir);
 }
@@ -475,13 +481,14 @@ TEST(StressrigRunMode, InterruptKeepsWhatWasMeasured) {
                             "sleep 3; kill -INT $pid; wait $pid; echo $? >code.txt)";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     EXPECT_EQ(slurp(dir / "code.txt"), "130\n") << slurp(dir / "stderr.txt");
-    const json j = rigtest::fileEnvelope(dir / "out/run-burst-16.json");
+    const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-16.json");
     EXPECT_EQ(j.at("partial"), true);
     const std::size_t run = j.at("result").at("reps_run");
     EXPECT_GT(run, 0u);
     EXPECT_LT(run, 100000u);
-    EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-16-reps.csv").rowCount(),
-              run + j.at("result").at("reps_interrupted").get<std::size_t>());
+    EXPECT_EQ(
+        CsvTable::readFile(rigtest::latestRun(dir / "out") / "run-burst-16-reps.csv").rowCount(),
+        run + j.at("result").at("reps_interrupted").get<std::size_t>());
     EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
     EXPECT_NE(slurp(dir / "stdout.txt").find("stopped after"), std::string::npos);
     fs::remove_all(dir);
@@ -498,18 +505,21 @@ TEST(StressrigRunMode, StopDuringALongRepCutsItShort) {
                             "sleep 1.5; kill -TERM $pid; wait $pid; echo $? >code.txt)";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     EXPECT_EQ(slurp(dir / "code.txt"), "143\n") << slurp(dir / "stderr.txt");
-    const json j = rigtest::fileEnvelope(dir / "out/run-burst-5000.json");
+    const json j = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "run-burst-5000.json");
     EXPECT_EQ(j.at("partial"), true);
     EXPECT_TRUE(j.at("failures").empty()) << j.at("failures");
     EXPECT_EQ(j.at("exit_status"), 143);
     if (j.at("result").at("reps_interrupted") == 1) {
         EXPECT_EQ(j.at("result").at("reps_run"), 0);
         EXPECT_TRUE(j.at("result").at("runtime_ms").is_null());
-        const CsvTable reps = CsvTable::readFile(dir / "out/run-burst-5000-reps.csv");
+        const CsvTable reps =
+            CsvTable::readFile(rigtest::latestRun(dir / "out") / "run-burst-5000-reps.csv");
         ASSERT_EQ(reps.rowCount(), 1u);
         EXPECT_EQ(reps.text(0, reps.columnIndex("state")), "interrupted");
         EXPECT_TRUE(std::isnan(reps.number(0, "runtime ms")));
-        EXPECT_EQ(CsvTable::readFile(dir / "out/run-burst-5000.csv").rowCount(), 5000u);
+        EXPECT_EQ(
+            CsvTable::readFile(rigtest::latestRun(dir / "out") / "run-burst-5000.csv").rowCount(),
+            5000u);
         EXPECT_NE(slurp(dir / "stdout.txt").find("interrupted rep 1:"), std::string::npos);
     }
     fs::remove_all(dir);

@@ -162,7 +162,7 @@ TEST(SeriesBreakingPoint, SmallSearchTerminatesWithConsistentFields) {
     }
     EXPECT_EQ(j.at("probe_list").size(), probes);
     // files: probes, runs, plot, envelope
-    const fs::path out = dir / "out";
+    const fs::path out = rigtest::latestRun(dir / "out");
     const std::string stem = "breaking-point-burst-8";
     const std::set<std::string> files(e.at("files").begin(), e.at("files").end());
     for (const std::string f : {".csv", "-runs.csv", ".gp", ".json"})
@@ -201,7 +201,8 @@ TEST(SeriesBreakingPoint, ThresholdOptionsDecideTheVerdicts) {
     EXPECT_EQ(rt.at("fail_delta_ms"), 2.0);
     EXPECT_EQ(rt.at("sdev_limit_ms"), 2.0);
     EXPECT_EQ(rt.at("delta_limit_ms"), 4.0);
-    expectVerdictsFollowThresholds(dir / "out", "breaking-point-burst-8", ref.at("result"));
+    expectVerdictsFollowThresholds(rigtest::latestRun(dir / "out"), "breaking-point-burst-8",
+                                   ref.at("result"));
 
     // individual thresholds are used as given (not scaled)
     fs::remove_all(dir / "out");
@@ -221,7 +222,8 @@ TEST(SeriesBreakingPoint, ThresholdOptionsDecideTheVerdicts) {
     EXPECT_NEAR(gt.at("delta_limit_ms").get<double>(), 0.35, 1e-12);
     EXPECT_EQ(gt.at("break_fail_fraction"), 0.6);
     EXPECT_EQ(gt.at("fail_fraction"), 0.3);
-    expectVerdictsFollowThresholds(dir / "out", "breaking-point-burst-8", given.at("result"));
+    expectVerdictsFollowThresholds(rigtest::latestRun(dir / "out"), "breaking-point-burst-8",
+                                   given.at("result"));
     fs::remove_all(dir);
 }
 
@@ -281,7 +283,8 @@ TEST(SeriesBreakingPoint, IncompleteRunsAreMissingAndCounted) {
             EXPECT_EQ(p.at("fail_fraction"), 1.0);
         }
     }
-    const CsvTable t = CsvTable::readFile(dir / "out/breaking-point-burst-8.csv");
+    const CsvTable t =
+        CsvTable::readFile(rigtest::latestRun(dir / "out") / "breaking-point-burst-8.csv");
     std::size_t sum = 0;
     for (std::size_t i = 0; i < t.rowCount(); ++i)
         sum += std::size_t(t.number(i, "incomplete runs"));
@@ -319,7 +322,7 @@ TEST(SeriesBreakingPoint, ExecutionAndScheduleOptionsApply) {
     EXPECT_EQ(b.at("calibration").at("kind"), "memory");
     EXPECT_NE(j.at("hash"), a.at("result").at("hash"));
     EXPECT_NEAR(j.at("thresholds").at("scale").get<double>(), 0.4, 1e-12);
-    EXPECT_TRUE(fs::exists(dir / "out/breaking-point-chains2-12.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "breaking-point-chains2-12.csv"));
     // the planned schedule and the lower bound follow load and concurrency: one worker
     // means the whole work in sequence
     EXPECT_GT(j.at("lower_bound_ms").get<double>(), 0.0);
@@ -373,7 +376,8 @@ TEST(SeriesBreakingPoint, SigtermGivesAPartialResult) {
                                dir, "calibrated", SIGTERM);
     EXPECT_EQ(r.code, 143) << r.out << r.err;
     EXPECT_NE(r.out.find("Interrupted"), std::string::npos) << r.out;
-    const json e = json::parse(slurp(dir / "out/breaking-point-burst-8.json"));
+    const json e =
+        json::parse(slurp(rigtest::latestRun(dir / "out") / "breaking-point-burst-8.json"));
     EXPECT_EQ(e.at("partial"), true);
     const json& j = e.at("result");
     ASSERT_EQ(j.at("probes"), 1);  // the probe in progress, with the runs it made
@@ -381,7 +385,10 @@ TEST(SeriesBreakingPoint, SigtermGivesAPartialResult) {
     EXPECT_GT(runs, 0u);
     EXPECT_LT(runs, 100000u);
     EXPECT_NE(e.at("verdict").get<std::string>().find("partial"), std::string::npos);
-    EXPECT_EQ(CsvTable::readFile(dir / "out/breaking-point-burst-8-runs.csv").rowCount(), runs);
+    EXPECT_EQ(
+        CsvTable::readFile(rigtest::latestRun(dir / "out") / "breaking-point-burst-8-runs.csv")
+            .rowCount(),
+        runs);
     fs::remove_all(dir);
 }
 
@@ -408,7 +415,7 @@ TEST(SeriesParamRange, FewPointsGiveThePublishedColumns) {
     const double P = j.at("parallelism");
     EXPECT_NEAR(j.at("ideal_gradient_ms_per_job").get<double>(), 0.1 / P, 1e-12);
 
-    const fs::path csv = dir / "out/param-range-isolated.csv";
+    const fs::path csv = rigtest::latestRun(dir / "out") / "param-range-isolated.csv";
     const CsvTable t = CsvTable::readFile(csv);
     ASSERT_EQ(t.columnCount(), 5u);
     ASSERT_EQ(t.rowCount(), 4u);
@@ -421,7 +428,8 @@ TEST(SeriesParamRange, FewPointsGiveThePublishedColumns) {
         slurp(csv).find(
             "\n\"load size\",\"result time\",\"concurrency\",\"avg jobtime\",\"avg impeded\"\n"),
         std::string::npos);
-    EXPECT_NE(slurp(dir / "out/param-range-isolated.gp").find("multiplot"), std::string::npos);
+    EXPECT_NE(slurp(rigtest::latestRun(dir / "out") / "param-range-isolated.gp").find("multiplot"),
+              std::string::npos);
     fs::remove_all(dir);
 }
 
@@ -458,7 +466,9 @@ TEST(SeriesParamRange, SeriesOptionsApply) {
     EXPECT_NE(sizes(a), sizes(b));  // other drawn points
     EXPECT_EQ(sizes(b).front(), 4u);
     EXPECT_EQ(sizes(b).back(), 40u);
-    EXPECT_EQ(CsvTable::readFile(dir / "out/param-range-isolated.csv").comment("sample seed"), "7");
+    EXPECT_EQ(CsvTable::readFile(rigtest::latestRun(dir / "out") / "param-range-isolated.csv")
+                  .comment("sample seed"),
+              "7");
     fs::remove_all(dir / "out");
     const json c =
         run("--mode=param-range --pattern=isolated --from=5 --to=9 --points=3 --workers=1 "
@@ -499,7 +509,7 @@ TEST(SeriesParamRange, GraphOptionsApply) {
     EXPECT_NE(hashes(a), hashes(s));
     EXPECT_NE(hashes(a), hashes(f));
     EXPECT_NE(hashes(a), hashes(r));
-    EXPECT_TRUE(fs::exists(dir / "out/param-range-custom.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "param-range-custom.csv"));
     fs::remove_all(dir);
 }
 
@@ -530,11 +540,14 @@ TEST(SeriesParamRange, SigtermGivesAPartialResult) {
                                dir, "1/100000", SIGTERM);
     EXPECT_EQ(r.code, 143) << r.out << r.err;
     EXPECT_NE(r.out.find("Model: "), std::string::npos) << r.out;
-    const json e = json::parse(slurp(dir / "out/param-range-isolated.json"));
+    const json e =
+        json::parse(slurp(rigtest::latestRun(dir / "out") / "param-range-isolated.json"));
     EXPECT_EQ(e.at("partial"), true);
     const std::size_t measured = e.at("result").at("points_measured");
     EXPECT_GT(measured, 0u);
     EXPECT_LT(measured, 100000u);
-    EXPECT_EQ(CsvTable::readFile(dir / "out/param-range-isolated.csv").rowCount(), measured);
+    EXPECT_EQ(
+        CsvTable::readFile(rigtest::latestRun(dir / "out") / "param-range-isolated.csv").rowCount(),
+        measured);
     fs::remove_all(dir);
 }

@@ -119,7 +119,7 @@ TEST(SoakMode, EnoughIntervalsGiveTrendsWithUncertainty) {
         "--load=100us --warmup=0s --limit=1s --quiet --no-render",
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json j = json::parse(rigtest::slurp(dir / "out/soak.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "soak.json"));
     const json& t = j.at("result").at("trend");
     ASSERT_TRUE(t.at("throughput_percent_per_hour").is_object()) << t.dump();
     EXPECT_TRUE(t.at("throughput_percent_per_hour").at("standard_error").is_number());
@@ -128,13 +128,13 @@ TEST(SoakMode, EnoughIntervalsGiveTrendsWithUncertainty) {
     EXPECT_NE(r.out.find("±"), std::string::npos) << r.out;
     // The per-interval table and its plots, RSS in MiB.
     EXPECT_NE(r.out.find("RSS MiB"), std::string::npos);
-    const std::string csv = rigtest::slurp(dir / "out/soak.csv");
+    const std::string csv = rigtest::slurp(rigtest::latestRun(dir / "out") / "soak.csv");
     for (const char* col : {"\"throughput per s\"", "\"p99 lateness us\"", "\"rss MiB\"",
                             "\"cpu %\"", "\"backlog\"", "\"jobs expired\"", "\"steal %\""})
         EXPECT_NE(csv.find(col), std::string::npos) << col;
     for (const char* f :
          {"soak-throughput.gp", "soak-memory.gp", "soak-cpu.gp", "soak-lateness.hgrm"})
-        EXPECT_TRUE(rigtest::fs::exists(dir / "out" / f)) << f;
+        EXPECT_TRUE(rigtest::fs::exists(rigtest::latestRun(dir / "out") / f)) << f;
     // Per interval: the process's CPU share, steal time (null where the kernel has none)
     // and RSS, so that a fall of throughput can be told apart and memory given back seen.
     for (const json& i : j.at("result").at("intervals")) {
@@ -152,7 +152,8 @@ TEST(SoakMode, EnoughIntervalsGiveTrendsWithUncertainty) {
         << v.dump();
     EXPECT_NE(r.out.find("steal %"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("RSS: "), std::string::npos) << r.out;
-    EXPECT_NE(rigtest::slurp(dir / "out/soak-cpu.gp").find("steal %"), std::string::npos);
+    EXPECT_NE(rigtest::slurp(rigtest::latestRun(dir / "out") / "soak-cpu.gp").find("steal %"),
+              std::string::npos);
 }
 
 TEST(SoakMode, DropsOverTheThresholdAreNeverStable) {
@@ -229,7 +230,7 @@ void interruptSoak(int sig, int expectedExit) {
     ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal: " << WTERMSIG(status);
     EXPECT_EQ(WEXITSTATUS(status), expectedExit) << rigtest::slurp(errFile);
 
-    const json j = json::parse(rigtest::slurp(dir / "out/s.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "s.json"));
     EXPECT_EQ(j.at("partial"), true);
     EXPECT_EQ(j.at("exit_status"), expectedExit);
     EXPECT_EQ(j.at("result").at("interrupted"), true);
@@ -238,18 +239,21 @@ void interruptSoak(int sig, int expectedExit) {
     EXPECT_LT(rows, 300u);
     EXPECT_EQ(j.at("result").at("intervals_planned"), 300);
     // The CSV holds the same rows, marked partial.
-    const std::string csv = rigtest::slurp(dir / "out/s.csv");
+    const std::string csv = rigtest::slurp(rigtest::latestRun(dir / "out") / "s.csv");
     EXPECT_NE(csv.find("# partial: yes"), std::string::npos);
     const std::string out = rigtest::slurp(outFile);
     EXPECT_NE(out.find("Interrupted after"), std::string::npos) << out;
     EXPECT_NE(out.find("Verdict: interrupted"), std::string::npos) << out;
-    // Nothing temporary is left.
+    // Nothing temporary is left: the only folders are --out, the run's and its link.
+    const rigtest::fs::path run = rigtest::latestRun(dir / "out");
     for (const auto& e : rigtest::fs::recursive_directory_iterator(dir)) {
         const std::string name = e.path().filename().string();
         EXPECT_EQ(name.find(".tmp"), std::string::npos) << e.path();
         EXPECT_EQ(name.find("staging"), std::string::npos) << e.path();
         if (e.is_directory()) {
-            EXPECT_EQ(e.path(), dir / "out") << "stray folder";
+            EXPECT_TRUE(e.path() == dir / "out" || e.path() == run ||
+                        e.path() == dir / "out" / "latest")
+                << e.path() << ": a stray folder";
         }
     }
 }

@@ -55,12 +55,13 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
                 rigtest::runnableBackendsOption(),
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const fs::path run = rigtest::latestRun(dir);  // --out=.
     const json e = rigtest::stdoutEnvelope(r);
     EXPECT_EQ(e.at("mode"), "spawn");
     EXPECT_FALSE(e.at("partial").get<bool>());
     EXPECT_TRUE(e.at("failures").empty());
     for (const char* f : {"spawn.csv", "spawn-runs.csv", "spawn.json"})
-        EXPECT_TRUE(fs::exists(dir / f)) << f;
+        EXPECT_TRUE(fs::exists(run / f)) << f;
 
     const json& res = e.at("result");
     EXPECT_EQ(res.at("workers"), json::array({1, 2}));
@@ -109,18 +110,18 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
                 << what;
         }
     }
-    const CsvTable points = CsvTable::readFile(dir / "spawn.csv");
+    const CsvTable points = CsvTable::readFile(run / "spawn.csv");
     EXPECT_EQ(points.rowCount(), 2 * backends().size() * 2);
     EXPECT_EQ(points.hasColumn("vs tbb"), true);
-    const CsvTable runs = CsvTable::readFile(dir / "spawn-runs.csv");
+    const CsvTable runs = CsvTable::readFile(run / "spawn-runs.csv");
     EXPECT_EQ(runs.rowCount(), 2 * backends().size() * 2 * 3);
     EXPECT_EQ(withTbb, !rigtest::skipUnderThreadSanitizer("tbb"));
     // One picture per shape: each backend's speed per worker count against tbb on one
     // worker (the first backend's when tbb did not run), from the medians above.
     for (const json& shape : res.at("shapes")) {
         const std::string name = shape.at("name");
-        EXPECT_TRUE(fs::exists(dir / ("spawn-" + name + ".gp"))) << name;
-        const CsvTable speed = CsvTable::readFile(dir / ("spawn-" + name + ".csv"));
+        EXPECT_TRUE(fs::exists(run / ("spawn-" + name + ".gp"))) << name;
+        const CsvTable speed = CsvTable::readFile(run / ("spawn-" + name + ".csv"));
         ASSERT_EQ(speed.rowCount(), 2u) << name;
         const json* base = backendOf(shape, withTbb ? "tbb" : backends().front());
         ASSERT_NE(base, nullptr);
@@ -175,7 +176,7 @@ TEST(SpawnMode, SigintInsideARecursionAbandonsItAndSaysSo) {
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 130);
-    const json e = rigtest::fileEnvelope(dir / "out/r.json");
+    const json e = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "r.json");
     EXPECT_EQ(e.at("partial"), true);
     EXPECT_TRUE(e.at("failures").empty()) << e.at("failures");
     const std::string warnings = e.at("warnings").dump();
@@ -202,7 +203,7 @@ TEST(SpawnMode, SigintInTheSettlePauseEndsTheRunThere) {
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 130);
-    const json e = rigtest::fileEnvelope(dir / "out/r.json");
+    const json e = rigtest::fileEnvelope(rigtest::latestRun(dir / "out") / "r.json");
     EXPECT_EQ(e.at("partial"), true);
     EXPECT_EQ(e.at("warnings").dump().find("abandoned"), std::string::npos) << e.at("warnings");
     EXPECT_LT(e.at("result").at("shapes")[0].at("backends")[0].at("points")[0].at("runs"), 1001u);

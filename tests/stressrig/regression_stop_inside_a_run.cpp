@@ -54,9 +54,11 @@ Stopped interruptInsideARun(const std::string& name, std::vector<std::string> ar
     s.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     s.out = rigtest::slurp(dir / "stdout.txt");
     s.err = rigtest::slurp(dir / "stderr.txt");
-    if (fs::exists(dir / "out/r.json")) s.envelope = rigtest::fileEnvelope(dir / "out/r.json");
-    if (fs::exists(dir / "out"))
-        for (const auto& e : fs::directory_iterator(dir / "out"))
+    // through the link: a stop may come before anything is written
+    const fs::path run = dir / "out" / "latest";
+    if (fs::exists(run / "r.json")) s.envelope = rigtest::fileEnvelope(run / "r.json");
+    if (fs::exists(run))
+        for (const auto& e : fs::directory_iterator(run))
             s.files.push_back(e.path().filename().string());
     fs::remove_all(dir);
     return s;

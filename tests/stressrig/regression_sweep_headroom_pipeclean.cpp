@@ -109,17 +109,17 @@ TEST(SweepMode, OptionsAppearAndApply) {
         EXPECT_EQ(s.at("reason").get<std::string>().find(" lateness"), std::string::npos);
     }
 
-    const CsvTable csv = CsvTable::readFile(dir / "out" / "sweep.csv");
+    const CsvTable csv = CsvTable::readFile(rigtest::latestRun(dir / "out") / "sweep.csv");
     EXPECT_EQ(csv.rowCount(), steps.size());
     for (const char* col : {"workers", "offered rate per s", "rss MiB", "cpu %", "p99 lateness us",
                             "jobs expired", "drop %", "class"})
         EXPECT_TRUE(csv.hasColumn(col)) << col;
     // one picture for every worker count, with y = x and the class bands
-    const std::string gp = rigtest::slurp(dir / "out" / "sweep.gp");
+    const std::string gp = rigtest::slurp(rigtest::latestRun(dir / "out") / "sweep.gp");
     EXPECT_NE(gp.find("title '1 worker'"), std::string::npos);
     EXPECT_NE(gp.find("title '2 workers'"), std::string::npos);
     EXPECT_NE(gp.find("y = x (achieved = offered)"), std::string::npos);
-    EXPECT_FALSE(fs::exists(dir / "out" / "sweep-w1.gp"));
+    EXPECT_FALSE(fs::exists(rigtest::latestRun(dir / "out") / "sweep-w1.gp"));
     fs::remove_all(dir);
 }
 
@@ -198,7 +198,7 @@ TEST(SweepMode, InterruptReturnsPartialResult) {
     const json j = json::parse(r.out);
     EXPECT_TRUE(j.at("partial").get<bool>());
     EXPECT_LT(j.at("result").at("steps").size(), 3u);
-    EXPECT_TRUE(fs::exists(dir / "out" / "sweep.json"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "sweep.json"));
     fs::remove_all(dir);
 }
 
@@ -245,8 +245,8 @@ TEST(HeadroomMode, OptionsAppearAndApply) {
                       0.5 * load[i].at("jobs_posted").get<double>());
     }
     EXPECT_EQ(res.at("copies").at(0).at("efficiency"), 1.0);
-    EXPECT_TRUE(fs::exists(dir / "out" / "headroom-copies.csv"));
-    EXPECT_TRUE(fs::exists(dir / "out" / "headroom-load.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "headroom-copies.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "headroom-load.csv"));
     fs::remove_all(dir);
 }
 
@@ -257,8 +257,9 @@ TEST(HeadroomMode, ProgressShowsTheTablesMachineCpu) {
         "--mode=headroom --max-copies=1 --copy-work=5ms --hold=100ms --warmup=10ms --no-render",
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    const json load =
-        json::parse(rigtest::slurp(dir / "out" / "headroom.json")).at("result").at("load");
+    const json load = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "headroom.json"))
+                          .at("result")
+                          .at("load");
     const std::regex progress(
         R"((\d+)/10 \(\d+%\) \d+ % of capacity: machine CPU (\d+) % \(of \d+ cores\))");
     std::size_t seen = 0;
@@ -285,7 +286,7 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
     EXPECT_EQ(text.out.find(" 0ns"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("undetermined"), std::string::npos) << text.out;
 
-    const json j = json::parse(rigtest::slurp(dir / "out" / "headroom.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "headroom.json"));
     const json& res = j.at("result");
     EXPECT_EQ(res.at("copies").size(), 1u);  // --max-copies=1
     EXPECT_TRUE(res.at("max_sustained_rate_per_s").is_null());
@@ -295,7 +296,7 @@ TEST(HeadroomMode, NoDataIsMissingNotZero) {
         EXPECT_TRUE(s.at("lateness").at("p99_us").is_null());
         EXPECT_TRUE(s.at("drops_over_threshold").get<bool>());  // default 0.1 %
     }
-    const CsvTable csv = CsvTable::readFile(dir / "out" / "headroom-load.csv");
+    const CsvTable csv = CsvTable::readFile(rigtest::latestRun(dir / "out") / "headroom-load.csv");
     for (std::size_t i = 0; i < csv.rowCount(); ++i)
         for (const char* col : {"mean lateness us", "p99 lateness us"})
             EXPECT_TRUE(std::isnan(csv.number(i, col))) << col << " row " << i;
@@ -352,7 +353,7 @@ TEST(PipecleanMode, EveryPresetOnceAndCorrect) {
     EXPECT_EQ(run.j.at("configuration").at("life_window_us"), 0.0);
     EXPECT_EQ(res.at("backend"), "pullsched");  // one backend: no "backends" level
     EXPECT_FALSE(res.at("deadlines").get<bool>());
-    EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.csv"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "pipeclean.csv"));
     fs::remove_all(dir);
 }
 
@@ -362,7 +363,9 @@ TEST(PipecleanMode, TheTextShowsTheExactlyOnceCountsAndTheLedger) {
     const rigtest::Result r = rigtest::rig("--mode=pipeclean --nodes=32 --quiet --no-render", dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const json patterns =
-        json::parse(rigtest::slurp(dir / "out" / "pipeclean.json")).at("result").at("patterns");
+        json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "pipeclean.json"))
+            .at("result")
+            .at("patterns");
     std::istringstream lines(r.out);
     std::size_t rows = 0;
     bool header = false;
@@ -436,7 +439,7 @@ TEST(PipecleanMode, ExpiredJobsAreAMeasurement) {
     EXPECT_EQ(text.code, 0) << text.out << text.err;
     EXPECT_NE(text.out.find("hash not checked"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("FAILED"), std::string::npos) << text.out;
-    const json j = json::parse(rigtest::slurp(dir / "out" / "pipeclean.json"));
+    const json j = json::parse(rigtest::slurp(rigtest::latestRun(dir / "out") / "pipeclean.json"));
     EXPECT_EQ(j.at("configuration").at("life_window_us"), 1.0);
     EXPECT_TRUE(j.at("result").at("deadlines").get<bool>());  // pullsched has them
     EXPECT_EQ(j.at("result").at("failures"), 0u);
@@ -518,6 +521,6 @@ TEST(PipecleanMode, AnExplicitLifeWindowNeedsDeadlinesOnEveryBackend) {
         rigtest::rig("--mode=pipeclean --backends=pool --life-window=0s --nodes=8 --quiet", dir);
     EXPECT_EQ(zero.code, 0) << zero.out << zero.err;
     EXPECT_NE(zero.out.find("no deadlines (--life-window=0s)"), std::string::npos) << zero.out;
-    EXPECT_TRUE(fs::exists(dir / "out" / "pipeclean.json"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "pipeclean.json"));
     fs::remove_all(dir);
 }

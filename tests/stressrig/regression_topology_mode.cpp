@@ -49,7 +49,7 @@ TEST(StressrigTopologyMode, DotIsThePublishedFile) {
     const fs::path dir = rigtest::scratch("topology-mode", "dot");
     const Result r = rig("--mode=topology --pattern=burst --nodes=64 --no-render --quiet", dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(slurp(dir / "out/topology-burst-64.dot"),
+    EXPECT_EQ(slurp(rigtest::latestRun(dir / "out") / "topology-burst-64.dot"),
               slurp(fs::path(PULLSCHED_SOURCE_DIR) / "data/testchain/topo10-burst-64.dot"));
     // the text report does not contradict itself about the work
     EXPECT_NE(r.out.find("total work          33.0ms  (66 x 500µs)"), std::string::npos) << r.out;
@@ -76,7 +76,7 @@ TEST(StressrigTopologyMode, OptionsAreRecordedAndApplied) {
     const json nodes = topology("--pattern=burst --nodes=32", dir);
     EXPECT_EQ(nodes.at("configuration").at("nodes"), 32);
     EXPECT_EQ(nodes.at("result").at("nodes"), 32);
-    EXPECT_TRUE(fs::exists(dir / "out/topology-burst-32.dot"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "topology-burst-32.dot"));
 
     const json seed = topology("--pattern=burst --nodes=64 --seed=7", dir);
     EXPECT_EQ(seed.at("configuration").at("seed"), 7);
@@ -95,7 +95,7 @@ TEST(StressrigTopologyMode, OptionsAreRecordedAndApplied) {
     const json rules = topology("--rules='expand:p=0.5,max=3' --nodes=20", dir);
     EXPECT_EQ(rules.at("configuration").at("rules"), "expand:p=0.5,max=3");
     EXPECT_EQ(rules.at("result").at("pattern"), "custom");
-    EXPECT_TRUE(fs::exists(dir / "out/topology-custom-20.dot"));
+    EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / "topology-custom-20.dot"));
     fs::remove_all(dir);
 }
 

@@ -26,9 +26,10 @@ TEST(TraceDump, ARigRunDumpsEveryWorkerInTimeOrder) {
     ASSERT_EQ(r.code, 0) << r.err;
     for (const char* f : {"run-burst-256-trace-dump.txt", "run-burst-256-trace-dump.gp",
                           "run-burst-256-trace-dump.json"})
-        EXPECT_TRUE(fs::exists(dir / "out" / f)) << f;
+        EXPECT_TRUE(fs::exists(rigtest::latestRun(dir / "out") / f)) << f;
 
-    const TraceDump d = TraceDump::parse(rigtest::slurp(dir / "out/run-burst-256-trace-dump.txt"));
+    const TraceDump d = TraceDump::parse(
+        rigtest::slurp(rigtest::latestRun(dir / "out") / "run-burst-256-trace-dump.txt"));
     EXPECT_TRUE(d.timeOrdered());
     EXPECT_EQ(d.lanes(), 2u) << "one lane per worker";
     EXPECT_EQ(d.dropped(), 0u);
@@ -40,12 +41,12 @@ TEST(TraceDump, ARigRunDumpsEveryWorkerInTimeOrder) {
                              (counts.count("continuation") ? counts.at("continuation") : 0);
     EXPECT_GE(jobs, 256u);
 
-    const nlohmann::json env =
-        nlohmann::json::parse(rigtest::slurp(dir / "out/run-burst-256.json"));
+    const nlohmann::json env = nlohmann::json::parse(
+        rigtest::slurp(rigtest::latestRun(dir / "out") / "run-burst-256.json"));
     EXPECT_EQ(env["result"]["hash_check"], "ok") << "tracing must not change the computation";
     EXPECT_EQ(env["result"]["trace_dump_events"], d.events().size());
-    const nlohmann::json perfetto =
-        nlohmann::json::parse(rigtest::slurp(dir / "out/run-burst-256-trace-dump.json"));
+    const nlohmann::json perfetto = nlohmann::json::parse(
+        rigtest::slurp(rigtest::latestRun(dir / "out") / "run-burst-256-trace-dump.json"));
     EXPECT_GT(perfetto["traceEvents"].size(), 2u);
     fs::remove_all(dir);
 }

@@ -1,6 +1,6 @@
 // The result page: text from a result is escaped, missing pictures are said to be
-// missing (never a broken <img>), links are percent-encoded, and a folder's manifests are
-// listed newest first.
+// missing (never a broken <img>), links are percent-encoded, a folder's manifests are
+// listed newest first, and the --out folder's index lists every run.
 #include <filesystem>
 #include <fstream>
 
@@ -96,7 +96,7 @@ TEST(HtmlPage, PicturesOverTheSizeBudgetAreLeftOutWithANote) {
     EXPECT_EQ(all.find("left out"), std::string::npos);
     // room for the first big picture only: the second is left out, the small one still fits
     const std::size_t budget = all.size() - 70000;
-    const std::string page = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, {}, budget);
+    const std::string page = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, budget);
     EXPECT_LE(page.size(), budget);
     std::size_t inlined = 0;
     for (auto at = page.find("src=\"data:"); at != std::string::npos;
@@ -110,7 +110,7 @@ TEST(HtmlPage, PicturesOverTheSizeBudgetAreLeftOutWithANote) {
     EXPECT_NE(page.find("Open <a href=\"b.png\">b.png</a>."), std::string::npos);
     EXPECT_NE(page.find("data:image/svg+xml;base64,"), std::string::npos);
     // a budget smaller than the page without pictures: only what is smaller than its note
-    const std::string tiny = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, {}, 100);
+    const std::string tiny = HtmlPage::resultPage("r", envelope(), {}, pictures, {}, 100);
     EXPECT_EQ(tiny.find("src=\"data:image/png"), std::string::npos);
     EXPECT_NE(tiny.find("src=\"data:image/svg+xml"), std::string::npos);
     EXPECT_EQ(HtmlPage::kSizeBudget, 2u << 20) << "the budget --help and the README state";
@@ -134,10 +134,53 @@ TEST(HtmlPage, FolderResultsAreTheManifestsNewestFirst) {
     EXPECT_TRUE(f[0].hasPage);
     EXPECT_EQ(f[1].name, "old");
     EXPECT_FALSE(f[1].hasPage);
-    const std::string index = HtmlPage::resultPage("new", envelope(), {}, {}, {}, f);
-    EXPECT_NE(index.find("Results in this folder"), std::string::npos);
+    const std::string index = HtmlPage::runsPage(f, "");
+    EXPECT_NE(index.find("href=\"new.html\""), std::string::npos) << index;
     EXPECT_NE(index.find("href=\"old.json\""), std::string::npos) << "no page: its manifest";
     fs::remove_all(dir);
+}
+
+// The --out folder's index: a row per run in the order given, each linking the page in its
+// run's folder, the verdict in its class's colour, escaped, the newest run named.
+TEST(HtmlPage, RunsPageListsEveryRunWithItsVerdictInItsColour) {
+    auto run = [](const std::string& folder, int exit, const std::string& cls,
+                  const std::string& verdict) {
+        FolderEntry e;
+        e.name = "run-burst-16";
+        e.mode = "run";
+        e.date = "2026-11-29T03:15:02Z";
+        e.verdict = verdict;
+        e.verdictClass = cls;
+        e.exitStatus = exit;
+        e.hasPage = true;
+        e.folder = folder;
+        return e;
+    };
+    const std::vector<FolderEntry> runs{
+        run("run-burst-16-20261129T031503Z", 1, "failure", "a job <lost>"),
+        run("run-burst-16-20261129T031502Z-2", 0, "caveat", "misses"),
+        run("run-burst-16-20261129T031502Z", 0, "ok", "all well")};
+    const std::string page = HtmlPage::runsPage(runs, "run-burst-16-20261129T031503Z");
+    const auto failed =
+        page.find("<a href=\"run-burst-16-20261129T031503Z/run-burst-16.html\">run-burst-16</a>");
+    const auto caveat = page.find("href=\"run-burst-16-20261129T031502Z-2/run-burst-16.html\"");
+    const auto ok = page.find("href=\"run-burst-16-20261129T031502Z/run-burst-16.html\"");
+    ASSERT_NE(failed, std::string::npos) << page;
+    ASSERT_NE(caveat, std::string::npos) << page;
+    ASSERT_NE(ok, std::string::npos) << page;
+    EXPECT_LT(failed, caveat);
+    EXPECT_LT(caveat, ok);
+    EXPECT_NE(page.find("<td class=\"run-verdict failed\">a job &lt;lost&gt;</td>"),
+              std::string::npos);
+    EXPECT_NE(page.find("<td class=\"status-failed\">exit 1: correctness failure</td>"),
+              std::string::npos);
+    EXPECT_NE(page.find("<td class=\"run-verdict caveat\">misses</td>"), std::string::npos);
+    EXPECT_NE(page.find("<td class=\"run-verdict measured\">all well</td>"), std::string::npos);
+    EXPECT_NE(page.find("The newest run, <a href=\"run-burst-16-20261129T031503Z/\">"),
+              std::string::npos);
+    EXPECT_NE(page.find("3 runs, newest first"), std::string::npos);
+    EXPECT_EQ(page.find("<script"), std::string::npos) << "the index is static";
+    EXPECT_NE(HtmlPage::runsPage({}, "").find("No results yet."), std::string::npos);
 }
 
 TEST(HtmlPage, AFailedCheckIsShownInTheFailureColour) {

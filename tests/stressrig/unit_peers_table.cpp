@@ -2,7 +2,8 @@
 // backends in the registry's order, the best of a row in bold, a missing figure as
 // "n/a" (never 0), METG "> bound" never bold, a METG the efficiency run contradicts or a
 // noisy sweep marked, the load average of each run listed; the spawn run's ns per call
-// and speed-up per shape and worker count.
+// and speed-up per shape and worker count; each run read from the newest run's folder
+// (`latest`) when the rig wrote one, from the folder itself when the result is flat in it.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -181,6 +182,23 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
               std::string::npos)
         << o;
     EXPECT_EQ(o.find(" 0 |"), std::string::npos) << "a missing value printed as 0:\n" << o;
+}
+
+TEST(PeersTable, ReadsTheRunLatestNamesNotAnOlderOne) {
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    rigtest::TempDir dir("peers");
+    write(dir.path / "efficiency", efficiency());  // flat, as data/results/peers stores them
+    json older = spawn();
+    older["environment"] = environment(9.5);
+    write(dir.path / "spawn" / "spawn-20261128T000000Z", older);
+    write(dir.path / "spawn" / "spawn-20261129T031502Z", spawn());
+    fs::create_directory_symlink("spawn-20261129T031502Z", dir.path / "spawn" / "latest");
+    const rigtest::CommandRun r =
+        rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("- spawn: load average 0.75 → 0.75"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("9.50"), std::string::npos) << "the older run: " << r.output;
+    EXPECT_NE(r.output.find("- efficiency: load average"), std::string::npos) << r.output;
 }
 
 TEST(PeersTable, NoResultsIsAnError) {

@@ -105,12 +105,18 @@ TEST(PlotTools, RenderAllRendersScriptsAndGraphs) {
     rigtest::TempDir dir("tools");
     GnuplotScript::parameterSeries(seriesTable()).write(dir.path / "a.gp");
     std::ofstream(dir.path / "g.dot") << "digraph G { a -> b; }\n";
+    // a run's folder, also reached through --out's latest link: rendered once
+    fs::create_directory(dir.path / "run-20261129T031502Z");
+    GnuplotScript::parameterSeries(seriesTable()).write(dir.path / "run-20261129T031502Z" / "b.gp");
+    fs::create_directory_symlink("run-20261129T031502Z", dir.path / "latest");
     const auto r = rigtest::runCommand("bash '" + (kTools / "render-all.sh").string() + "' '" +
                                        dir.path.string() + "'");
     EXPECT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("2 rendered, 0 skipped, 0 failed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("3 rendered, 0 skipped, 0 failed"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("latest/"), std::string::npos) << r.output;
     EXPECT_GT(fs::file_size(dir.path / "a.png"), 1000u);
     EXPECT_GT(fs::file_size(dir.path / "g.svg"), 100u);
+    EXPECT_GT(fs::file_size(dir.path / "run-20261129T031502Z" / "b.png"), 1000u);
 
     std::ofstream(dir.path / "bad.gp") << "plot $Nothing using 1:2\n";
     const auto bad = rigtest::runCommand("bash '" + (kTools / "render-all.sh").string() + "' '" +

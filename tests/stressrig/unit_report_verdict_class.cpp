@@ -53,10 +53,11 @@ Reported report(const ModeResult& r, const fs::path& dir, bool measures, bool bu
     run.status = rep.report(r, {"sample-mode", nlohmann::json::object(), measures}, env, stop);
     run.out = out.str();
     run.err = err.str();
-    if (fs::exists(dir / "sample.json"))
-        run.envelope = nlohmann::json::parse(rigtest::slurp(dir / "sample.json"));
-    if (fs::exists(dir / "sample.gp")) run.script = rigtest::slurp(dir / "sample.gp");
-    if (fs::exists(dir / "sample.html")) run.page = rigtest::slurp(dir / "sample.html");
+    const fs::path folder = rigtest::latestRun(dir);  // the run's folder
+    if (fs::exists(folder / "sample.json"))
+        run.envelope = nlohmann::json::parse(rigtest::slurp(folder / "sample.json"));
+    if (fs::exists(folder / "sample.gp")) run.script = rigtest::slurp(folder / "sample.gp");
+    if (fs::exists(folder / "sample.html")) run.page = rigtest::slurp(folder / "sample.html");
     return run;
 }
 

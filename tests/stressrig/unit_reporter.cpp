@@ -1,10 +1,12 @@
 // The Reporter: one envelope for every mode, missing values, result files written as a
 // set (or not at all), exit statuses, one-line messages.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -15,6 +17,7 @@
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/Reporter.hpp"
+#include "report/RunFolders.hpp"
 
 namespace fs = std::filesystem;
 using namespace pullsched::rig;
@@ -39,24 +42,36 @@ ModeResult sampleResult() {
 struct ReportRun {
     int status = -1;
     std::string out, err;
+    fs::path folder;  ///< the run's folder, where `latest` points after it ("" if none)
     nlohmann::json envelope;
 };
 
+/// 2026-11-29 03:15:02 UTC, the time a run's folder is named after when a test fixes it.
+std::chrono::system_clock::time_point fixedTime() {
+    using namespace std::chrono;
+    return sys_days{year{2026} / November / 29} + hours{3} + minutes{15} + seconds{2};
+}
+
 ReportRun report(const ModeResult& r, const fs::path& dir, StopRequest& stop, bool json = false,
-                 ResultFiles::Writer writer = {}, bool noRender = true) {
+                 ResultFiles::Writer writer = {}, bool noRender = true,
+                 std::function<std::chrono::system_clock::time_point()> clock = {}) {
     OutputSettings o;
     o.out = dir.string();
     o.json = json;
     o.noRender = noRender;
+    o.clock = std::move(clock);
     std::ostringstream out, err;
     Environment env = Environment::capture();
     Reporter rep(o, out, err, std::move(writer));
     ReportRun run;
+    const std::string before = latestFolder(dir);
     run.status = rep.report(r, {"sample-mode", {{"nodes", 8}, {"load_us", 500.0}}}, env, stop);
     run.out = out.str();
     run.err = err.str();
-    if (fs::exists(dir / "sample.json"))
-        run.envelope = nlohmann::json::parse(rigtest::slurp(dir / "sample.json"));
+    if (const std::string after = latestFolder(dir); !after.empty() && after != before)
+        run.folder = dir / after;
+    if (!run.folder.empty() && fs::exists(run.folder / (r.name + ".json")))
+        run.envelope = nlohmann::json::parse(rigtest::slurp(run.folder / (r.name + ".json")));
     return run;
 }
 
@@ -75,9 +90,9 @@ TEST(Reporter, EnvelopeHasTheSameKeysForEveryResult) {
     const ReportRun a = report(sampleResult(), dir / "a", stop);
     const ReportRun b = report(ModeResult{}, dir / "b", stop);
     ASSERT_EQ(a.status, 0) << a.err;
-    const nlohmann::json ea = nlohmann::json::parse(rigtest::slurp(dir / "a" / "sample.json"));
-    ASSERT_TRUE(fs::exists(dir / "b" / ".json")) << "an unnamed result still has a manifest";
-    const nlohmann::json eb = nlohmann::json::parse(rigtest::slurp(dir / "b" / ".json"));
+    const nlohmann::json ea = nlohmann::json::parse(rigtest::slurp(a.folder / "sample.json"));
+    ASSERT_TRUE(fs::exists(b.folder / ".json")) << "an unnamed result still has a manifest";
+    const nlohmann::json eb = nlohmann::json::parse(rigtest::slurp(b.folder / ".json"));
     std::vector<std::string> ka, kb;
     for (const auto& [k, v] : ea.items())
         ka.push_back(k);
@@ -105,10 +120,12 @@ TEST(Reporter, WritesEveryFileAndListsThemInTheManifest) {
                                             "sample.html", "sample.json"};
     EXPECT_EQ(r.envelope["files"].get<std::vector<std::string>>(), expected);
     for (const std::string& f : expected)
-        EXPECT_TRUE(fs::exists(dir / f)) << f;
+        EXPECT_TRUE(fs::exists(r.folder / f)) << f;
+    EXPECT_TRUE(fs::exists(r.folder / "index.html")) << "the run's folder has its page";
     EXPECT_TRUE(noStaging(dir));
+    EXPECT_TRUE(noStaging(r.folder));
     // the CSV carries the configuration and the environment as comments; NaN is an empty cell
-    const std::string csv = rigtest::slurp(dir / "sample.csv");
+    const std::string csv = rigtest::slurp(r.folder / "sample.csv");
     EXPECT_NE(csv.find("# nodes: 8\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find("# mode: sample-mode\n"), std::string::npos);
     EXPECT_NE(csv.find("# load average: "), std::string::npos);
@@ -141,15 +158,16 @@ TEST(Reporter, AFailedWriteLeavesNothingAndNamesFileAndReason) {
                                    "': No space left on device");
         ResultFiles::writeFile(file, content);
     };
-    const ReportRun r = report(sampleResult(), dir, stop, false, fullDisk);
+    const ReportRun r = report(sampleResult(), dir, stop, false, fullDisk, true, fixedTime);
     EXPECT_EQ(r.status, kExitWriteFailure);
-    EXPECT_NE(r.err.find("error writing '" + (dir / "sample-notes.txt").string() +
+    EXPECT_NE(r.err.find("error writing '" +
+                         (dir / "sample-20261129T031502Z" / "sample-notes.txt").string() +
                          "': No space left on device; no result files were written"),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.out.find("line one"), std::string::npos) << "the report is still printed";
     ASSERT_TRUE(fs::exists(dir));
-    EXPECT_TRUE(fs::is_empty(dir)) << "no file of the set, no staging folder";
+    EXPECT_TRUE(fs::is_empty(dir)) << "no run's folder, no file of the set, no staging folder";
     fs::remove_all(dir);
 }
 
@@ -219,7 +237,7 @@ TEST(Reporter, ExitStatusFollowsTheOutcome) {
         const ReportRun run = report(sampleResult(), dir / "term", stop);
         EXPECT_EQ(run.status, 143);
         EXPECT_TRUE(run.envelope["partial"].get<bool>());
-        EXPECT_NE(rigtest::slurp(dir / "term" / "sample.csv").find("# partial: yes"),
+        EXPECT_NE(rigtest::slurp(run.folder / "sample.csv").find("# partial: yes"),
                   std::string::npos);
     }
     {
@@ -256,10 +274,10 @@ TEST(Reporter, AStoppedRunWritesWhatItMeasuredWithoutItsLargeFiles) {
     const ReportRun run = report(largeResult(), dir / "stopped", stop, false, {}, false);
     EXPECT_EQ(run.status, 130) << run.err;
     for (const char* f : {"sample.csv", "sample-reps.csv", "sample-notes.txt", "sample.json"})
-        EXPECT_TRUE(fs::exists(dir / "stopped" / f)) << f;
+        EXPECT_TRUE(fs::exists(run.folder / f)) << f;
     for (const char* f :
          {"sample-jobs.csv", "sample-jobs.gp", "sample.dot", "sample-jobs.png", "sample.svg"})
-        EXPECT_FALSE(fs::exists(dir / "stopped" / f)) << f;
+        EXPECT_FALSE(fs::exists(run.folder / f)) << f;
     const std::vector<std::string> warnings = run.envelope["warnings"];
     for (const char* f : {"sample-jobs.csv", "sample-jobs.gp", "sample.dot"}) {
         const std::string note = std::string(f) + " not written: the run was stopped";
@@ -273,7 +291,7 @@ TEST(Reporter, AStoppedRunWritesWhatItMeasuredWithoutItsLargeFiles) {
     const ReportRun whole = report(largeResult(), dir / "whole", none);
     EXPECT_EQ(whole.status, 0) << whole.err;
     for (const char* f : {"sample-jobs.csv", "sample-jobs.gp", "sample.dot"})
-        EXPECT_TRUE(fs::exists(dir / "whole" / f)) << f;
+        EXPECT_TRUE(fs::exists(whole.folder / f)) << f;
     fs::remove_all(dir);
 }
 
@@ -286,8 +304,8 @@ TEST(Reporter, AStoppedRunRendersNothing) {
     r.plots.push_back({"", GnuplotScript::custom(r.tables.front().table, "plot $RunData\n")});
     const ReportRun run = report(r, dir, stop, false, {}, false);
     EXPECT_EQ(run.status, 143) << run.err;
-    EXPECT_TRUE(fs::exists(dir / "sample.gp"));
-    EXPECT_FALSE(fs::exists(dir / "sample.png"));
+    EXPECT_TRUE(fs::exists(run.folder / "sample.gp"));
+    EXPECT_FALSE(fs::exists(run.folder / "sample.png"));
     EXPECT_NE(run.out.find("not rendered (the run was stopped)"), std::string::npos) << run.out;
     fs::remove_all(dir);
 }
@@ -345,19 +363,69 @@ TEST(Reporter, ThePageIsPartOfTheSetAndAFailedIndexIsOnlyANote) {
     };
     const ReportRun r = report(sampleResult(), dir, stop, false, noIndex);
     EXPECT_EQ(r.status, 0) << "the result itself is complete";
-    EXPECT_TRUE(fs::exists(dir / "sample.html"));
+    ASSERT_FALSE(r.folder.empty()) << "latest points at the run";
+    EXPECT_TRUE(fs::exists(r.folder / "sample.html"));
+    EXPECT_EQ(rigtest::slurp(r.folder / "index.html"), rigtest::slurp(r.folder / "sample.html"))
+        << "the run's folder opens on its page";
     EXPECT_FALSE(fs::exists(dir / "index.html"));
-    EXPECT_NE(r.out.find("note: index.html not updated: error writing"), std::string::npos)
+    EXPECT_NE(r.out.find("note: " + (dir / "index.html").string() + " not updated: error writing"),
+              std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("Page: " + (dir / "sample.html").string()), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Page: " + (r.folder / "index.html").string() + "\n"), std::string::npos)
+        << r.out;
     for (const auto& e : fs::directory_iterator(dir))
         EXPECT_FALSE(e.path().filename().string().starts_with(".index")) << "no temporary left";
-    // with a working disk the index is written and names the page
+    // with a working disk the index is written and lists the run
     const ReportRun ok = report(sampleResult(), dir, stop);
     ASSERT_EQ(ok.status, 0);
-    EXPECT_NE(
-        rigtest::slurp(dir / "index.html").find("<h1>stressrig --mode=sample-mode: sample</h1>"),
-        std::string::npos);
-    EXPECT_NE(ok.out.find("Page: " + (dir / "index.html").string()), std::string::npos) << ok.out;
+    const std::string index = rigtest::slurp(dir / "index.html");
+    EXPECT_NE(index.find("<h1>stressrig runs in this folder</h1>"), std::string::npos) << index;
+    EXPECT_NE(index.find("href=\"" + ok.folder.filename().string() + "/sample.html\""),
+              std::string::npos)
+        << index;
+    EXPECT_NE(ok.out.find("Page: " + (ok.folder / "index.html").string() +
+                          " (every run: " + (dir / "index.html").string() + ")"),
+              std::string::npos)
+        << ok.out;
+    fs::remove_all(dir);
+}
+
+// Issue 47: a second run into the same --out keeps the first. Both at the same (fixed)
+// second: the second run's folder takes the suffix -2; latest names it; the index lists
+// both, newest first, each with its verdict in its colour.
+TEST(Reporter, TwoRunsIntoOneOutKeepBothAndTheIndexListsThemNewestFirst) {
+    const fs::path dir = rigtest::scratch("reporter", "two-runs");
+    StopRequest stop;
+    ModeResult failed = sampleResult();
+    failed.verdict = "the first verdict";
+    failed.systemFailure = true;
+    failed.failures = {"hash mismatch"};
+    const ReportRun first = report(failed, dir, stop, false, {}, true, fixedTime);
+    ModeResult measured = sampleResult();
+    measured.verdict = "the second verdict";
+    const ReportRun second = report(measured, dir, stop, false, {}, true, fixedTime);
+    EXPECT_EQ(first.status, kExitSystemFailure);
+    EXPECT_EQ(second.status, 0) << second.err;
+    EXPECT_EQ(first.folder, dir / "sample-20261129T031502Z");
+    EXPECT_EQ(second.folder, dir / "sample-20261129T031502Z-2");
+    EXPECT_EQ(fs::read_symlink(dir / "latest"), fs::path("sample-20261129T031502Z-2"));
+    EXPECT_EQ(first.envelope.value("verdict", ""), "the first verdict")
+        << "the second run did not replace the first";
+    EXPECT_EQ(second.envelope.value("verdict", ""), "the second verdict");
+    const std::string index = rigtest::slurp(dir / "index.html");
+    const auto newer = index.find("href=\"sample-20261129T031502Z-2/sample.html\"");
+    const auto older = index.find("href=\"sample-20261129T031502Z/sample.html\"");
+    ASSERT_NE(newer, std::string::npos) << index;
+    ASSERT_NE(older, std::string::npos) << index;
+    EXPECT_LT(newer, older) << "newest first";
+    EXPECT_NE(index.find("<td class=\"run-verdict failed\">the first verdict</td>", older),
+              std::string::npos)
+        << index;
+    const std::string colour =
+        second.envelope.value("verdict_class", "") == "ok" ? "measured" : "caveat";
+    EXPECT_NE(index.find("<td class=\"run-verdict " + colour + "\">the second verdict</td>", newer),
+              std::string::npos)
+        << index;
+    EXPECT_LT(index.find("the second verdict"), index.find("the first verdict"));
     fs::remove_all(dir);
 }

@@ -2,7 +2,8 @@
 # `make demo`'s run and summary (tools/demo.sh, tools/demo-summary.sh): the summary
 # leads with a runtime that is a number whatever the load (the demo runs without
 # deadlines), uses the machine's cores by default, lets an option replace a default,
-# and, for a result in which no rep completed, still leads with the lateness.
+# names the run's folder and keeps an earlier run's, and, for a result in which no rep
+# completed, still leads with the lateness.
 set -u
 src=${1:?usage: demo.sh SOURCE_DIR BUILD_DIR}
 build=${2:?usage: demo.sh SOURCE_DIR BUILD_DIR}
@@ -22,8 +23,20 @@ has "$summary" "^  runtime     [0-9.]+ ms  mean of 5 complete reps"
 has "$summary" "^  efficiency  [0-9.]+ "
 has "$summary" "^  jobs        320 of 320 completed, 0 expired, hash check ok$"
 has "$summary" "^  exit 0 "
-has "$summary" "^  page        .*/index.html$"
+has "$summary" "^  all runs    .*/out/index.html \\(every run in it, newest first\\)$"
+has "$summary" "^  page        .*/out/run-burst-64-[0-9]{8}T[0-9]{6}Z(-[0-9]+)?/index.html$"
 [ "$(printf '%s\n' "$summary" | wc -l)" -le 20 ] || fail "the summary is longer than a screen: $summary"
+
+# A second demo into the same OUT keeps the first run's folder; the summary reads the new one.
+first=$(readlink "$dir/out/latest")
+log=$(bash "$src/tools/demo.sh" "$build" "$dir/out" --reps=2 --no-render --quiet 2>&1)
+status=$?
+[ "$status" -eq 0 ] || fail "the second demo exited $status: $log"
+second=$(readlink "$dir/out/latest")
+[ -n "$first" ] && [ -f "$dir/out/$first/run-burst-64.json" ] || fail "the first run's result is gone"
+[ -n "$second" ] && [ "$second" != "$first" ] || fail "latest does not name a new folder: $second"
+has "$log" "^Demo summary: burst graph of 64 jobs on .*, 2 reps, no deadlines$"
+has "$log" "^  page        .*/out/$second/index.html$"
 
 # An option replaces its default instead of being refused as given twice.
 log=$(bash "$src/tools/demo.sh" "$build" "$dir/one" --workers=1 --reps=2 --no-render --quiet 2>&1)

@@ -47,7 +47,8 @@ if [ "${PEERS_QUICK:-0}" != 0 ]; then
   spawn_reps=1
 fi
 
-# Each run's text report goes to OUT/NAME.txt; its verdict line is echoed.
+# Each run's text report goes to OUT/NAME.txt, its results to a run's folder in OUT/NAME
+# (OUT/NAME/latest); its verdict line is echoed.
 run() {
   local name="$1"
   shift

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Markdown "Compared with" table from the rig results tools/bench/peers.sh wrote.
 
-  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*, OUT/spawn)
+  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*, OUT/spawn;
+                                      in each, the newest run's folder OUT/NAME/latest)
 
 Reads the JSON envelopes only (their `result` and `environment`), prints one table per
 figure with a column per backend, the best value of each row in bold, and the machine
@@ -17,7 +18,12 @@ import sys
 
 
 def envelope(folder):
-    """The manifest of the one result in `folder` (None if the folder is missing)."""
+    """The manifest of the one result in `folder`: in the run's folder `folder/latest`
+    names when the rig wrote there, else in `folder` itself (results stored flat, as in
+    data/results/peers). None if there is none."""
+    latest = os.path.join(folder, "latest")
+    if os.path.isdir(latest):
+        folder = latest
     files = sorted(glob.glob(os.path.join(folder, "*.json")))
     for f in files:
         try:

@@ -12,10 +12,11 @@
 #
 # COMMAND is a binary with optional arguments of that side only. RIG_ARGS default to
 # empty jobs and 1 µs jobs on the six graphs of `make peers`, every backend. Results in
-# OUT/NAME/runN/ (the rig's JSON and CSV, console.txt, load.txt). Exit 2 on bad arguments.
+# OUT/NAME/runN/ (the rig's run folder with its JSON and CSV, linked as latest; console.txt,
+# load.txt). Exit 2 on bad arguments.
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  sed -n '2,16p' "$0" >&2
+  sed -n '2,17p' "$0" >&2
   exit 2
 fi
 out=$1 rounds=$2

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Medians of the granularity runs tools/bench/rig_ab.sh wrote, one table per side.
 
-  tools/bench/rig_ab_summary.py OUT        (OUT/NAME/runN/granularity*.json)
+  tools/bench/rig_ab_summary.py OUT        (OUT/NAME/runN/latest/granularity*.json)
 
 Per graph and backend: the empty-job overhead in ns/job (if the runs measured it with
 --overhead), the efficiency at the smallest job size and METG(50 %), each the median
@@ -33,10 +33,18 @@ def metg_cell(entries):
     return med(values, lambda v: f"{v:.3g}")
 
 
+def run_folder(d):
+    """The run's folder the rig wrote into runN (runN/latest), or runN itself when the
+    result lies flat in it."""
+    latest = os.path.join(d, "latest")
+    return latest if os.path.isdir(latest) else d
+
+
 def table(side_dir):
     dirs = sorted(glob.glob(os.path.join(side_dir, "run*")))
     # The rig names its files granularity-BACKEND.* when it runs one backend only.
-    files = [f for d in dirs for f in sorted(glob.glob(os.path.join(d, "granularity*.json")))[:1]]
+    files = [f for d in dirs
+             for f in sorted(glob.glob(os.path.join(run_folder(d), "granularity*.json")))[:1]]
     runs = [json.load(open(f))["result"] for f in files]
     if not runs:
         raise ValueError(f"{side_dir}: no runN/granularity*.json")

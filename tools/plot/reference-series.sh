@@ -9,8 +9,9 @@
 #                                  [--rig=PATH]   (default: DIR/bin/stressrig)
 #
 # --quick (or REFERENCE_QUICK=1): 8 points per series instead of the published 40.
-# Results: OUT (default out/reference): per series the rig's result set (<name>.json,
-# .csv, .gp; --no-render), <name>-reference.png, and summary.csv with both figures side by side.
+# Results: OUT (default out/reference): per series a run's folder <name>-<UTC time>/ with
+# the rig's result set (<name>.json, .csv, .gp; --no-render), its output <name>-output.txt
+# and <name>-reference.png; summary.csv with both figures side by side (and each folder).
 # Exit status: 0 when every series was measured; 1 when the rig reported a correctness
 # failure; 2 for bad arguments or a missing rig.
 set -uo pipefail
@@ -73,23 +74,32 @@ echo "  rig: $rig${points_override:+ (quick: $points_override points per series)
 echo "  results: $out"
 
 summary="$out/summary.csv"
-echo '"series","workers","job (us)","points","ours gradient (ms/job)","ours socket (ms)","ours correlation","ours mean concurrency","published gradient (ms/job)","published socket (ms)","published correlation","published mean concurrency","ideal gradient (ms/job)","oversubscribed","exit status"' >"$summary"
+echo '"series","workers","job (us)","points","ours gradient (ms/job)","ours socket (ms)","ours correlation","ours mean concurrency","published gradient (ms/job)","published socket (ms)","published correlation","published mean concurrency","ideal gradient (ms/job)","oversubscribed","exit status","folder"' >"$summary"
 
-rows=() failures=0 measured=0
+rows=() failures=0 measured=0 first_json=""
 run_series() {  # run_series LABEL WORKERS JOB_US FROM TO POINTS PA PB PR PC
   local label=$1 workers=$2 job=$3 from=$4 to=$5 points=$6 pa=$7 pb=$8 pr=$9 pc=${10}
-  local name status json given par ideal over
+  local name status json given par ideal over before folder="" dir="$out"
   name=$(echo "$label" | tr 'A-Z@' 'a-z-')
   echo
   echo "== $label: $workers workers, $from..$to jobs of $(duration "$job"), $points points"
+  before=$(readlink "$out/latest" 2>/dev/null)
   "$rig" --mode=param-range --pattern=isolated --from="$from" --to="$to" --points="$points" \
     --workers="$workers" --load="$(duration "$job")" --out="$out" --name="$name" --quiet \
     --no-render >"$out/$name-output.txt" 2>&1
   status=$?
-  grep -E '^(Model|Verdict|stressrig: warning)' "$out/$name-output.txt" | sed 's/^/   /'
-  json="$out/$name.json"
+  # the run's folder: where `latest` points now, if this run moved it
+  folder=$(readlink "$out/latest" 2>/dev/null)
+  if [ -n "$folder" ] && [ "$folder" != "$before" ]; then
+    dir="$out/$folder"
+    mv "$out/$name-output.txt" "$dir/"
+  else
+    folder=""
+  fi
+  grep -E '^(Model|Verdict|stressrig: warning)' "$dir/$name-output.txt" | sed 's/^/   /'
+  json="$dir/$name.json"
   if [ "$status" -ne 0 ]; then
-    echo "   the rig exited with status $status: see $out/$name-output.txt"
+    echo "   the rig exited with status $status: see $dir/$name-output.txt"
     [ "$status" -eq 1 ] && failures=$((failures + 1))
   fi
   local ga gb gr gc
@@ -102,7 +112,8 @@ run_series() {  # run_series LABEL WORKERS JOB_US FROM TO POINTS PA PB PR PC
   rows+=("$(printf '%-12s %7s %7s %6s  %-28s %6s  |  %-28s %6s  %9s' "$label" "$workers" \
     "$(duration "$job")" "$points" "$(regression "$ga" "$gb" "$gr")" "$(num "$gc")" \
     "$(regression "$pa" "$pb" "$pr")" "$(num "$pc")" "$ideal")")
-  echo "\"$label\",$workers,$job,$points,$ga,$gb,$gr,$gc,$pa,$pb,$pr,$pc,$ideal,$over,$status" >>"$summary"
+  echo "\"$label\",$workers,$job,$points,$ga,$gb,$gr,$gc,$pa,$pb,$pr,$pc,$ideal,$over,$status,\"$folder\"" >>"$summary"
+  [ -z "$first_json" ] && first_json=$json
   if [ -n "$ga" ] && command -v gnuplot >/dev/null 2>&1; then
     # the verdict under the title in its class's colour (report/VerdictColour.cpp);
     # a quote inside is doubled for gnuplot's single-quoted string
@@ -111,13 +122,13 @@ run_series() {  # run_series LABEL WORKERS JOB_US FROM TO POINTS PA PB PR PC
     case "$(field "$json" verdict_class)" in
       ok) colour='#2e7d32' ;; failure) colour='#c62828' ;; *) colour='#b26a00' ;;
     esac
-    gnuplot -e "csv='$out/$name.csv'; out='$out/$name-reference.png'; \
+    gnuplot -e "csv='$dir/$name.csv'; out='$dir/$name-reference.png'; \
 title='$label: $workers workers, jobs of $(duration "$job") (machine: $cores cores)'; \
 verdict='$verdict'; vcolour='$colour'; \
 pa=$pa; pb=$pb; pc=$pc; ideal=$ideal; plabel='published ($(echo "$label" | sed 's/@.*//'))'" \
-      "$here/reference-series.gp" >/dev/null 2>"$out/$name-gnuplot.txt" &&
-      rm -f "$out/$name-gnuplot.txt" ||
-      echo "   drawing failed: see $out/$name-gnuplot.txt"
+      "$here/reference-series.gp" >/dev/null 2>"$dir/$name-gnuplot.txt" &&
+      rm -f "$dir/$name-gnuplot.txt" ||
+      echo "   drawing failed: see $dir/$name-gnuplot.txt"
   fi
 }
 
@@ -145,7 +156,7 @@ printf '%-12s %7s %7s %6s  %-28s %6s  |  %-28s %6s  %9s\n' series workers job po
   "ours: regression (ms)" "∅conc" "published: regression (ms)" "∅conc" "ideal ms/job"
 for r in "${rows[@]}"; do echo "$r"; done
 echo "  ideal: gradient of a perfect schedule = job / min(workers, $cores cores) in ms per job;"
-echo "  published figures: debug builds on 8 hardware threads; ours: $(field "$out/$(echo "${rows[0]%% *}" | tr 'A-Z@' 'a-z-').json" build_type)"
+echo "  published figures: debug builds on 8 hardware threads; ours: $(field "${first_json:-/dev/null}" build_type)"
 echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg); summary: $summary"
 [ "$failures" -eq 0 ] || { echo "reference-series: $failures series reported a correctness failure" >&2; exit 1; }
 exit 0

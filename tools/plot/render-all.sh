@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Renders what the stressrig left in OUTDIR and its sub-folders (out/reference,
-# out/peers, ...): every *.gp with gnuplot (run inside its folder, where the scripts
+# Renders what the stressrig left in OUTDIR and its sub-folders (each run's folder,
+# out/reference, out/peers, ...), each once (not again through a `latest` link): every
+# *.gp with gnuplot (run inside its folder, where the scripts
 # expect to write their pictures) and every *.dot with `dot -Tsvg` next to it. Says
 # what it rendered and what it skipped. A missing gnuplot or graphviz is not an error
 # (exit 0 with a hint); a failing render is (exit 1).
@@ -19,8 +20,19 @@ fi
 # Bash's own globbing, not find: the script must work with only bash on the PATH.
 shopt -s globstar nullglob
 outdir=${outdir%/}
-gps=("$outdir"/**/*.gp)
-dots=("$outdir"/**/*.dot)
+# Whether a link lies between OUTDIR and $1's folder (a run's folder seen through
+# --out's `latest`): that folder is rendered under its own name.
+through_link() {
+    local p=${1%/*}
+    while [ "${#p}" -gt "${#outdir}" ]; do
+        [ -L "$p" ] && return 0
+        p=${p%/*}
+    done
+    return 1
+}
+gps=() dots=()
+for f in "$outdir"/**/*.gp; do through_link "$f" || gps+=("$f"); done
+for f in "$outdir"/**/*.dot; do through_link "$f" || dots+=("$f"); done
 rendered=0 skipped=0 failed=0
 
 # Runs "$@" inside the folder of $1's file and reports the outcome under $1's path.

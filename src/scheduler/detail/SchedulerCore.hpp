@@ -105,6 +105,16 @@ class SchedulerCore {
     std::uint64_t queueDepth() const noexcept;
     TimePoint now() const noexcept { return clock_->now(); }
     unsigned workerCount() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    /// Which of this scheduler's threads runs the calling job (see Scheduler::threadIndex).
+    std::optional<unsigned> threadIndex() const noexcept {
+        if (tlWorker_.core != this) return std::nullopt;
+        if (tlWorker_.worker) return tlWorker_.worker->index;
+        if (tlWorker_.helperSlot < 0) return std::nullopt;
+        return workerCount() + static_cast<unsigned>(tlWorker_.helperSlot);
+    }
+    unsigned threadSlots() const noexcept {
+        return workerCount() + static_cast<unsigned>(helperCounters_.size());
+    }
     bool writeTraceDump(std::ostream& out) const;
     /// Never the same for two schedulers of one process (see GroupState::owner).
     std::uint64_t id() const noexcept { return id_; }
@@ -254,6 +264,9 @@ class SchedulerCore {
     bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
     bool helperWorkSeen() const noexcept;
+    /// What a helper with a CPU of its own saw while it watched before sleeping.
+    enum class HelperWatch { Done, DeadlinePassed, Work, Nothing };
+    HelperWatch helperWatch(HelpStop done, TimePoint steadyDeadline);
     /// Where rule E applies (helpersWakeable_), a helper's sleep on `signal` until notified
     /// or `steadyDeadline`, unless `done` holds, the deadline passed, or work for it
     /// appeared after it announced itself. Returns true once done, false once the deadline
@@ -341,6 +354,8 @@ class SchedulerCore {
         /// (saved on runOnCaller's stack): a thread remembers every scheduler it is inside
         /// of, a stack, not a slot (see insideJobOfThis).
         const WorkerOf* outer = nullptr;
+        /// That thread's helperCounters_ block, which numbers it among the helpers (-1: none).
+        int helperSlot = -1;
         /// A request of the coroutine slice that thread runs to run again later.
         Resumption resume{};
     };

@@ -226,6 +226,12 @@ class WakeProtocol {
     // ------------------------------------------------------------ the sleepers' side
 
     std::int64_t tendTarget() const noexcept { return tendTarget_.load(std::memory_order_acquire); }
+    /// The head the last grooming pass left (none: the time queue was empty then).
+    std::optional<TimePoint> nextHead() const noexcept {
+        const std::int64_t head = nextHead_.load(std::memory_order_acquire);
+        if (head == kNone) return std::nullopt;
+        return TimePoint(Duration(head));
+    }
     /// The head after a grooming pass (none: the time queue is empty), for condition 5.
     void publishHead(std::optional<TimePoint> head) noexcept {
         nextHead_.store(head ? ticks(*head) : kNone, std::memory_order_seq_cst);

@@ -14,6 +14,7 @@
 #include "cli/UnitParsing.hpp"
 #include "cli/UsageError.hpp"
 #include "report/HtmlPage.hpp"
+#include "report/RunFolders.hpp"
 
 namespace pullsched::rig {
 
@@ -306,8 +307,9 @@ void CheckOptions::declare(OptionTable& table) {
               "of < <= > >= == !=, e.g. lateness_p99<=50us,efficiency>=0.9; @FILE reads one "
               "per line (or a 'checks:' list)")
         .text("check-baseline", baselineDir, "DIR",
-              "the stored results a FIGURE OP F*baseline condition compares with: the newest "
-              "result of this mode in DIR (per backend, graph or level)")
+              "the stored result a FIGURE OP F*baseline condition compares with: the newest "
+              "run of this mode in DIR (an --out folder or a run's folder), or a <name>.json "
+              "(per backend, graph or level)")
         .choice("check-busy", busy, {"warn", "fail", "pass"},
                 "when the machine was busy: warn = outcomes stand, noted in the table; fail = "
                 "the checks fail; pass = failed checks do not fail the run");
@@ -347,11 +349,21 @@ nlohmann::json CheckOptions::baseline(std::string_view mode,
             fmt::format("invalid --check '{}': needs --check-baseline=DIR, a "
                         "folder with a stored result of --mode={}",
                         relative->text, mode));
-    for (const FolderEntry& e : HtmlPage::folderResults(baselineDir)) {
-        if (e.mode != mode) continue;
-        std::ifstream in(std::filesystem::path(baselineDir) / (e.name + ".json"));
+    const std::filesystem::path where = baselineDir;
+    std::vector<std::filesystem::path> manifests;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(where, ec)) {
+        manifests.push_back(where);
+    } else {
+        // an --out folder's runs newest first, or the result in a run's folder
+        for (const FolderEntry& e : runsIn(where))
+            if (e.mode == mode) manifests.push_back(where / e.folder / (e.name + ".json"));
+    }
+    for (const std::filesystem::path& file : manifests) {
+        std::ifstream in(file);
         const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-        if (j.is_object() && j.contains("result")) return j.at("result");
+        if (j.is_object() && j.value("mode", std::string()) == mode && j.contains("result"))
+            return j.at("result");
     }
     throw UsageError(fmt::format("invalid --check-baseline={}: no result of --mode={} in it",
                                  baselineDir, mode));

@@ -32,8 +32,9 @@ struct CheckOptions {
                              const std::vector<FigureRefusal>& refused = {},
                              const std::optional<std::vector<std::string>>& labels = {}) const;
     BusyPolicy busyPolicy() const;
-    /// The stored result `F*baseline` conditions compare with: the newest result of `mode`
-    /// in --check-baseline (null when no condition is relative). Throws UsageError when a
+    /// The stored result `F*baseline` conditions compare with: the newest run of `mode` in
+    /// --check-baseline (an --out folder, a run's folder or a manifest; null when no
+    /// condition is relative). Throws UsageError when a
     /// relative condition has no baseline, or a baseline no relative condition.
     nlohmann::json baseline(std::string_view mode, const std::vector<Check>& checks) const;
 };

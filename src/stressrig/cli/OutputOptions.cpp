@@ -21,11 +21,12 @@ bool safeResultName(std::string_view name) {
 
 void OutputOptions::declare(OptionTable& t) {
     t.group("Output");
-    t.text("out", out, "DIR", "directory for the result files", [](const std::string& s) {
-        if (s.find_first_not_of(" \t") == std::string::npos)
-            throw UsageError("invalid --out: empty directory name");
-        return s;
-    });
+    t.text("out", out, "DIR", "folder of the runs: each run's files go to DIR/<name>-<UTC time>/",
+           [](const std::string& s) {
+               if (s.find_first_not_of(" \t") == std::string::npos)
+                   throw UsageError("invalid --out: empty directory name");
+               return s;
+           });
     t.text("name", name, "NAME",
            "base name of the result files (default: per mode); letters, digits and . _ - +",
            [](const std::string& s) {

@@ -20,6 +20,7 @@
 #include "report/HtmlPage.hpp"
 #include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
+#include "report/RunFolders.hpp"
 
 namespace fs = std::filesystem;
 
@@ -80,24 +81,38 @@ std::string joined(const std::set<std::string>& names) {
     return s;
 }
 
-/// Picks the two results: a manifest path is taken as is; in a folder, the result named
-/// by --result, else the only one, else the only name both folders share.
+/// The folder of `where` to compare from: `where` when it holds results (a run's folder),
+/// else its newest run (an --out folder) other than a comparison, named `wanted` if given.
+fs::path comparedFolder(const fs::path& where, const std::string& wanted) {
+    if (!manifestNames(where).empty()) return where;
+    for (const FolderEntry& e : runsIn(where))
+        if (!e.folder.empty() && e.mode != "compare" && (wanted.empty() || e.name == wanted))
+            return where / e.folder;
+    return where;
+}
+
+/// Picks the two results: a manifest path is taken as is; a folder is a run's folder or an
+/// --out folder (then its newest run); in a folder, the result named by --result, else the
+/// only one, else the only name both folders share.
 std::pair<StoredResult, StoredResult> locate(const std::string& a, const std::string& b,
                                              const std::string& wanted) {
     std::set<std::string> names[2];
-    const std::string where[2] = {a, b};
+    fs::path where[2] = {a, b};
     for (int i = 0; i < 2; ++i) {
         std::error_code ec;
         if (!fs::exists(where[i], ec))
             throw UsageError(
-                fmt::format("'{}' does not exist (a result folder or its "
+                fmt::format("'{}' does not exist (an --out folder, a run's folder or a "
                             "<name>.json)",
-                            where[i]));
+                            where[i].string()));
         if (fs::is_directory(where[i], ec)) {
+            where[i] = comparedFolder(where[i], wanted);
             names[i] = manifestNames(where[i]);
             if (names[i].empty())
-                throw UsageError(
-                    fmt::format("no readable result manifest (<name>.json) in '{}'", where[i]));
+                throw UsageError(fmt::format(
+                    "no readable result manifest (<name>.json) in '{}' nor in a run's folder in "
+                    "it{}",
+                    where[i].string(), wanted.empty() ? "" : " named " + wanted));
         }
     }
     std::string common = wanted;
@@ -120,9 +135,9 @@ std::pair<StoredResult, StoredResult> locate(const std::string& a, const std::st
         if (names[i].empty()) return readManifest(where[i]);  // a manifest file
         const std::string n = !common.empty() ? common : *names[i].begin();
         if (!names[i].count(n))
-            throw UsageError(fmt::format("no result '{}' in '{}' (it holds: {})", n, where[i],
-                                         joined(names[i])));
-        return readManifest(fs::path(where[i]) / (n + ".json"));
+            throw UsageError(fmt::format("no result '{}' in '{}' (it holds: {})", n,
+                                         where[i].string(), joined(names[i])));
+        return readManifest(where[i] / (n + ".json"));
     };
     return {pick(0), pick(1)};
 }
@@ -252,11 +267,14 @@ class CompareMode final : public Mode {
     void declare(OptionTable& t) override {
         t.group("Compare");
         t.text("baseline", baseline_, "DIR",
-               "the result to compare against (A): its folder or its <name>.json");
+               "the result to compare against (A): an --out folder (its newest run), a run's "
+               "folder or its <name>.json");
         t.text("candidate", candidate_, "DIR",
-               "the result compared with it (B): its folder or its <name>.json");
+               "the result compared with it (B): an --out folder (its newest run), a run's "
+               "folder or its <name>.json");
         t.text("result", result_, "NAME",
-               "which result when a folder holds several (its <NAME>.json)");
+               "which result when a folder holds several (its <NAME>.json); in an --out "
+               "folder, the newest run of that name");
         t.number("alpha", alpha_, 0.0001, 0.5,
                  "significance level of the Mann-Whitney U test on repeated measurements");
     }

@@ -34,6 +34,7 @@ h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 .partial, .caveat { background: #fff6e0; border-color: #ef8f00; }
 .other { background: #f2f2f2; border-color: #777; }
 .status-failed { color: #c62828; font-weight: bold; }
+td.run-verdict { border-left: 6px solid; }
 ul.warnings li { color: #8a5a00; }
 ul.failures li { color: #c62828; font-weight: bold; }
 pre { background: #f7f7f7; padding: .7em; overflow-x: auto; font-size: .9em;
@@ -196,21 +197,32 @@ std::string statusText(int exitStatus, bool partial) {
     }
 }
 
-std::string folderTable(const std::vector<FolderEntry>& folder, const std::string& current) {
-    std::string s =
-        "<h2>Results in this folder</h2>\n<p class=\"sub\">Newest first; this page shows the "
-        "newest. Each result has its own page <code>&lt;name&gt;.html</code> and manifest "
-        "<code>&lt;name&gt;.json</code>.</p>\n<table>\n<tr><th>date (UTC)</th><th>result</th>"
-        "<th>mode</th><th>status</th><th>verdict</th></tr>\n";
-    for (const FolderEntry& e : folder) {
-        const std::string target = e.hasPage ? e.name + ".html" : e.name + ".json";
-        s += fmt::format("<tr><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                         HtmlPage::escape(e.date), link(target),
-                         e.name == current ? " (shown below)" : "", HtmlPage::escape(e.mode),
-                         HtmlPage::escape(statusText(e.exitStatus, e.partial)),
-                         HtmlPage::escape(e.verdict));
+/// A relative link to `path` (folder/file): each part percent-encoded, the '/' kept.
+std::string pathHref(const fs::path& path) {
+    std::string r;
+    for (const fs::path& part : path) {
+        if (!r.empty()) r += '/';
+        r += href(part.string());
     }
-    return s + "</table>\n";
+    return r;
+}
+
+std::string folderLink(const std::string& folder) {
+    return fmt::format("<a href=\"{}/\">{}/</a>", href(folder), HtmlPage::escape(folder));
+}
+
+/// One run of the index: its date, its page, folder, mode, status and coloured verdict.
+std::string runRow(const FolderEntry& e) {
+    const fs::path page = fs::path(e.folder) / (e.hasPage ? e.name + ".html" : e.name + ".json");
+    const std::string status = statusClass(e.exitStatus, e.partial, e.verdictClass);
+    return fmt::format(
+        "<tr><td>{}</td><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td>"
+        "<td class=\"status-{}\">{}</td><td class=\"run-verdict {}\">{}</td></tr>\n",
+        HtmlPage::escape(e.date), pathHref(page),
+        HtmlPage::escape(e.name.empty() ? "(unnamed)" : e.name),
+        e.folder.empty() ? "" : folderLink(e.folder), HtmlPage::escape(e.mode), status,
+        HtmlPage::escape(statusText(e.exitStatus, e.partial)), status,
+        HtmlPage::escape(e.verdict.empty() ? "(none given)" : e.verdict));
 }
 
 }  // namespace
@@ -360,8 +372,7 @@ void pageFiles(std::ostringstream& p, const std::vector<PageFile>& files, const 
 std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& envelope,
                                  const std::vector<std::string>& text,
                                  const std::vector<PagePicture>& pictures,
-                                 const std::vector<PageFile>& files,
-                                 const std::vector<FolderEntry>& folder, std::size_t budget) {
+                                 const std::vector<PageFile>& files, std::size_t budget) {
     auto field = [&](const char* key) -> const nlohmann::json& { return fieldOf(envelope, key); };
     const std::string mode = stringField(envelope, "mode");
     std::ostringstream p;
@@ -369,7 +380,6 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>stressrig {}: {}</title>\n", escape(mode), escape(name)) << "<style>"
       << kStyle << "</style>\n</head>\n<body>\n";
-    if (!folder.empty()) p << folderTable(folder, name);
     pageHead(p, name, envelope);
 
     if (!text.empty()) {
@@ -400,6 +410,33 @@ std::string HtmlPage::resultPage(const std::string& name, const nlohmann::json& 
     return withPictures(p.str(), pictures, budget);
 }
 
+std::string HtmlPage::runsPage(const std::vector<FolderEntry>& runs, const std::string& latest) {
+    std::ostringstream p;
+    p << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      << "<title>stressrig runs</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n"
+      << "<h1>stressrig runs in this folder</h1>\n";
+    p << fmt::format(
+        "<p class=\"sub\">{} run{}, newest first. Each run has a folder of its own, "
+        "<code>&lt;name&gt;-&lt;UTC time&gt;/</code>, with its page "
+        "<code>index.html</code>, its manifest <code>&lt;name&gt;.json</code> and "
+        "every other file of its result.{}</p>\n",
+        runs.size(), runs.size() == 1 ? "" : "s",
+        latest.empty() ? ""
+                       : fmt::format(" The newest run, {}, is also <code>latest/</code>.",
+                                     folderLink(latest)));
+    if (runs.empty()) {
+        p << "<p>No results yet.</p>\n</body>\n</html>\n";
+        return p.str();
+    }
+    p << "<div class=\"wide\"><table>\n<tr><th>date (UTC)</th><th>run</th><th>folder</th>"
+         "<th>mode</th><th>status</th><th>verdict</th></tr>\n";
+    for (const FolderEntry& e : runs)
+        p << runRow(e);
+    p << "</table></div>\n</body>\n</html>\n";
+    return p.str();
+}
+
 std::vector<FolderEntry> HtmlPage::folderResults(const fs::path& directory) {
     std::vector<FolderEntry> entries;
     std::error_code ec;
@@ -420,6 +457,8 @@ std::vector<FolderEntry> HtmlPage::folderResults(const fs::path& directory) {
             j["environment"].contains("date") && j["environment"]["date"].is_string())
             f.date = j["environment"]["date"].get<std::string>();
         if (j["verdict"].is_string()) f.verdict = j["verdict"].get<std::string>();
+        if (j.contains("verdict_class") && j["verdict_class"].is_string())
+            f.verdictClass = j["verdict_class"].get<std::string>();
         if (j.contains("exit_status") && j["exit_status"].is_number())
             f.exitStatus = j["exit_status"].get<int>();
         f.partial = j.contains("partial") && j["partial"].is_boolean() && j["partial"].get<bool>();

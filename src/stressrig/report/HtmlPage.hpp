@@ -6,8 +6,7 @@
 // data: URIs, so the HTML file alone shows them once copied or attached. It stays within
 // a size budget (kSizeBudget): a picture that would take it over is left out with a note
 // and a link to its file. Its layout fits a 1280 px window: long lines wrap in their box. The
-// folder's `index.html` is the newest result's page with a list of every result in the folder above
-// it.
+// --out folder's `index.html` lists every run in it (runsPage), each linking its page.
 
 #include <cstddef>
 #include <cstdint>
@@ -41,9 +40,11 @@ struct FolderEntry {
     std::string mode;
     std::string date;  ///< the environment's capture time (UTC, ISO 8601), "" if unknown
     std::string verdict;
+    std::string verdictClass;  ///< the envelope's `verdict_class`, "" if it has none
     int exitStatus = 0;
     bool partial = false;
     bool hasPage = false;  ///< `<name>.html` exists
+    std::string folder;    ///< the run's folder in --out (RunFolders.hpp); "" when in it
 };
 
 class HtmlPage {
@@ -55,15 +56,18 @@ class HtmlPage {
     static std::string escape(std::string_view text);
 
     /// The page of one result. `envelope` is the manifest (mode, configuration,
-    /// environment, verdict, warnings, failures, exit_status, partial, result);
-    /// `folder`, when not empty, is listed at the top (the index page). Pictures are
-    /// inlined in order while the page stays within `budget` bytes.
+    /// environment, verdict, warnings, failures, exit_status, partial, result). Pictures
+    /// are inlined in order while the page stays within `budget` bytes.
     static std::string resultPage(const std::string& name, const nlohmann::json& envelope,
                                   const std::vector<std::string>& text,
                                   const std::vector<PagePicture>& pictures,
                                   const std::vector<PageFile>& files,
-                                  const std::vector<FolderEntry>& folder = {},
                                   std::size_t budget = kSizeBudget);
+
+    /// The --out folder's index: every run in `runs` (newest first, as RunFolders' runsIn
+    /// lists them) with its date, mode, exit status and verdict in the verdict's colour,
+    /// each linking its page; `latest` (a folder name, "" for none) is linked as the newest.
+    static std::string runsPage(const std::vector<FolderEntry>& runs, const std::string& latest);
 
     /// Every result manifest in `directory` (JSON files with a mode, files and verdict),
     /// newest first (by the capture date, then by name). Unreadable files are skipped.

@@ -21,6 +21,7 @@
 #include "pullsched/testchain/DotWriter.hpp"
 #include "report/GnuplotScript.hpp"
 #include "report/HtmlPage.hpp"
+#include "report/RunFolders.hpp"
 #include "report/Shell.hpp"
 #include "report/TerminalColour.hpp"
 #include "report/VerdictColour.hpp"
@@ -77,17 +78,11 @@ std::vector<PageFile> pageFiles(const ResultFiles& files, const std::string& pag
     return list;
 }
 
-/// Rewrites the folder's index.html: this result's page under a list of every result in
-/// the folder. Written to a temporary name and renamed, so a reader never sees half a page.
-void writeIndex(const fs::path& dir, const std::string& name, const std::string& pageWithoutList,
-                const std::function<std::string(const std::vector<FolderEntry>&)>& pageWith,
-                const ResultFiles::Writer& writer) {
-    std::vector<FolderEntry> folder = HtmlPage::folderResults(dir);
-    // This result first: it is the newest, whatever the clocks in other manifests say.
-    std::stable_partition(folder.begin(), folder.end(),
-                          [&](const FolderEntry& e) { return e.name == name; });
-    const std::string html = folder.size() > 1 ? pageWith(folder) : pageWithoutList;
-    const fs::path tmp = dir / fmt::format(".index.html.{}", static_cast<long>(::getpid()));
+/// Rewrites --out's index.html, the list of every run in it. Written to a temporary name
+/// and renamed, so a reader never sees half a page.
+void writeIndex(const fs::path& out, const ResultFiles::Writer& writer) {
+    const std::string html = HtmlPage::runsPage(runsIn(out), latestFolder(out));
+    const fs::path tmp = out / fmt::format(".index.html.{}", static_cast<long>(::getpid()));
     try {
         (writer ? writer : ResultFiles::Writer(&ResultFiles::writeFile))(tmp, html);
     } catch (...) {
@@ -96,11 +91,11 @@ void writeIndex(const fs::path& dir, const std::string& name, const std::string&
         throw;
     }
     std::error_code ec;
-    fs::rename(tmp, dir / "index.html", ec);
+    fs::rename(tmp, out / "index.html", ec);
     if (ec) {
         fs::remove(tmp, ec);
         throw ResultWriteError(fmt::format("cannot move '{}' into place: {}",
-                                           (dir / "index.html").string(), ec.message()));
+                                           (out / "index.html").string(), ec.message()));
     }
 }
 
@@ -238,11 +233,12 @@ void stageFile(ResultFiles& files, const ResultFile& f, const std::string& name,
 
 /// What writing the result's files came to.
 struct WrittenResult {
-    std::vector<std::string> written;  ///< the names moved into the folder
+    fs::path folder;                   ///< the run's folder in --out
+    std::vector<std::string> written;  ///< the names moved into it
     std::vector<std::string> remarks;  ///< notes for the report (not rendered, no index)
     std::vector<std::string> leftOut;  ///< warnings: files a stop left out
-    bool indexWritten = false;
-    std::string writeError;  ///< why no file was written; empty when the set was
+    bool indexWritten = false;         ///< --out's index.html lists the run
+    std::string writeError;            ///< why no file was written; empty when the set was
 };
 
 /// The note for a file left out on a stop: `size` says how large it is.
@@ -251,20 +247,43 @@ std::string leftOutNote(const std::string& file, const std::string& size) {
                        file, size);
 }
 
-/// Stages every file of the result, then its page and the envelope as manifest (which
-/// lists every file, so `envelope` gains them), commits the set and updates index.html.
+/// Once the run's result is complete in its folder: `latest` points at it and --out's
+/// index.html lists it. A failure of either is a note; the result stands.
+void announceRun(const fs::path& out, const ResultFiles::Writer& writer, WrittenResult& w) {
+    try {
+        linkLatest(out, w.folder.filename().string());
+    } catch (const std::exception& e) {
+        w.remarks.push_back(
+            fmt::format("{} not updated: {}", kLatestLink, Reporter::oneLine(e.what())));
+    }
+    try {
+        writeIndex(out, writer);
+        w.indexWritten = true;
+    } catch (const std::exception& e) {
+        w.remarks.push_back(fmt::format("{} not updated: {}", (out / "index.html").string(),
+                                        Reporter::oneLine(e.what())));
+    }
+}
+
+/// Creates the run's folder in --out, stages every file of the result there, then its page
+/// (also the folder's index.html) and the envelope as manifest (which lists every file, so
+/// `envelope` gains them), commits the set, then points `latest` at the folder and
+/// rewrites --out's index.html. On a failure the run's folder goes again.
 /// Once a stop is asked, a file past a stopped run's budget (StopRequest::kStoppedRunRows
 /// rows, kStoppedRunBytes bytes) is left out with a warning, and nothing is rendered.
 WrittenResult writeResult(const ModeResult& r, const std::string& name, const Comments& comments,
                           const OutputSettings& output, const ResultFiles::Writer& writer,
                           const StopRequest& stop, nlohmann::json& envelope) {
     WrittenResult w;
-    const fs::path dir = output.directory();
+    const fs::path out = output.directory();
     std::vector<std::string>& leftOut = w.leftOut;
     const auto tooLarge = [&](std::size_t bytes) {
         return stop.requested() && bytes > StopRequest::kStoppedRunBytes;
     };
     try {
+        const auto now = output.clock ? output.clock() : std::chrono::system_clock::now();
+        w.folder = createRunFolder(out, name, runStamp(now));
+        const fs::path& dir = w.folder;
         ResultFiles files(dir, writer);
         for (const ResultTable& t : r.tables) {
             const std::string file = name + t.suffix + ".csv";
@@ -306,37 +325,36 @@ WrittenResult writeResult(const ModeResult& r, const std::string& name, const Co
         names.push_back(manifest);
         envelope["files"] = names;
         const std::vector<PageFile> listed = pageFiles(files, pageFile, manifest);
-        // this result's page, also the folder's index.html
         const std::string page =
             HtmlPage::resultPage(name, envelope, r.text, rendered.pictures, listed);
         files.write(pageFile, page);
+        // the folder's own page, so that `latest/` opens the newest result (not in the manifest)
+        files.write("index.html", page);
         files.write(manifest, envelope.dump(2) + "\n");
         w.written = files.commit(manifest);
-        // The result is complete; the folder's index follows it (a failure there is a note).
-        try {
-            writeIndex(
-                dir, name, page,
-                [&](const std::vector<FolderEntry>& folder) {
-                    return HtmlPage::resultPage(name, envelope, r.text, rendered.pictures, listed,
-                                                folder);
-                },
-                writer);
-            w.indexWritten = true;
-        } catch (const std::exception& e) {
-            w.remarks.push_back(
-                fmt::format("index.html not updated: {}", Reporter::oneLine(e.what())));
-        }
     } catch (const std::exception& e) {
         w.writeError = Reporter::oneLine(e.what());
+        if (!w.folder.empty()) {
+            std::error_code ec;
+            fs::remove_all(w.folder, ec);  // made by this run, for this run alone
+            w.folder.clear();
+        }
+        return w;
     }
+    announceRun(out, writer, w);
     return w;
 }
 
-/// Where the files went, and how to render what was not rendered.
-void printFiles(std::ostream& info, const fs::path& dir, const std::string& name,
-                const WrittenResult& w) {
-    std::string d = dir.string();
+/// `p` as the terminal shows a folder: with a trailing '/'.
+std::string folderText(const fs::path& p) {
+    std::string d = p.string();
     if (!d.empty() && d.back() != '/') d += '/';
+    return d;
+}
+
+/// Where the files went, and how to render what was not rendered.
+void printFiles(std::ostream& info, const fs::path& out, const WrittenResult& w) {
+    const std::string d = folderText(w.folder);
     fmt::print(info, "Results in {}:", d);
     for (const std::string& file : w.written)
         fmt::print(info, " {}", file);
@@ -344,9 +362,9 @@ void printFiles(std::ostream& info, const fs::path& dir, const std::string& name
     for (const std::string& rm : w.remarks)
         fmt::print(info, "  note: {}\n", rm);
     if (w.indexWritten)
-        fmt::print(info, "Page: {}index.html (this result alone: {}.html)\n", d, name);
+        fmt::print(info, "Page: {}index.html (every run: {}index.html)\n", d, folderText(out));
     else
-        fmt::print(info, "Page: {}{}.html\n", d, name);
+        fmt::print(info, "Page: {}index.html\n", d);
 }
 
 }  // namespace
@@ -438,7 +456,7 @@ int Reporter::report(const ModeResult& r, const Invocation& inv, Environment& en
                    "Interrupted: the result above covers what was measured until the stop "
                    "and is marked partial.\n");
     if (w.writeError.empty())
-        printFiles(info, output_.directory(), name, w);
+        printFiles(info, output_.directory(), w);
     else
         fmt::print(err_, "stressrig: {}; no result files were written\n", w.writeError);
     return status;

@@ -18,6 +18,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <stdexcept>
@@ -32,6 +33,7 @@
 #include "pullsched/scheduler/JobHandleOf.hpp"
 #include "pullsched/scheduler/JobOptions.hpp"
 #include "pullsched/scheduler/JobState.hpp"
+#include "pullsched/scheduler/LoopOptions.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/PostBatch.hpp"
 #include "pullsched/scheduler/ResumeAt.hpp"
@@ -78,12 +80,12 @@ class Scheduler {
 
     /// Post a job: runs once, after every predecessor completed and not before
     /// opts.start. If a predecessor failed, expired or was cancelled, the job is
-    /// cancelled instead. Callable from any thread, including from inside a job.
-    /// Throws std::invalid_argument (deadline before start, empty or foreign handle: of
-    /// another scheduler, also of a destroyed one at the same address) or std::logic_error
-    /// (from another thread than this scheduler's workers, once shutdown() began). A post
-    /// that returns has its job reach a final state, at the latest when shutdown() returns.
-    /// A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
+    /// cancelled instead. A predecessor named more than once acts as once. Callable from any
+    /// thread, including from inside a job. Throws std::invalid_argument (deadline before start,
+    /// empty or foreign handle: of another scheduler, also of a destroyed one at the same address)
+    /// or std::logic_error (from another thread than this scheduler's workers, once shutdown()
+    /// began). A post that returns has its job reach a final state, at the latest when shutdown()
+    /// returns. A job that returns a value gives a JobHandleOf<value type> (a JobHandle whose get()
     /// returns the value); a void job a JobHandle.
     template <class F>
     auto post(F&& work, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
@@ -231,6 +233,22 @@ class Scheduler {
     /// submit() counts and publishes them together. `expectedJobs` reserves room.
     PostBatch batch(std::size_t expectedJobs = 0);
 
+    /// A parallel loop (see ParallelFor.hpp): body(i) once for every i in [begin, end), or
+    /// body(first, last) once per chunk, in chunks of opts.grain indices (0: chosen) run as
+    /// jobs with opts.job's options after `preds`. Returns the handle of a job that ends
+    /// after the last chunk: Completed when every chunk completed, else Cancelled.
+    template <std::integral Index, class Body>
+    requires std::invocable<Body&, Index> || std::invocable<Body&, Index, Index> JobHandle
+    parallelFor(Index begin, Index end, Body&& body, const LoopOptions& opts = {},
+                std::span<const JobHandle> preds = {});
+    template <std::integral Index, class Body>
+    requires std::invocable<Body&, Index> || std::invocable<Body&, Index, Index> JobHandle
+    parallelFor(Index begin, Index end, Body&& body, const LoopOptions& opts,
+                std::initializer_list<JobHandle> preds) {
+        return parallelFor(begin, end, std::forward<Body>(body), opts,
+                           std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+
     /// Block until every posted job (including ones posted meanwhile) reached a final state.
     /// Meanwhile the calling thread runs queued untimed jobs (SchedulerConfig::
     /// helpWhileWaiting). Throws std::logic_error when called from inside a job of this
@@ -256,6 +274,12 @@ class Scheduler {
     std::uint64_t queueDepth() const noexcept;
     TimePoint now() const noexcept;
     unsigned workerCount() const noexcept;
+    /// Which of this scheduler's threads runs the calling job, for per-thread scratch: a
+    /// worker's index below workerCount(), or from workerCount() on a thread helping in
+    /// drain() or wait(); always below threadSlots(). Empty outside this scheduler's jobs
+    /// (and for a helper beyond the slots, when more threads help at once than it numbers).
+    std::optional<unsigned> threadIndex() const noexcept;
+    unsigned threadSlots() const noexcept;
     /// Merged per-worker trace; false (and nothing written) unless built with PULLSCHED_TRACE.
     bool writeTraceDump(std::ostream& out) const;
 
@@ -314,3 +338,6 @@ class Scheduler {
 };
 
 }  // namespace pullsched
+
+// The template members' definitions that need the class complete.
+#include "pullsched/scheduler/ParallelFor.hpp"
