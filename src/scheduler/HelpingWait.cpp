@@ -226,7 +226,13 @@ void SchedulerCore::runOnCaller(JobRecord* job, WorkerCounters* own) {
                 job->error = std::current_exception();  // published by finalize's state store
                 outcome = JobState::Failed;
             }
-            finalize(job, outcome, nullptr, own);
+            bool again = false;  // a coroutine's slice suspended: it runs again later
+            if (tlWorker_.resume.job) [[unlikely]] {
+                const Resumption r = std::exchange(tlWorker_.resume, Resumption{});
+                if ((again = r.job == job && outcome == JobState::Completed))
+                    rearm(job, r, nullptr, own);
+            }
+            if (!again) finalize(job, outcome, nullptr, own);
         }
         if (std::exchange(tlWorker_.helperPushes, 0) > 1) wakeForDueWork(nullptr);
         if (closed_.load(std::memory_order_relaxed)) break;  // Restore hands it back

@@ -229,6 +229,10 @@ void SchedulerCore::run(JobRecord* job, Worker& w) {
     observe(w, [&](Observer& o) {
         o.onJobEnd(w.index, {job->tag, job->start, job->deadline, now()});
     });
+    if (w.resume.job) [[unlikely]] {  // a coroutine's slice suspended: it runs again later
+        const Resumption r = std::exchange(w.resume, Resumption{});
+        if (r.job == job && outcome == JobState::Completed) return rearm(job, r, &w, nullptr);
+    }
     finalize(job, outcome, &w);
 }
 
@@ -284,7 +288,7 @@ void SchedulerCore::finalize(JobRecord* job, JobState outcome, Worker* w, Worker
         if (job->group) endInGroup(job, outcome);
         const bool ok = outcome == JobState::Completed;
         job->forEachSuccessor([&](JobRecord* s) {
-            if (!ok) s->doomed.store(true, std::memory_order_relaxed);
+            if (!ok && !s->resuming) s->doomed.store(true, std::memory_order_relaxed);
             const std::int32_t left = lastGateCount(s)
                                           ? (s->gate.store(0, std::memory_order_relaxed), 0)
                                           : s->gate.fetch_sub(1, std::memory_order_acq_rel) - 1;

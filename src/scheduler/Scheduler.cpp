@@ -1,11 +1,38 @@
 #include "pullsched/scheduler/Scheduler.hpp"
 
+#include <stdexcept>
+
 #include "detail/SchedulerCore.hpp"
 
 namespace pullsched {
 
 void detail::waitForValue(Scheduler& sched, const JobHandle& job) {
     sched.wait(job);
+}
+
+void detail::throwForeignAwait() {
+    throw std::invalid_argument(
+        "pullsched: a Task awaited a JobHandle of another scheduler (a Task may await only "
+        "jobs of the scheduler it was spawned on)");
+}
+
+void detail::requestResume(Scheduler& sched, detail::JobRecord* self,
+                           const detail::ResumeRequest& request) {
+    if (request.timedOn && request.timedOn != &sched)
+        throw std::logic_error(
+            "pullsched: a Task awaited another scheduler's at()/after(); it resumes only on "
+            "the scheduler it was spawned on");
+    for (const JobHandle& h : request.after) {
+        const detail::JobRecord* rec = detail::HandleAccess::record(h);
+        if (!rec) throw std::invalid_argument("pullsched: a Task awaited an empty JobHandle");
+        if (rec->pool != sched.pool_) detail::throwForeignAwait();
+        if (detail::inOpenBatch(*rec))
+            throw std::invalid_argument(
+                "pullsched: a Task awaited a JobHandle of a batch not submitted yet");
+        if (rec == self)
+            throw std::logic_error("pullsched: a Task awaited the handle of its own job");
+    }
+    sched.core_->requestResume(self, request.after, request.start);
 }
 
 Scheduler::Scheduler(const SchedulerConfig& cfg)

@@ -182,6 +182,17 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
     // post instead of one more per predecessor.
     auto settle = static_cast<std::int32_t>(1 + preds.size());
     rec->gate.store(settle, std::memory_order_relaxed);
+    settle = 1 + wirePredecessors(rec, preds);
+    if (rec->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle) {
+        if (rec->doomed.load(std::memory_order_relaxed)) {
+            finalize(rec, JobState::Cancelled, nullptr);
+        } else {
+            releasePosted(rec);
+        }
+    }
+}
+
+std::int32_t SchedulerCore::wirePredecessors(JobRecord* rec, std::span<const JobHandle> preds) {
     std::int32_t ended = 0;
     for (const JobHandle& handle : preds) {
         JobRecord* p = handle.rec_;
@@ -192,18 +203,11 @@ void SchedulerCore::submit(JobRecord* rec, std::span<const JobHandle> preds) {
             p->addSuccessor(rec);
         } else {
             ++ended;
-            if (p->state.load(std::memory_order_acquire) != JobState::Completed)
+            if (!rec->resuming && p->state.load(std::memory_order_acquire) != JobState::Completed)
                 rec->doomed.store(true, std::memory_order_relaxed);
         }
     }
-    settle = 1 + ended;
-    if (rec->gate.fetch_sub(settle, std::memory_order_acq_rel) == settle) {
-        if (rec->doomed.load(std::memory_order_relaxed)) {
-            finalize(rec, JobState::Cancelled, nullptr);
-        } else {
-            releasePosted(rec);
-        }
-    }
+    return ended;
 }
 
 // ---------------------------------------------------------------- waiting for the jobs

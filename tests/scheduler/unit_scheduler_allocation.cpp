@@ -83,3 +83,35 @@ TEST(SchedulerAllocation, SteadyStateAllocatesNothingPerJob) {
     EXPECT_EQ(ran.load() - before, 20 * (500 + 201 + 101 + 1 + 50 + 100));
     EXPECT_EQ(allocations.load(), 0u) << "heap allocations while posting ~18000 jobs";
 }
+
+namespace {
+Task<long> fib(Scheduler& s, int n) {
+    if (n < 2) co_return n;
+    auto a = s.spawn(fib(s, n - 1));
+    const long b = co_await fib(s, n - 2);
+    co_return co_await a + b;
+}
+}  // namespace
+
+// Tasks too: a warm frame cache gives every frame, the pool every record. One worker, so
+// that frames are made and freed on one thread (a frame freed on another thread joins that
+// thread's cache: with several, a thread that makes more frames than it frees goes to the
+// heap); only the root frame, made on this thread, comes from the heap each round.
+TEST(SchedulerAllocation, WarmTasksAllocateNothingButTheirRootFrame) {
+    if (!PULLSCHED_FRAME_CACHE) GTEST_SKIP() << "frame cache off in this build";
+    SchedulerConfig cfg;
+    cfg.workers = 1;
+    cfg.helpWhileWaiting = false;
+    Scheduler sched(cfg);
+    constexpr int kRounds = 20;
+    for (int i = 0; i < 5; ++i)
+        ASSERT_EQ(sched.spawn(fib(sched, 15)).get(), 610);  // warm-up
+    allocations = 0;
+    counting = true;
+    for (int i = 0; i < kRounds; ++i)
+        if (sched.spawn(fib(sched, 15)).get() != 610) std::abort();
+    counting = false;
+    EXPECT_LE(allocations.load(), std::uint64_t{kRounds})
+        << "heap allocations while running " << kRounds << " x fib(15) (1973 frames each)";
+    sched.drain();
+}

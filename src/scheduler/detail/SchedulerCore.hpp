@@ -59,6 +59,14 @@ class SchedulerCore {
     /// Wire predecessors and open the poster's guard. `preds` were validated by the caller.
     void submit(JobRecord* rec, std::span<const JobHandle> preds);
 
+    // Coroutines (Resumption.cpp, docs/coroutines.md).
+    /// From inside the running job `job` (a coroutine's slice, about to suspend): when the
+    /// slice returns, run the job again once every job in `after` is final, not before
+    /// `start`, instead of finalising it. `after` (validated by the caller) must live
+    /// until then. Throws std::logic_error outside a job of this scheduler, or for a
+    /// second request in one slice.
+    void requestResume(JobRecord* job, std::span<const JobHandle> after, TimePoint start);
+
     // Batches (BatchPosting.cpp): see PostBatch and BatchState.
     std::unique_ptr<BatchState> openBatch(std::size_t expectedJobs);
     /// A record for a batch job, appended to the batch (not counted, not announced).
@@ -122,6 +130,13 @@ class SchedulerCore {
     SchedulerCore(const SchedulerConfig& cfg, WorkForce::ThreadStarter starter,
                   const std::vector<int>& allowedCpus);
 
+    /// What a coroutine's slice asked for (requestResume), kept until the slice returned.
+    struct Resumption {
+        JobRecord* job = nullptr;  ///< none: no request
+        std::span<const JobHandle> after;
+        TimePoint start = kAsap;
+    };
+
     /// One worker thread's state. Only the fields that live longer than one step of its
     /// loop are here; what one step tells the next (whether it groomed, how its wait
     /// ended) travels as arguments and return values (see workerLoop).
@@ -162,6 +177,10 @@ class SchedulerCore {
         /// not a whole level of the tree); idle workers steal the oldest half, the biggest
         /// pieces of a recursion. On lines of its own, like `own`.
         alignas(64) ReadyQueue posted;
+        /// A request of the coroutine slice running on this worker to run again later.
+        /// On a line of its own, after the rest: the fields written on every job keep
+        /// their lines, and run() reads it once per job from a line only this worker writes.
+        alignas(64) Resumption resume;
 #if PULLSCHED_TRACE
         TraceBuffer trace;
 #endif
@@ -187,6 +206,14 @@ class SchedulerCore {
     /// release() for a job whose gate opened in submit(): an untimed post from a job on
     /// this scheduler's worker goes to that worker's `posted` queue, any other to release().
     void releasePosted(JobRecord* job);
+    /// Count a predecessor in `rec`'s gate per handle (the caller set the gate), wiring `rec`
+    /// under each one that has not ended; returns how many had ended (their counts are the
+    /// caller's to take off). One that ended without completing dooms `rec`, unless it is
+    /// `resuming`.
+    static std::int32_t wirePredecessors(JobRecord* rec, std::span<const JobHandle> preds);
+    /// The slice of `job` that asked for `r` returned: count it, and put the job back
+    /// behind its gate for its resumption (Resumption.cpp). `own` as for finalize().
+    void rearm(JobRecord* job, const Resumption& r, Worker* w, WorkerCounters* own);
     [[gnu::always_inline]] inline JobRecord* takeUntimed(Worker& w);
     void pushReady(JobRecord* job, Worker* w);
     void pushTimed(JobRecord* job, Worker* w);
@@ -329,6 +356,8 @@ class SchedulerCore {
         const WorkerOf* outer = nullptr;
         /// That thread's helperCounters_ block, which numbers it among the helpers (-1: none).
         int helperSlot = -1;
+        /// A request of the coroutine slice that thread runs to run again later.
+        Resumption resume{};
     };
     static thread_local WorkerOf tlWorker_;
 

@@ -15,7 +15,8 @@ class Scheduler;
 class PostBatch;
 namespace detail {
 class SchedulerCore;
-}
+struct HandleAccess;
+}  // namespace detail
 
 /// Cheap to copy (one atomic increment). The job's record stays alive while a handle
 /// exists, so state() and error() can be asked after the job ended: a live handle pins
@@ -56,6 +57,7 @@ class JobHandle {
     friend class Scheduler;
     friend class PostBatch;
     friend class detail::SchedulerCore;
+    friend struct detail::HandleAccess;  // what co_await on a handle reads (Task)
     const detail::JobRecord& record() const {
         if (!rec_) throw std::logic_error("pullsched: query on an empty JobHandle");
         return *rec_;

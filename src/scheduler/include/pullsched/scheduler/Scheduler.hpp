@@ -9,6 +9,7 @@
 //   sched.cancel(b);                          // if b has not started, it will not (nor mix)
 //   int v = n.get();                          // waits for n alone, helping meanwhile
 //   sched.drain();
+//   auto f = sched.spawn(fib(sched, 30));     // a Task<long> as a job (see Task.hpp)
 //
 // There is no manager thread: workers pull. See docs/scheduler.md.
 
@@ -35,9 +36,14 @@
 #include "pullsched/scheduler/LoopOptions.hpp"
 #include "pullsched/scheduler/Observer.hpp"
 #include "pullsched/scheduler/PostBatch.hpp"
+#include "pullsched/scheduler/ResumeAt.hpp"
 #include "pullsched/scheduler/Statistics.hpp"
+#include "pullsched/scheduler/Task.hpp"
 #include "pullsched/scheduler/Time.hpp"
 #include "pullsched/scheduler/Version.hpp"
+#include "pullsched/scheduler/WhenAll.hpp"
+#include "pullsched/scheduler/detail/CoroutineJob.hpp"
+#include "pullsched/scheduler/detail/JobAwaiter.hpp"
 #include "pullsched/scheduler/detail/JobRecord.hpp"
 #include "pullsched/scheduler/detail/JobRef.hpp"
 
@@ -129,6 +135,48 @@ class Scheduler {
         postDetached(std::forward<F>(work), opts,
                      std::span<const JobHandle>(preds.begin(), preds.size()));
     }
+
+    /// Run a Task as a job (see Task.hpp): its first slice starts as a post's job would
+    /// (opts, preds: as for post(); the deadline is for that start), and each co_await that
+    /// suspends it ends a slice and posts the next (docs/coroutines.md). The handle ends
+    /// when the Task returns: a JobHandleOf<T> whose get() gives its value or rethrows its
+    /// exception (a JobHandle for Task<void>); Cancelled if it was cancelled before a
+    /// slice (cancel() of a suspended Task, its group's cancel(), shutdown), the frame then
+    /// destroyed. Throws as post() does, and std::invalid_argument for an empty Task (the
+    /// Task is left as it was when it throws).
+    template <class T>
+    auto spawn(Task<T>&& task, const JobOptions& opts = {}, std::span<const JobHandle> preds = {}) {
+        checkPredecessors(preds);
+        if (!task) throw std::invalid_argument("pullsched: empty Task given to spawn()");
+        detail::JobRecord* rec = acquireRecord(opts);
+        rec->task.template emplaceResumable<detail::CoroutineJob<T>, !std::is_void_v<T>>(
+            detail::CoroutineJob<T>(std::move(task), this, rec, pool_));
+        rec->refs.store(2, std::memory_order_relaxed);  // the handle's, as in postRecord
+        submitRecord(rec, preds);
+        if constexpr (std::is_void_v<T>) {
+            return JobHandle(rec);
+        } else {
+            return JobHandleOf<T>(rec, this);
+        }
+    }
+    template <class T>
+    auto spawn(Task<T>&& task, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
+        return spawn(std::move(task), opts,
+                     std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+    template <class T, class Handles>
+    requires(JobHandleRange<Handles> &&
+             !std::convertible_to<const Handles&,
+                                  std::span<const JobHandle>>) auto spawn(Task<T>&& task,
+                                                                          const JobOptions& opts,
+                                                                          const Handles& preds) {
+        const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
+        return spawn(std::move(task), opts, std::span<const JobHandle>(copied));
+    }
+    /// Inside a Task of this scheduler, `co_await s.at(t)` resumes the Task as a timed job
+    /// starting at `t` (scheduler clock), `co_await s.after(d)` at now() + d (see ResumeAt).
+    ResumeAt at(TimePoint start) const noexcept { return ResumeAt(*this, start); }
+    ResumeAt after(Duration delay) const noexcept { return at(saturatingAdd(now(), delay)); }
 
     /// Block until `job` (or every job in `jobs`, any range of handles, also one that
     /// makes them as it is read) is final.
@@ -251,14 +299,17 @@ class Scheduler {
     }
     bool waitRecords(std::span<detail::JobRecord* const> jobs, Duration limit);
 
-    template <class F, bool KeepValue>
-    detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
-                                  std::span<const JobHandle> preds, bool withHandle) {
+    void checkPredecessors(std::span<const JobHandle> preds) const {
         for (const JobHandle& p : preds) {
             if (!p) throw std::invalid_argument("pullsched: empty JobHandle given as predecessor");
             if (p.rec_->pool != pool_ || detail::inOpenBatch(*p.rec_))
                 throwForeignPredecessor(*p.rec_);
         }
+    }
+    template <class F, bool KeepValue>
+    detail::JobRecord* postRecord(F&& work, const JobOptions& opts,
+                                  std::span<const JobHandle> preds, bool withHandle) {
+        checkPredecessors(preds);
         detail::JobRecord* rec = acquireRecord(opts);
         try {
             rec->task.template emplace<F, KeepValue>(std::forward<F>(work));
@@ -271,6 +322,9 @@ class Scheduler {
         submitRecord(rec, preds);
         return withHandle ? rec : nullptr;
     }
+    /// A Task's co_await that suspends its job `self` (see detail/JobAwaiter.hpp).
+    friend void detail::requestResume(Scheduler& sched, detail::JobRecord* self,
+                                      const detail::ResumeRequest& request);
     /// Says whose the job is: another scheduler's, or a batch's not submitted yet.
     [[noreturn]] static void throwForeignPredecessor(const detail::JobRecord& pred);
     // The core's posting steps (see detail/SchedulerCore.hpp in the sources).

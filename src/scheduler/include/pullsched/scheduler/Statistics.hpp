@@ -10,7 +10,9 @@ namespace pullsched {
 struct Statistics {
     // Accounting: at every quiescent point
     // submitted == completed + failed + expired + cancelled + pending,
-    // and after shutdown() returned, pending == 0.
+    // and after shutdown() returned, pending == 0. A spawned Task counts as one job per
+    // slice: each resumption after a suspension is a job (docs/coroutines.md), here and in
+    // a group's statistics.
     std::uint64_t submitted = 0;
     std::uint64_t completed = 0;
     std::uint64_t failed = 0;

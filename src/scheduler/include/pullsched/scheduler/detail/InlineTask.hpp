@@ -42,8 +42,21 @@ class InlineTask {
         }
     }
 
-    /// Runs the callable and destroys it; its value, if kept, takes its place. When the
-    /// callable throws, it is left for reset().
+    /// A callable that runs in slices (a coroutine's job, see CoroutineJob): `bool step()`
+    /// runs the next slice and says whether it was the last; `take()` then gives the value
+    /// (KeepValue). After a slice that was not the last it stays in place for the next run.
+    template <class F, bool KeepValue = false>
+    void emplaceResumable(F&& f) noexcept {
+        using Fn = std::decay_t<F>;
+        static_assert(fitsInline<Fn>(), "a resumable callable lives inside the record");
+        using R = std::conditional_t<KeepValue, decltype(std::declval<Fn&>().take()), void>;
+        reset();
+        ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
+        ops_ = &resumableOps<Fn, R>;
+    }
+
+    /// Runs the callable (one slice of a resumable one) and destroys it once it finished;
+    /// its value, if kept, takes its place. When the callable throws, it is left for reset().
     void operator()() { ops_ = ops_->invoke(storage_); }
     explicit operator bool() const noexcept { return ops_ != nullptr; }
 
@@ -130,6 +143,25 @@ class InlineTask {
             }
         },
         [](void* p) noexcept { delete *static_cast<Fn**>(p); },
+        false,
+    };
+    /// A member function, so that it may name its own ops (the class is complete here).
+    template <class Fn, class R>
+    static const Ops* resumableInvoke(void* p) {
+        Fn& fn = *static_cast<Fn*>(p);
+        if (!fn.step()) return &resumableOps<Fn, R>;  // suspended: runs again later
+        if constexpr (std::is_void_v<R>) {
+            fn.~Fn();
+            return nullptr;
+        } else {
+            return keepValue<R>(
+                p, [&fn] { return fn.take(); }, [&fn] { fn.~Fn(); });
+        }
+    }
+    template <class Fn, class R>
+    static constexpr Ops resumableOps{
+        &resumableInvoke<Fn, R>,
+        [](void* p) noexcept { static_cast<Fn*>(p)->~Fn(); },
         false,
     };
     template <class R>

@@ -45,6 +45,7 @@ struct JobRecord {
     std::uint64_t tag = 0;
     /// Submission order: the FIFO tie-break for equal start times. While the job sits in a
     /// batch not submitted yet (PostBatch): kOpenBatchSeq and its index in the batch.
+    /// Rewritten for a coroutine's timed resumption, atomically (see inOpenBatch).
     std::uint64_t seq = 0;
     std::exception_ptr error;
 
@@ -67,6 +68,10 @@ struct JobRecord {
     /// worker about to run it, or cancel(). Exactly one of them wins.
     std::atomic<bool> claimed{false};
     std::uint8_t inlineCount = 0;  ///< of inlineSucc's four
+    /// Behind its gate for a coroutine's resumption (Scheduler::spawn): a predecessor that
+    /// did not complete does not doom it, since the coroutine reads that outcome itself.
+    /// Set before the record is wired (the byte that padded the record to 192 bytes).
+    bool resuming = false;
     std::array<JobRecord*, 4> inlineSucc{};
     SuccessorBlock* moreSucc = nullptr;  ///< oldest block first; from and back to the pool
     SuccessorBlock* moreTail = nullptr;
@@ -108,6 +113,7 @@ struct JobRecord {
         waited = false;
         claimed.store(false, std::memory_order_relaxed);
         inlineCount = 0;
+        resuming = false;
         moreSucc = moreTail = nullptr;
         group = nullptr;
         link = nullptr;
@@ -118,8 +124,12 @@ struct JobRecord {
 /// numbers are counters and never reach it; the batch's index is in the bits below.
 inline constexpr std::uint64_t kOpenBatchSeq = std::uint64_t{1} << 63;
 /// The job sits in a batch that was not submitted yet: it can be named only inside it.
+/// An atomic read: a coroutine's job takes a new sequence number for each timed
+/// resumption (SchedulerCore::rearm, an atomic write) while handles to it may be checked.
 inline bool inOpenBatch(const JobRecord& rec) noexcept {
-    return (rec.seq & kOpenBatchSeq) != 0;
+    const std::uint64_t seq = std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(rec.seq))
+                                  .load(std::memory_order_relaxed);
+    return (seq & kOpenBatchSeq) != 0;
 }
 
 }  // namespace pullsched::detail
