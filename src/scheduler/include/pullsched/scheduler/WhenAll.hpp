@@ -47,6 +47,13 @@ concept AnyJobHandle = requires {
 template <class T>
 using ElementOf = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
+/// Whether every job of `handles` is final (both whenAll forms ask it before suspending).
+inline bool allDone(std::span<const JobHandle> handles) {
+    for (const JobHandle& h : handles)
+        if (!h.done()) return false;
+    return true;
+}
+
 template <class T>
 ElementOf<T> elementOf(const JobHandle& h) {
     if constexpr (std::is_void_v<T>) {
@@ -74,11 +81,7 @@ class WhenAll {
   private:
     template <class A>
     friend class detail::JobAwaiter;
-    bool ready() const {
-        for (const JobHandle& h : handles_)
-            if (!h.done()) return false;
-        return true;
-    }
+    bool ready() const { return detail::allDone(handles_); }
     detail::ResumeRequest request() const noexcept {
         return {std::span<const JobHandle>(handles_)};
     }
@@ -104,11 +107,7 @@ class WhenAllOf {
   private:
     template <class A>
     friend class detail::JobAwaiter;
-    bool ready() const {
-        for (const JobHandle& h : handles_)
-            if (!h.done()) return false;
-        return true;
-    }
+    bool ready() const { return detail::allDone(handles_); }
     detail::ResumeRequest request() const noexcept {
         return {std::span<const JobHandle>(handles_)};
     }
