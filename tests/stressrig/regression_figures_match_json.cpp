@@ -2,9 +2,6 @@
 // breaking-point, every row of the page's "Result figures" is the value under its JSON key,
 // formatted as the catalogue says, and the figures of the text report (which the page's
 // Report repeats line for line) are the JSON's for the same keys. Tiny runs; no timing.
-#include <filesystem>
-#include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,108 +9,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "RigTestSupport.hpp"
-#include "format/Units.hpp"
-#include "report/HtmlPage.hpp"
-#include "report/MetricCatalogue.hpp"
+#include "FiguresSupport.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using pullsched::rig::HtmlPage;
-using pullsched::rig::MetricCatalogue;
-using pullsched::rig::Units;
-using rigtest::Result;
-using rigtest::rig;
-
-namespace {
-
-/// A run's text (stdout), page and envelope.
-struct Shown {
-    fs::path dir;
-    Result r;
-    std::string page;
-    json envelope;
-};
-
-Shown runShown(const std::string& name, const std::string& args, const std::string& base) {
-    Shown s;
-    s.dir = rigtest::scratch("figures-match-json", name);
-    s.r = rig(args + " --quiet --no-render --out=res", s.dir);
-    EXPECT_EQ(s.r.code, 0) << args << "\n" << s.r.err;
-    const fs::path out = rigtest::latestRun(s.dir / "res");
-    s.page = rigtest::slurp(out / (base + ".html"));
-    s.envelope = rigtest::fileEnvelope(out / (base + ".json"));
-    return s;
-}
-
-/// The value under the dotted `path` of `j`; null if there is none.
-json at(const json& j, const std::string& path) {
-    const json* v = &j;
-    std::istringstream parts(path);
-    for (std::string key; std::getline(parts, key, '.');) {
-        if (!v->is_object() || !v->contains(key)) return json(nullptr);
-        v = &v->at(key);
-    }
-    return *v;
-}
-
-/// Every row of the page's "Result figures" shows the value under its JSON key; returns
-/// how many rows it has (0 without the table: a result whose figures are all in arrays).
-std::size_t expectPageFiguresAreTheJsons(const Shown& s) {
-    const std::string table = "<table class=\"figures\">";
-    const auto begin = s.page.find(table);
-    if (begin == std::string::npos) return 0;
-    const std::string rows = s.page.substr(begin, s.page.find("</table>", begin) - begin);
-    const std::regex row(
-        R"(<tr><th>[^<]*</th><td class="num">([^<]*)</td>.*?<code>([^<]*)</code></td></tr>)");
-    std::size_t n = 0;
-    const json& result = s.envelope.at("result");
-    for (auto it = std::sregex_iterator(rows.begin(), rows.end(), row);
-         it != std::sregex_iterator(); ++it, ++n) {
-        const std::string shown = (*it)[1], path = (*it)[2];
-        std::string qualifier;
-        const pullsched::rig::Metric* metric = MetricCatalogue::forPath(path, qualifier);
-        if (!metric) {
-            ADD_FAILURE() << "the page shows " << path << ", which the catalogue does not know";
-            continue;
-        }
-        const json v = at(result, path);
-        const std::string expected =
-            v.is_number() ? MetricCatalogue::format(*metric, v.get<double>()) : "n/a";
-        EXPECT_EQ(shown, HtmlPage::escape(expected)) << path << " = " << v;
-    }
-    return n;
-}
-
-/// The text line that starts (after blanks) with `start`; a failure if there is none. The
-/// page's Report holds the same line.
-std::string textLine(const Shown& s, const std::string& start) {
-    std::istringstream in(s.r.out);
-    for (std::string line; std::getline(in, line);)
-        if (line.find_first_not_of(' ') != std::string::npos &&
-            line.compare(line.find_first_not_of(' '), start.size(), start) == 0) {
-            EXPECT_NE(s.page.find(HtmlPage::escape(line)), std::string::npos)
-                << "the page's Report lacks: " << line;
-            return line;
-        }
-    ADD_FAILURE() << "no text line starting with '" << start << "' in:\n" << s.r.out;
-    return {};
-}
-
-/// The whitespace-separated words of `line`.
-std::vector<std::string> words(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> w;
-    for (std::string x; in >> x;)
-        w.push_back(x);
-    return w;
-}
-
-std::string rateText(const json& v) {
-    return v.is_number() ? Units::formatRate(v.get<double>()) : "n/a";
-}
-
-}  // namespace
+using namespace rigtest;
 
 TEST(FiguresMatchJson, Open) {
     const Shown s = runShown("open",
@@ -162,7 +62,7 @@ TEST(FiguresMatchJson, Sweep) {
         // a step's row starts with its worker count (a note may follow the rows)
         if (inTable && w[0].find_first_not_of("0123456789") == std::string::npos) {
             rows.push_back(w);
-            EXPECT_NE(s.page.find(HtmlPage::escape(line)), std::string::npos) << line;
+            expectOnThePage(s, line);
         }
     }
     const json& steps = j.at("steps");
