@@ -1,7 +1,8 @@
 #pragma once
 // The one helper header of the rig's tests: run the built stressrig in a scratch directory
 // and read what it said and wrote (in the newest run's folder), fresh directories per
-// test, shell commands, and the data block of a generated Gnuplot script.
+// test, shell commands, and the data block of a generated Gnuplot script. The tests that
+// hold shown figures to the JSON add FiguresSupport.hpp on top of it.
 
 #include <fcntl.h>
 #include <sys/wait.h>

@@ -16,6 +16,7 @@
 #include "load/StopRequest.hpp"
 #include "measure/Environment.hpp"
 #include "report/LatencyReport.hpp"
+#include "report/MetricCatalogue.hpp"
 #include "report/MissingValues.hpp"
 
 namespace fs = std::filesystem;
@@ -138,6 +139,21 @@ TEST(LatencyReport, PercentilesOnlyWhereTheCountSupportsThem) {
     EXPECT_TRUE(j["p99_us"].is_null());
     EXPECT_FALSE(j["p90_us"].is_null());
     EXPECT_EQ(j["count"], 50);
+}
+
+// The text's mean is the JSON's mean_us as the page's "mean lateness" shows it: rounded to
+// the nanosecond, not cut (300.67 ns reads 301ns in both).
+TEST(LatencyReport, TheTextsMeanIsTheJsonsAsThePageShowsIt) {
+    LatencyHistogram h;
+    for (const std::int64_t ns : {300, 301, 301})
+        h.record(ns);
+    const nlohmann::json j = histogramJson(h);
+    const Metric* mean = MetricCatalogue::find("lateness_mean");
+    ASSERT_NE(mean, nullptr);
+    const std::string shown = MetricCatalogue::format(*mean, j["mean_us"].get<double>());
+    EXPECT_EQ(shown, "301ns");
+    EXPECT_NE(percentileLine(h).find("(mean " + shown + ", n=3)"), std::string::npos)
+        << percentileLine(h);
 }
 
 TEST(GraphOptions, RulesFileErrorsSayWhy) {

@@ -21,6 +21,7 @@
 #include "modes/ModeFigures.hpp"
 #include "report/HgrmWriter.hpp"
 #include "report/LatencyReport.hpp"
+#include "report/LatenessCells.hpp"
 #include "report/OpenClosedReport.hpp"
 #include "report/PerBackendResult.hpp"
 #include "report/PercentilePlot.hpp"
@@ -244,14 +245,12 @@ class ClosedMode final : public Mode {
                 "shows.");
             if (percentileSupported(99, closed.lateness.count()) &&
                 percentileSupported(99, open->lateness.count())) {
-                const auto c99 = closed.lateness.percentile(99),
-                           o99 = open->lateness.percentile(99);
-                text.push_back(fmt::format(
-                    "p99 lateness: closed {} vs open {}{}", durationText(Duration{c99}),
-                    durationText(Duration{o99}),
-                    c99 > 0 ? fmt::format(" ({:.1f}x)",
-                                          static_cast<double>(o99) / static_cast<double>(c99))
-                            : ""));
+                // the ratio of the µs values the JSON holds (lateness.p99_us of each)
+                const double c99 = percentileLatenessUs(closed.lateness, 99),
+                             o99 = percentileLatenessUs(open->lateness, 99);
+                text.push_back(fmt::format("p99 lateness: closed {} vs open {}{}", usText(c99),
+                                           usText(o99),
+                                           c99 > 0 ? fmt::format(" ({:.1f}x)", o99 / c99) : ""));
             }
         } else {
             text.push_back(fmt::format("Open comparison not run: {}.", notRun));

@@ -159,6 +159,9 @@ class TopologyMode final : public Mode {
                         bool unit) const {
         j["max_width"] = raw.maxWidth();
         j["segments"] = raw.segments();
+        j["segment_height_mean"] = raw.averageSegmentHeight();
+        j["segment_height_max"] = raw.maxSubLevel() + 1;
+        j["statistics"] = statisticsTableJson(raw);
         j["critical_path_weight"] = raw.criticalPathWeight();
         j["scheduled_weight_sum"] = sched.totalWeight();
         j["scheduled_critical_path_weight"] = sched.criticalPathWeight();
@@ -166,6 +169,27 @@ class TopologyMode final : public Mode {
         j["work_ms"] = toMs(sched.work(load_));
         j["critical_path_ms"] = toMs(sched.criticalPath(load_));
         j["lower_bound_ms"] = toMs(sched.lowerBound(workers_, load_));
+    }
+
+    /// The statistics table of the text, a row per category (`node`, `seed`, ... `wght`),
+    /// each column under a key of its own.
+    static nlohmann::json statisticsTableJson(const GraphStatistics& raw) {
+        nlohmann::json rows = nlohmann::json::object();
+        for (std::size_t c = 0; c < GraphStatistics::kCategories; ++c) {
+            const GraphStatistics::Indicator& i =
+                raw.indicator(static_cast<GraphStatistics::Category>(c));
+            rows[std::string(GraphStatistics::kCategoryNames[c])] = {
+                {"count", i.cnt},
+                {"fraction", i.frac},
+                {"per_segment", i.pS},
+                {"per_level", i.pL},
+                {"per_level_width", i.pLW},
+                {"gravity_level", i.gL},
+                {"gravity_level_width", i.gLW},
+                {"gravity_sub_level", i.gSL},
+                {"gravity_sub_level_width", i.gSLW}};
+        }
+        return rows;
     }
 
     GraphOptions graph_;

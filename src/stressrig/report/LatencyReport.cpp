@@ -20,11 +20,6 @@ constexpr Level kLevels[] = {{50, "p50", "p50_us"},
                              {99, "p99", "p99_us"},
                              {99.9, "p99.9", "p99_9_us"}};
 
-/// The mean cut to whole nanoseconds, as the percentiles are.
-std::chrono::nanoseconds wholeNanoseconds(double ns) {
-    return std::chrono::nanoseconds{static_cast<std::int64_t>(ns)};
-}
-
 }  // namespace
 
 std::string percentileLine(const LatencyHistogram& h) {
@@ -34,8 +29,10 @@ std::string percentileLine(const LatencyHistogram& h) {
         if (percentileSupported(l.p, h.count()))
             s += fmt::format("{} {}  ", l.text,
                              durationText(std::chrono::nanoseconds{h.percentile(l.p)}));
+    // the mean as the JSON's mean_us holds it, rounded to the nanosecond as the page's
+    // figure is: text and page show the same number
     s += fmt::format("max {}  (mean {}, n={})", durationText(std::chrono::nanoseconds{h.max()}),
-                     durationText(wholeNanoseconds(h.mean())), h.count());
+                     usText(h.mean() / 1e3), h.count());
     return s;
 }
 
