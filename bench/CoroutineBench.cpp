@@ -24,6 +24,7 @@
 #include <benchmark/benchmark.h>
 
 #include "BenchCommon.hpp"
+#include "RecursionCounters.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::bench {
@@ -82,12 +83,6 @@ Task<std::uint64_t> skynetWhenAll(Scheduler& s, std::uint64_t num, unsigned leve
     co_return std::apply([](auto... v) { return (v + ...); }, parts);
 }
 
-std::int64_t cpuNow() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 /// One worker, and the benchmark thread helping in get(): two threads.
 template <class MakeRoot>
 void runTasks(benchmark::State& state, std::uint64_t expected, std::uint64_t calls,
@@ -100,23 +95,15 @@ void runTasks(benchmark::State& state, std::uint64_t expected, std::uint64_t cal
     double cpuNs = 0;
     for (auto _ : state) {
         const auto t0 = SteadyClock::now();
-        const std::int64_t c0 = cpuNow();
+        const std::int64_t c0 = processCpuNow();
         const std::uint64_t result = sched.spawn(makeRoot(sched)).get();
-        cpuNs += static_cast<double>(cpuNow() - c0);
+        cpuNs += static_cast<double>(processCpuNow() - c0);
         wallNs += static_cast<double>((SteadyClock::now() - t0).count());
         if (result != expected)
             return state.SkipWithError(("wrong result " + std::to_string(result)).c_str());
     }
     if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
-    const Statistics s = sched.stats();
-    if (!s.balanced() || s.pending != 0 || s.completed != s.submitted)
-        return state.SkipWithError("accounting does not balance");
-    const double iters = static_cast<double>(state.iterations());
-    state.counters["jobs"] = static_cast<double>(s.submitted) / iters;
-    state.counters["steals"] = static_cast<double>(s.steals) / iters;
-    state.counters["records"] = static_cast<double>(s.jobRecords);
-    state.counters["ns_per_call"] = wallNs / (static_cast<double>(calls) * iters);
-    state.counters["cpu_ns_per_call"] = cpuNs / (static_cast<double>(calls) * iters);
+    recursionCounters(state, sched.stats(), static_cast<double>(calls), wallNs, cpuNs);
 }
 
 void BM_Coro_Fib(benchmark::State& state) {

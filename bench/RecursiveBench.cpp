@@ -45,6 +45,7 @@
 #include <oneapi/tbb/task_group.h>
 
 #include "BenchCommon.hpp"
+#include "RecursionCounters.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::bench {
@@ -148,12 +149,6 @@ void skynetJob(Scheduler& s, std::uint64_t num, unsigned levels, SkyJoin* parent
 }
 
 /// CPU time of every thread of this process so far.
-std::int64_t processCpuNow() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 /// `workers` threads run the recursion, as in oneTBB's arena: the thread in drainFor()
 /// does not help unless PULLSCHED_BENCH_HELP=1 (see the header).
 SchedulerConfig recursionConfig(unsigned workers) {
@@ -190,16 +185,10 @@ void runSched(benchmark::State& state, unsigned workers, std::uint64_t expected,
             return state.SkipWithError(("wrong result " + std::to_string(result)).c_str());
     }
     const Statistics s = sched.stats();
-    if (!s.balanced() || s.pending != 0 || s.completed != s.submitted)
-        return state.SkipWithError("accounting does not balance");
+    if (!recursionCounters(state, s, static_cast<double>(calls), wallNs, cpuNs)) return;
     const double iters = static_cast<double>(state.iterations());
-    state.counters["jobs"] = static_cast<double>(s.submitted) / iters;
-    state.counters["steals"] = static_cast<double>(s.steals) / iters;
     state.counters["parks"] = static_cast<double>(s.parks) / iters;
     state.counters["wakeups"] = static_cast<double>(s.wakeups) / iters;
-    state.counters["records"] = static_cast<double>(s.jobRecords);
-    state.counters["ns_per_call"] = wallNs / (static_cast<double>(calls) * iters);
-    state.counters["cpu_ns_per_call"] = cpuNs / (static_cast<double>(calls) * iters);
 }
 
 void BM_Sched_Fib(benchmark::State& state) {
