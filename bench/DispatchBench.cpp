@@ -401,6 +401,62 @@ void BM_Sched_Batch(benchmark::State& state, GraphId id) {
     runPosted(state, id, Posting::Batch);
 }
 
+/// About 1 us of spinning; counts the jobs a thread helping in drain() ran.
+struct BusyJob {
+    const Scheduler* sched;
+    std::atomic<std::uint64_t>* onCaller;
+    void operator()() const {
+        const auto end = SteadyClock::now() + std::chrono::microseconds(1);
+        while (SteadyClock::now() < end)
+            benchmark::ClobberMemory();
+        if (const auto t = sched->threadIndex(); t && *t >= sched->workerCount())
+            onCaller->fetch_add(1, std::memory_order_relaxed);
+    }
+};
+
+/// Nodes on the longest path of `dag` (its nodes are in topological order).
+std::uint32_t criticalPath(const Dag& dag) {
+    std::vector<std::uint32_t> depth(dag.n, 1);
+    std::uint32_t longest = 0;
+    for (std::uint32_t i = 0; i < dag.n; ++i) {
+        for (const std::uint32_t p : dag.predsOf(i))
+            depth[i] = std::max(depth[i], depth[p] + 1);
+        longest = std::max(longest, depth[i]);
+    }
+    return longest;
+}
+
+/// Single posts + drain() with ~1 us bodies, as a user who never configured anything
+/// writes it: the study behind the default worker count (PULLSCHED_BENCH_WORKERS and
+/// PULLSCHED_BENCH_HELP choose the setting). `efficiency`: max(work / 2 CPUs, critical
+/// path) over the median iteration's wall time; `caller_share`: the jobs the thread in
+/// drain() ran.
+void BM_Sched_Post1us(benchmark::State& state, GraphId id) {
+    const Dag& dag = dagOf(id);
+    Scheduler sched(benchConfig());
+    std::vector<JobHandle> h(dag.n), scratch(maxPreds(dag));
+    std::atomic<std::uint64_t> onCaller{0};
+    const BusyJob job{&sched, &onCaller};
+    const Statistics before = sched.stats();
+    std::vector<double> iterationNs;
+    for (auto _ : state) {
+        const auto t0 = SteadyClock::now();
+        postGraph(Posting::Single, sched, dag, h, scratch, [&](std::uint32_t) { return job; });
+        if (!sched.drainFor(kHangLimit)) return state.SkipWithError("drainFor(10s) failed");
+        iterationNs.push_back(static_cast<double>((SteadyClock::now() - t0).count()));
+    }
+    const Statistics d = minus(sched.stats(), before);
+    const double iters = static_cast<double>(state.iterations());
+    if (d.completed != static_cast<std::uint64_t>(state.iterations()) * dag.n ||
+        !sched.stats().balanced())
+        return state.SkipWithError("completed count does not match posted jobs");
+    medianCounter(state, dag.n, iterationNs);
+    const double idealNs = std::max(dag.n * 1000.0 / kThreads, criticalPath(dag) * 1000.0);
+    state.counters["efficiency"] = idealNs / (state.counters["median_ns_per_job"] * dag.n);
+    state.counters["caller_share"] = static_cast<double>(onCaller.load()) / (iters * dag.n);
+    schedCounters(state, d);
+}
+
 void BM_Sched_Exec(benchmark::State& state, GraphId id) {
     const Dag& dag = dagOf(id);
     GateClock clock;
@@ -747,6 +803,13 @@ void runLength(benchmark::internal::Benchmark* b) {
         ->Unit(benchmark::kMicrosecond)                          \
         ->Apply(runLength)
 
+#define PULLSCHED_POST_1US_BENCH(graph)                        \
+    BENCHMARK_CAPTURE(BM_Sched_Post1us, graph, GraphId::graph) \
+        ->Name("BM_Sched_Post1us_" #graph)                     \
+        ->UseRealTime()                                        \
+        ->Unit(benchmark::kMicrosecond)                        \
+        ->Apply(runLength)
+
 #define PULLSCHED_TIMED_BENCH(graph)                         \
     BENCHMARK_CAPTURE(BM_Sched_Timed, graph, GraphId::graph) \
         ->Name("BM_Sched_Timed_" #graph)                     \
@@ -763,6 +826,12 @@ PULLSCHED_DISPATCH_BENCH(Isolated10k);
 PULLSCHED_DISPATCH_BENCH(Chain10k);
 PULLSCHED_DISPATCH_BENCH(Grid100x100);
 PULLSCHED_DISPATCH_BENCH(Fan1000);
+
+PULLSCHED_POST_1US_BENCH(Burst64);
+PULLSCHED_POST_1US_BENCH(Burst1024);
+PULLSCHED_POST_1US_BENCH(Stationary256);
+PULLSCHED_POST_1US_BENCH(Chains1024);
+PULLSCHED_POST_1US_BENCH(Grid100x100);
 
 PULLSCHED_TIMED_BENCH(Burst64);
 PULLSCHED_TIMED_BENCH(Burst1024);
