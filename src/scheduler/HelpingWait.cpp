@@ -11,8 +11,8 @@
 #include "pullsched/scheduler/detail/CpuRelax.hpp"
 
 // A thread in drain() or wait() that runs jobs while it waits
-// (SchedulerConfig::helpWhileWaiting): it takes queued untimed jobs one at a time, from
-// the shared FIFO or the oldest of a worker's queues, and runs and finalises them as a
+// (SchedulerConfig::helpWhileWaiting): it takes queued untimed jobs, from the shared FIFO
+// or a steal of a worker's oldest, and runs and finalises them as a
 // post from outside would be. Timed jobs stay with the workers: their (start, sequence)
 // order is kept by the grooming token's holder and the due queue, which this thread does
 // not touch (with one worker, timed jobs never run overlapped). With nothing queued it
@@ -68,6 +68,9 @@ bool SchedulerCore::helpUntil(TimePoint steadyDeadline, HelpStop stop) {
         runOnCaller(job, own);
         ran = true;
     }
+    // Stopped early (wait()'s jobs final, the deadline) with stolen jobs left on
+    // helperPosted_: they were a worker's, which may have parked since.
+    if (!helperPosted_.empty()) wakeForDueWork(nullptr);
     // Its finalisations with `own` did not look for a drain() to wake (another thread's):
     // once, now that it stops.
     if (ran && own) notifyDrainIfDone();
@@ -88,17 +91,13 @@ SchedulerCore::HelperCounters* SchedulerCore::takeHelperCounters() noexcept {
 }
 
 /// The newest job posted from a job a thread in drain() ran (depth first, as a worker
-/// takes its own posts), else the oldest of the shared FIFO, else the oldest of the first
-/// worker's queue that has one (own queue first, then its jobs' posts): what a thief would
-/// take, one job at a time (the helper keeps no batch).
+/// takes its own posts), else the oldest of the shared FIFO, else a steal from a worker's
+/// queues (stealForHelper: a batch, the rest onto helperPosted_).
 JobRecord* SchedulerCore::takeForHelper() {
     std::array<JobRecord*, 1> one{};
     if (helperPosted_.popNewest(one[0])) return one[0];
     if (popSharedBatch(one.data(), 1) == 1) return one[0];
-    for (const auto& w : workers_)
-        if (w->own.popHalf(one.data(), 1) == 1 || w->posted.popHalf(one.data(), 1) == 1)
-            return one[0];
-    return nullptr;
+    return stealForHelper();
 }
 
 /// What a helper looks for after announcing its sleep.

@@ -263,6 +263,7 @@ class SchedulerCore {
     bool helpUntil(TimePoint steadyDeadline, HelpStop stop = HelpStop{nullptr, nullptr});
     bool helpingAllowed() const noexcept;
     JobRecord* takeForHelper();
+    JobRecord* stealForHelper();
     bool helperWorkSeen() const noexcept;
     /// What a helper with a CPU of its own saw while it watched before sleeping.
     enum class HelperWatch { Done, DeadlinePassed, Work, Nothing };
