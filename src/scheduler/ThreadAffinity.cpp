@@ -1,9 +1,31 @@
 #include "detail/ThreadAffinity.hpp"
 
+#include <algorithm>
+#include <thread>
+
+#include "pullsched/scheduler/Config.hpp"
+
 #if defined(__linux__)
 #include <sched.h>
 #include <unistd.h>
 #endif
+
+namespace pullsched {
+
+std::size_t defaultWorkerCount() noexcept {
+    std::size_t cpus = 0;
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        cpus = static_cast<std::size_t>(CPU_COUNT(&set));
+#endif
+    if (cpus == 0) cpus = std::thread::hardware_concurrency();
+    if (cpus == 0) cpus = 2;  // unknown: the caller and one worker
+    return std::max<std::size_t>(1, cpus - 1);
+}
+
+}  // namespace pullsched
 
 namespace pullsched::detail {
 

@@ -8,6 +8,7 @@
 #if defined(__linux__)
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -90,6 +91,34 @@ TEST(PinWorkers, OnePerCpuPinsOnlyWhenTheCountsMatch) {
         EXPECT_EQ(workerCpuSets(all - 1, WorkerPinning::OnePerCpu),
                   std::set<std::vector<int>>{cpus});
     }
+}
+
+/// The default worker count counts the thread that waits in drain(): one per CPU the
+/// thread may use, less one, at least one. Asked on threads limited to 1, 2 and all CPUs.
+TEST(DefaultWorkers, OnePerCpuLessTheCaller) {
+    const std::vector<int> cpus = processCpus();
+    const auto countOn = [](std::vector<int> allowed) {
+        std::size_t count = 0, configured = 0;
+        std::thread([&] {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            for (const int c : allowed)
+                CPU_SET(c, &set);
+            ASSERT_EQ(sched_setaffinity(0, sizeof set, &set), 0);
+            count = defaultWorkerCount();
+            configured = SchedulerConfig{}.workers;
+        }).join();
+        EXPECT_EQ(configured, count) << "SchedulerConfig's default";
+        return count;
+    };
+    EXPECT_EQ(countOn({cpus[0]}), 1U) << "one CPU: still one worker";
+    if (cpus.size() >= 2) {
+        EXPECT_EQ(countOn({cpus[0], cpus[1]}), 1U) << "two: one + the caller";
+    }
+    if (cpus.size() >= 3) {
+        EXPECT_EQ(countOn({cpus[0], cpus[1], cpus[2]}), 2U);
+    }
+    EXPECT_EQ(countOn(cpus), std::max<std::size_t>(1, cpus.size() - 1));
 }
 
 TEST(PinWorkers, NoneLeavesTheProcessCpuSet) {

@@ -51,9 +51,19 @@ enum class WorkerPinning {
     FirstCpus,
 };
 
+/// The workers a SchedulerConfig starts with: one per CPU the process may use, less one
+/// for the thread that posts and then waits in drain() or wait(), running jobs meanwhile
+/// (helpWhileWaiting); at least one. oneTBB's and OpenMP's defaults count their calling
+/// thread alike. Measured on 2 CPUs, single posts + drain() of 1 us jobs: 1 worker + the
+/// caller ran them at 0.71-0.87 efficiency, 2 workers + the caller (3 threads on 2 CPUs)
+/// at 0.44-0.82 (docs/decisions.md, "The default worker count").
+std::size_t defaultWorkerCount() noexcept;
+
 struct SchedulerConfig {
-    /// 1..1024. A std::size_t, so that `{.workers = v.size()}` and the like compile.
-    std::size_t workers = 2;
+    /// 1..1024. A std::size_t, so that `{.workers = v.size()}` and the like compile. Timed
+    /// jobs run on workers only, and a caller that never waits in drain() or wait() runs
+    /// nothing: such a program may want one worker per CPU.
+    std::size_t workers = defaultWorkerCount();
     LoadHorizons horizons{};
     BackoffConfig backoff{};
     /// A worker that found nothing to do spins this long (watching for work) before it
