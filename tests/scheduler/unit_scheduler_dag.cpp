@@ -9,6 +9,7 @@
 #include <atomic>
 #include <list>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -305,4 +306,35 @@ TEST(SchedulerDag, ADuplicatePredecessorActsAsOne) {
     const Statistics s = sched.stats();
     EXPECT_EQ(s.cancelled, 1u);
     EXPECT_TRUE(s.balanced());
+}
+
+// Predecessors without the options placeholder: a list, a vector or a span as the second
+// argument are predecessors (a failed one cancels the job, deterministically), `{}` is
+// nothing at all; and a job waits for a predecessor behind a start time.
+TEST(SchedulerDag, PredecessorsNeedNoOptionsPlaceholder) {
+    ManualClock clock;
+    Scheduler sched(testkit::withWorkers(1, &clock));
+    std::atomic<int> ran{0};
+    const JobHandle failed = sched.post([] { throw std::runtime_error("x"); });
+    const std::vector<JobHandle> list{failed};
+    const JobHandle fromList = sched.post([&] { ran.fetch_add(1); }, {failed});
+    const JobHandle fromVector = sched.post([&] { ran.fetch_add(1); }, list);
+    const JobHandle fromSpan =
+        sched.post([&] { ran.fetch_add(1); }, std::span<const JobHandle>(list));
+    const JobHandleOf<int> typed = sched.post([] { return 7; }, {failed});
+    sched.postDetached([&] { ran.fetch_add(1); }, {failed});
+    sched.postDetached([&] { ran.fetch_add(1); }, list);
+    const JobHandle none = sched.post([&] { ran.fetch_add(1); }, {});
+    const JobHandle gate = sched.post([] {}, {.start = clock.now() + 1s});
+    const JobHandle afterGate = sched.post([&] { ran.fetch_add(1); }, {gate});
+    EXPECT_FALSE(sched.waitFor(afterGate, 0s)) << "it waits for the gate";
+    clock.advance(1s);
+    sched.wake();
+    sched.drain();
+    for (const JobHandle& h : {fromList, fromVector, fromSpan, JobHandle(typed)})
+        EXPECT_EQ(h.state(), JobState::Cancelled);
+    EXPECT_EQ(none.state(), JobState::Completed);
+    EXPECT_EQ(afterGate.state(), JobState::Completed);
+    EXPECT_EQ(ran.load(), 2) << "only the job without predecessors and the gated one ran";
+    EXPECT_EQ(sched.stats().cancelled, 6u);
 }

@@ -4,7 +4,7 @@
 //   pullsched::Scheduler sched({.workers = 4});
 //   auto a = sched.post([] { load(); });
 //   auto b = sched.post([] { decode(); }, {.start = sched.now() + 2ms});
-//   sched.post([] { mix(); }, {}, {a, b});   // runs after a and b completed
+//   sched.post([] { mix(); }, {a, b});       // runs after a and b completed
 //   auto n = sched.post([] { return count(); });  // a JobHandleOf<int>
 //   sched.cancel(b);                          // if b has not started, it will not (nor mix)
 //   int v = n.get();                          // waits for n alone, helping meanwhile
@@ -114,6 +114,16 @@ class Scheduler {
         const std::vector<JobHandle> copied(std::ranges::begin(preds), std::ranges::end(preds));
         return post(std::forward<F>(work), opts, std::span<const JobHandle>(copied));
     }
+    /// Predecessors without options: `post(f, {a, b})`, `post(f, handles)`. An empty
+    /// `post(f, {})` picks the list, which is the same as no options.
+    template <class F>
+    auto post(F&& work, std::initializer_list<JobHandle> preds) {
+        return post(std::forward<F>(work), JobOptions{},
+                    std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+    template <class F, class Handles>
+    requires JobHandleRange<Handles>
+    auto post(F&& work, const Handles& preds) { return post(std::forward<F>(work), {}, preds); }
     /// As post(), without a handle (saves the reference count traffic).
     template <class F>
     void postDetached(F&& work, const JobOptions& opts = {},
@@ -134,6 +144,15 @@ class Scheduler {
     void postDetached(F&& work, const JobOptions& opts, std::initializer_list<JobHandle> preds) {
         postDetached(std::forward<F>(work), opts,
                      std::span<const JobHandle>(preds.begin(), preds.size()));
+    }
+    template <class F>
+    void postDetached(F&& work, std::initializer_list<JobHandle> preds) {
+        postDetached(std::forward<F>(work), JobOptions{}, preds);
+    }
+    template <class F, class Handles>
+    requires JobHandleRange<Handles>
+    void postDetached(F&& work, const Handles& preds) {
+        postDetached(std::forward<F>(work), JobOptions{}, preds);
     }
 
     /// Run a Task as a job (see Task.hpp): its first slice starts as a post's job would
