@@ -48,22 +48,25 @@ class SleepRecorder final : public Observer {
     Duration longest_{0};
 };
 
+/// `workers` workers reporting to `observer`.
+SchedulerConfig reportingTo(Observer& observer, unsigned workers) {
+    SchedulerConfig cfg;
+    cfg.workers = workers;
+    cfg.observer = &observer;
+    return cfg;
+}
+
 /// Two workers on an injected clock, reporting to `recorder`.
 SchedulerConfig twoWorkersOn(const ManualClock& clock, SleepRecorder& recorder) {
-    SchedulerConfig cfg;
-    cfg.workers = 2;
+    SchedulerConfig cfg = reportingTo(recorder, 2);
     cfg.clock = &clock;
-    cfg.observer = &recorder;
     return cfg;
 }
 }  // namespace
 
 TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsTowardsItNotOneIdleCycleAtATime) {
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 2;
-    cfg.observer = &recorder;
-    Scheduler sched(cfg);
+    Scheduler sched(reportingTo(recorder, 2));
     sched.postDetached([] {}, {.start = sched.now() + 1h});
     while (recorder.tendSleeps() == 0)
         std::this_thread::sleep_for(1ms);
@@ -92,10 +95,7 @@ TEST(SchedulerIdle, AnEarlierPostStillWakesTheTenderOfAFarHead) {
 
 TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 1;
-    cfg.observer = &recorder;
-    Scheduler sched(cfg);
+    Scheduler sched(reportingTo(recorder, 1));
     sched.postDetached([] {}, {.start = sched.now() + 1h});
     while (recorder.tendSleeps() == 0)
         std::this_thread::sleep_for(1ms);
@@ -322,9 +322,7 @@ class PlanRecorder final : public Observer {
 // strand only a later post's job. One worker, so it always holds the net.
 TEST(SchedulerIdle, TheSafetyNetIsShortOnlyWhileAJobIsOpen) {
     PlanRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 1;
-    cfg.observer = &recorder;
+    SchedulerConfig cfg = reportingTo(recorder, 1);
     cfg.idleSpin = Duration::zero();
     Scheduler sched(cfg);
     while (recorder.plans().empty())
