@@ -258,7 +258,8 @@ void idleWindow(benchmark::State& state, std::chrono::milliseconds window,
 
 /// Idle pullsched, with no job (far_job 0) or with one job an hour ahead (far_job 1),
 /// which keeps one worker tending the far head. rest_ms: idle time before the window. Right
-/// after activity (0) the window holds the parked workers' first safety-net checks (2 s);
+/// after activity (0) the window holds the first safety-net check (2 s) if a job is open
+/// (far_job 1; with none open the net's first period is 64 s);
 /// after 6.1 s it shows a scheduler that has been idle a while (the next checks come at
 /// 14 s: each quiet check doubles the period).
 void BM_Sched_IdleCpu(benchmark::State& state) {

@@ -109,7 +109,9 @@ SchedulerCore::WaitEnd SchedulerCore::sleepTowardsHead(TimePoint head, TimePoint
         const TimePoint headEnd = toSteady(until);
         TimePoint sleepEnd = headEnd;
         const bool net = wake_.safetyNet().take(w.index);
-        if (net) sleepEnd = std::min(sleepEnd, SteadyClock::now() + w.safetyNet.next(quiet));
+        if (net)
+            sleepEnd =
+                std::min(sleepEnd, SteadyClock::now() + w.safetyNet.next(quiet, allFinished()));
         const bool netFirst = sleepEnd < headEnd;
         observe(w, [&](Observer& o) {
             o.onSleep(w.index, SleepKind::TendNext,
@@ -177,7 +179,7 @@ SchedulerCore::WaitEnd SchedulerCore::park(bool quiet, Worker& w) {
     // Without the net (another waiting worker has it: parked, or the tender) the wait
     // ends only when notified.
     const bool net = wake_.safetyNet().take(w.index);
-    const Duration period = net ? w.safetyNet.next(quiet) : Duration::max();
+    const Duration period = net ? w.safetyNet.next(quiet, allFinished()) : Duration::max();
     const TimePoint netEnd = net ? SteadyClock::now() + period : kNoDeadline;
     observe(w, [&](Observer& o) { o.onSleep(w.index, SleepKind::Park, period); });
     wake_.park(key, netEnd);

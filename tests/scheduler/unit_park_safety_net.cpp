@@ -1,5 +1,5 @@
-// The parked worker's safety net: 2 s after activity, doubling while checks find nothing;
-// one parked worker at a time carries it.
+// The parked worker's safety net: 2 s after activity, doubling while checks find nothing,
+// 64 s at once with no job open; one parked worker at a time carries it.
 #include "detail/ParkSafetyNet.hpp"
 
 #include <gtest/gtest.h>
@@ -9,24 +9,32 @@ using pullsched::detail::ParkSafetyNet;
 
 TEST(ParkSafetyNet, StartsShortAfterActivity) {
     ParkSafetyNet net;
-    EXPECT_EQ(net.next(false), 2s);
-    EXPECT_EQ(net.next(false), 2s);
+    EXPECT_EQ(net.next(false, false), 2s);
+    EXPECT_EQ(net.next(false, false), 2s);
 }
 
 TEST(ParkSafetyNet, ChecksThatRanOutDoubleThePeriodUpToTheCap) {
     ParkSafetyNet net;
-    EXPECT_EQ(net.next(false), 2s);
+    EXPECT_EQ(net.next(false, false), 2s);
     for (auto expected : {4s, 8s, 16s, 32s, 64s, 64s, 64s})
-        EXPECT_EQ(net.next(true), expected);
+        EXPECT_EQ(net.next(true, false), expected);
 }
 
 TEST(ParkSafetyNet, ActivityResetsIt) {
     ParkSafetyNet net;
-    net.next(false);
-    net.next(true);
-    ASSERT_EQ(net.next(true), 8s);
-    EXPECT_EQ(net.next(false), 2s);  // notified, or ran a job, since the last park
-    EXPECT_EQ(net.next(true), 4s);
+    net.next(false, false);
+    net.next(true, false);
+    ASSERT_EQ(net.next(true, false), 8s);
+    EXPECT_EQ(net.next(false, false), 2s);  // notified, or ran a job, since the last park
+    EXPECT_EQ(net.next(true, false), 4s);
+}
+
+TEST(ParkSafetyNet, WithNoJobOpenItTakesTheCapAtOnce) {
+    ParkSafetyNet net;
+    EXPECT_EQ(net.next(false, true), 64s);  // after activity too: nothing can be stranded
+    EXPECT_EQ(net.next(true, true), 64s);
+    EXPECT_EQ(net.next(false, false), 2s);  // a job open again, the worker active
+    EXPECT_EQ(net.next(true, false), 4s);
 }
 
 TEST(SafetyNetHolder, OneHolderAtATime) {

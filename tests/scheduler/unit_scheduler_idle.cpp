@@ -48,22 +48,25 @@ class SleepRecorder final : public Observer {
     Duration longest_{0};
 };
 
+/// `workers` workers reporting to `observer`.
+SchedulerConfig reportingTo(Observer& observer, unsigned workers) {
+    SchedulerConfig cfg;
+    cfg.workers = workers;
+    cfg.observer = &observer;
+    return cfg;
+}
+
 /// Two workers on an injected clock, reporting to `recorder`.
 SchedulerConfig twoWorkersOn(const ManualClock& clock, SleepRecorder& recorder) {
-    SchedulerConfig cfg;
-    cfg.workers = 2;
+    SchedulerConfig cfg = reportingTo(recorder, 2);
     cfg.clock = &clock;
-    cfg.observer = &recorder;
     return cfg;
 }
 }  // namespace
 
 TEST(SchedulerIdle, TheTenderOfAFarHeadSleepsTowardsItNotOneIdleCycleAtATime) {
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 2;
-    cfg.observer = &recorder;
-    Scheduler sched(cfg);
+    Scheduler sched(reportingTo(recorder, 2));
     sched.postDetached([] {}, {.start = sched.now() + 1h});
     while (recorder.tendSleeps() == 0)
         std::this_thread::sleep_for(1ms);
@@ -92,10 +95,7 @@ TEST(SchedulerIdle, AnEarlierPostStillWakesTheTenderOfAFarHead) {
 
 TEST(SchedulerIdle, UntimedAndDuePostsWakeTheOnlyWorkerWhileItTendsAFarHead) {
     SleepRecorder recorder;
-    SchedulerConfig cfg;
-    cfg.workers = 1;
-    cfg.observer = &recorder;
-    Scheduler sched(cfg);
+    Scheduler sched(reportingTo(recorder, 1));
     sched.postDetached([] {}, {.start = sched.now() + 1h});
     while (recorder.tendSleeps() == 0)
         std::this_thread::sleep_for(1ms);
@@ -294,5 +294,53 @@ TEST(SchedulerIdle, TheTenderOrTheParkedWorkerCarriesTheSafetyNet) {
         std::this_thread::sleep_for(1ms);
     for (const long nets : recorder.netsWhileTending())
         EXPECT_EQ(nets, 1);
+    EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
+}
+
+namespace {
+/// The planned length of every park and tender sleep, in order.
+class PlanRecorder final : public Observer {
+  public:
+    void onSleep(unsigned, SleepKind kind, Duration planned) override {
+        if (kind != SleepKind::Park && kind != SleepKind::TendNext) return;
+        std::lock_guard lock(mutex_);
+        plans_.emplace_back(kind, planned);
+    }
+    std::vector<std::pair<SleepKind, Duration>> plans() {
+        std::lock_guard lock(mutex_);
+        return plans_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<std::pair<SleepKind, Duration>> plans_;
+};
+}  // namespace
+
+// The safety net is short (2 s) for jobs open when the last worker went to sleep; with
+// none open it takes its longest period (64 s) at once, since then a lost wake-up could
+// strand only a later post's job. One worker, so it always holds the net.
+TEST(SchedulerIdle, TheSafetyNetIsShortOnlyWhileAJobIsOpen) {
+    PlanRecorder recorder;
+    SchedulerConfig cfg = reportingTo(recorder, 1);
+    cfg.idleSpin = Duration::zero();
+    Scheduler sched(cfg);
+    while (recorder.plans().empty())
+        std::this_thread::sleep_for(1ms);  // the worker parks, nothing posted yet
+    EXPECT_EQ(recorder.plans()[0], std::make_pair(SleepKind::Park, Duration(64s)));
+
+    sched.postDetached([] {}, {.start = sched.now() + 1h});  // wakes it to tend the job
+    auto tending = [&recorder] {
+        const auto plans = recorder.plans();
+        return std::ranges::find(plans, SleepKind::TendNext,
+                                 &std::pair<SleepKind, Duration>::first) != plans.end();
+    };
+    while (!tending())
+        std::this_thread::sleep_for(1ms);
+    const auto plans = recorder.plans();
+    const auto first =
+        std::ranges::find(plans, SleepKind::TendNext, &std::pair<SleepKind, Duration>::first);
+    // An hour away, but the net (2 s: the worker was notified, a job is open) comes first.
+    EXPECT_LE(first->second, 2s);
     EXPECT_EQ(sched.shutdown(ShutdownMode::Cancel).cancelled, 1u);
 }

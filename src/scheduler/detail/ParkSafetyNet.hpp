@@ -14,15 +14,25 @@ namespace pullsched::detail {
 /// to 64 s. This is one worker's period; SafetyNetHolder says which waiting worker has the
 /// net. A check costs ~50 us of CPU (timer, two context switches, one look at the queues);
 /// at a fixed 2 s two idle workers spent 0.06-0.08 ms/s on nothing but checks.
+///
+/// With no job open (every posted job ended) the period is 64 s at once: a lost wake-up
+/// can strand only a later post's job, and that one already waited for whatever was left
+/// of the holder's period, up to 64 s (a post wakes some worker, not the holder). The
+/// short period is for jobs open when the last worker went to sleep.
 class ParkSafetyNet {
   public:
     static constexpr Duration kFirst = std::chrono::seconds(2);
     static constexpr Duration kMax = std::chrono::seconds(64);
 
     /// The period for the coming park. `lastRanOut`: the last park ended by its period and
-    /// the worker has run no job since (else the net starts short again).
-    Duration next(bool lastRanOut) noexcept {
-        period_ = lastRanOut ? std::min(2 * period_, kMax) : kFirst;
+    /// the worker has run no job since (else the net starts short again). `noneOpen`:
+    /// every job posted so far has ended.
+    Duration next(bool lastRanOut, bool noneOpen) noexcept {
+        if (noneOpen) {
+            period_ = kMax;
+        } else {
+            period_ = lastRanOut ? std::min(2 * period_, kMax) : kFirst;
+        }
         return period_;
     }
 
