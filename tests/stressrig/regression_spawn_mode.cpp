@@ -1,8 +1,10 @@
 // End-to-end runs of --mode=spawn on small recursions: every run counted and verified, the
 // figures recomputed from the runs the envelope reports (ns per call, the ratio to oneTBB,
-// the speed-up), one CSV row per shape, backend and worker count; bad input exits 2 with
-// nothing written; SIGINT inside a long recursion abandons it and says so, and one in the
-// pause before a run (--settle) ends the run there. No timing is asserted.
+// the speed-up), one CSV row per shape, backend and worker count; pullsched's coroutine
+// idiom (pullsched-coro) among them, with its idiom in --help and the JSON, and refused by
+// the modes that run graphs or streams; bad input exits 2 with nothing written; SIGINT inside a
+// long recursion abandons it and says so, and one in the pause before a run (--settle) ends the run
+// there. No timing is asserted.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,15 +30,35 @@ using rigtest::rig;
 
 namespace {
 
-/// The backends of --backends=all in this build (RigTestSupport.hpp says why TSan differs).
+/// The runners of --backends=all in this build (RigTestSupport.hpp says why TSan differs):
+/// the backends, and pullsched's coroutine idiom right after pullsched.
 std::vector<std::string> backends() {
-    return rigtest::runnableBackends();
+    std::vector<std::string> out = rigtest::runnableBackends();
+    out.insert(out.begin() + 1, "pullsched-coro");
+    return out;
+}
+
+std::string backendsOption() {
+    std::string list;
+    for (const std::string& b : backends())
+        list += (list.empty() ? "" : ",") + b;
+    return "--backends=" + list;
 }
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Help text with every run of blanks and line breaks as one space: wrapped lines read whole.
+std::string squeezed(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        const bool blank = c == ' ' || c == '\n';
+        if (!(blank && (out.empty() || out.back() == ' '))) out += blank ? ' ' : c;
+    }
+    return out;
 }
 
 const json* backendOf(const json& shape, const std::string& name) {
@@ -52,7 +74,7 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     const Result r =
         rig("--mode=spawn --shapes=fib:12,skynet:2 --workers=1,2 --reps=3 "
             "--backend-warmup=1 --settle=1ms --quiet --no-render --json --out=. " +
-                rigtest::runnableBackendsOption(),
+                backendsOption(),
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const fs::path run = rigtest::latestRun(dir);  // --out=.
@@ -74,6 +96,8 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     const bool withTbb = backendOf(fib, "tbb") != nullptr;
     for (const json& shape : res.at("shapes")) {
         ASSERT_EQ(shape.at("backends").size(), backends().size());
+        for (std::size_t i = 0; i < backends().size(); ++i)
+            EXPECT_EQ(shape.at("backends")[i].at("name"), backends()[i]);
         const double calls = shape.at("calls");
         const json* tbb = backendOf(shape, "tbb");
         for (const json& b : shape.at("backends")) {
@@ -150,6 +174,9 @@ TEST(SpawnMode, BadInputExitsTwoWithNothingWritten) {
              {"--shapes=skynet:", "--shapes: 'skynet:': the size must be a whole number"},
              {"--workers=0", "--workers"},
              {"--backends=nope", "--backends: "},
+             {"--backends=pullsched-coro,pool,pullsched-coro",
+              "invalid --backends='pullsched-coro,pool,pullsched-coro': pullsched-coro is given "
+              "twice"},
          }) {
         const fs::path dir = rigtest::scratch("spawn", "bad");
         const Result r = rig("--mode=spawn --quiet --out=out " + c.args, dir);
@@ -207,5 +234,52 @@ TEST(SpawnMode, SigintInTheSettlePauseEndsTheRunThere) {
     EXPECT_EQ(e.at("partial"), true);
     EXPECT_EQ(e.at("warnings").dump().find("abandoned"), std::string::npos) << e.at("warnings");
     EXPECT_LT(e.at("result").at("shapes")[0].at("backends")[0].at("points")[0].at("runs"), 1001u);
+    fs::remove_all(dir);
+}
+
+// pullsched-coro is an idiom of work that jobs create, not a backend: --mode=spawn lists it
+// with its idiom, takes it in "all" and reports it; a mode that runs graphs or streams
+// neither lists nor accepts it, and its "all" runs the backends as before.
+TEST(SpawnMode, TheCoroutineIdiomIsSpawnsAlone) {
+    const fs::path dir = rigtest::scratch("spawn", "coro");
+    const Result help = rig("--mode=spawn --help", dir);
+    ASSERT_EQ(help.code, 0) << help.err;
+    const std::string idiom = "pullsched-coro (a call is a Task (C++20 coroutine)";
+    EXPECT_NE(squeezed(help.out).find(idiom), std::string::npos) << help.out;
+    for (const char* mode : {"granularity", "run", "open"}) {
+        const Result other = rig(std::string("--mode=") + mode + " --help", dir);
+        ASSERT_EQ(other.code, 0) << mode << other.err;
+        EXPECT_EQ(other.out.find("pullsched-coro"), std::string::npos) << mode;
+        EXPECT_NE(other.out.find("pullsched"), std::string::npos) << mode;
+    }
+    for (const char* args : {"--mode=granularity --graphs=isolated:8 --sizes=1us --reps=1",
+                             "--mode=run --nodes=16 --load=20us --reps=1",
+                             "--mode=open --duration=50ms --warmup=0s"}) {
+        const Result r = rig(std::string(args) + " --backends=pullsched-coro --out=out", dir);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find("--backends: unknown backend 'pullsched-coro' (known: pullsched, "
+                             "tbb, openmp, asio, pool, or all)"),
+                  std::string::npos)
+            << args << "\n"
+            << r.err;
+        EXPECT_FALSE(fs::exists(dir / "out")) << args;
+    }
+    const Result run =
+        rig("--mode=spawn --shapes=fib:10,skynet:2 --workers=1,2 --reps=2 --settle=0s --quiet "
+            "--no-render --json --backends=pullsched,pullsched-coro --out=out",
+            dir);
+    ASSERT_EQ(run.code, 0) << run.out << run.err;
+    const json e = rigtest::stdoutEnvelope(run);
+    EXPECT_TRUE(e.at("failures").empty()) << e.at("failures");
+    for (const json& shape : e.at("result").at("shapes")) {
+        const json* coro = backendOf(shape, "pullsched-coro");
+        ASSERT_NE(coro, nullptr) << shape.at("name");
+        EXPECT_NE(coro->at("idiom").get<std::string>().find("co_awaits"), std::string::npos);
+        EXPECT_NE(coro->at("idiom"), backendOf(shape, "pullsched")->at("idiom"));
+        for (const json& p : coro->at("points")) {
+            EXPECT_EQ(p.at("runs"), 3u) << shape.at("name");  // 1 warm-up + 2, each right
+            EXPECT_EQ(p.at("verified"), 3u) << shape.at("name");
+        }
+    }
     fs::remove_all(dir);
 }

@@ -94,8 +94,9 @@ json metg() {
                 {{"graph", "grid-4x4"}, {"backends", none}}}}}}};
 }
 
-/// --mode=spawn: one shape, 1 and 2 workers; tbb's 2-worker run missing.
-json spawn() {
+/// --mode=spawn: one shape, 1 and 2 workers; tbb's 2-worker run missing; with `coro`,
+/// pullsched's coroutine idiom too (after pullsched, as the rig lists it).
+json spawn(bool coro = false) {
     auto point = [](unsigned w, json ns, json speedUp) {
         return json{{"workers", w},
                     {"runs", 3},
@@ -109,6 +110,9 @@ json spawn() {
          {{{"name", "pullsched"}, {"points", {point(1, 60.0, 1.0), point(2, 36.0, 1.667)}}},
           {{"name", "tbb"}, {"points", {point(1, 110.0, 1.0), point(2, nullptr, nullptr)}}},
           {{"name", "asio"}, {"points", {point(1, 150.0, 1.0), point(2, 450.0, 0.333)}}}}}};
+    const json tasks = {{"name", "pullsched-coro"},
+                        {"points", {point(1, 90.0, 1.0), point(2, 54.0, 1.667)}}};
+    if (coro) shape["backends"].insert(shape["backends"].begin() + 1, tasks);
     return {{"mode", "spawn"},
             {"environment", environment(0.75)},
             {"result", {{"workers", {1, 2}}, {"shapes", {shape}}}}};
@@ -135,6 +139,38 @@ TEST(PeersTable, SpawnRowsPerShapeAndWorkerCount) {
         << o;
     EXPECT_NE(o.find("- spawn: load average 0.75 → 0.75"), std::string::npos) << o;
     EXPECT_NE(o.find("- spawn: 18 of 18 runs verified"), std::string::npos) << o;
+}
+
+// pullsched-coro has a table of its own beside pullsched's continuations and oneTBB, with
+// the ratios of the medians; the backends' tables keep their columns; a run without it
+// (written before it existed) has no such table.
+TEST(PeersTable, SpawnCoroutinesBesideContinuations) {
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    for (const bool coro : {true, false}) {
+        rigtest::TempDir dir("peers");
+        write(dir.path / "efficiency", efficiency());
+        write(dir.path / "spawn", spawn(coro));
+        const rigtest::CommandRun r =
+            rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+        ASSERT_EQ(r.status, 0) << r.output;
+        const std::string& o = r.output;
+        EXPECT_NE(o.find("| fib-25, 1 worker | **60** | 110 | 150 |"), std::string::npos) << o;
+        const std::size_t table = o.find("**pullsched's coroutines**");
+        EXPECT_EQ(table != std::string::npos, coro) << o;
+        if (!coro) continue;
+        EXPECT_NE(o.find("| | continuations | coroutines | coroutines / continuations | tbb | "
+                         "coroutines / tbb |",
+                         table),
+                  std::string::npos)
+            << o;
+        EXPECT_NE(o.find("| fib-25, 1 worker | 60 | 90 | 1.50 | 110 | 0.82 |", table),
+                  std::string::npos)
+            << o;
+        EXPECT_NE(o.find("| fib-25, 2 workers | 36 | 54 | 1.50 | n/a | n/a |", table),
+                  std::string::npos)
+            << o;
+        EXPECT_NE(o.find("- spawn: 24 of 24 runs verified"), std::string::npos) << o;
+    }
 }
 
 TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {

@@ -38,6 +38,12 @@ TWIN = {"Post": "Post", "Batch": "Post", "Exec": "Exec", "BatchExec": "Exec"}
 # Skynet) or by the wall time of one iteration (the Spawn16 cases).
 RECURSIVE = [("Fib", "Fib"), ("Skynet", "Skynet"), ("Spawn16", "Spawn16"),
              ("BatchSpawn16", "Spawn16")]
+# CoroutineBench.cpp: the recursions written with Tasks (BM_Coro_*, one worker and the
+# helping caller: two threads), run with pullsched's benchmarks and set beside their
+# continuation-style (BM_Sched_*) and oneTBB (BM_Tbb_*) twins on two threads
+# (coroutine_section).
+LIBS["pullsched"] += r"|^BM_Coro_(Fib|Skynet|SkynetWhenAll)/"
+CORO = [("Fib", "Fib"), ("Skynet", "Skynet"), ("SkynetWhenAll", "Skynet")]
 GRAPHS = ["Burst16", "Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
 SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps", "moves"]
@@ -158,6 +164,39 @@ def recursive_section(runs, has_before):
     return lines + [""]
 
 
+def coroutine_section(runs):
+    """CoroutineBench.cpp beside RecursiveBench.cpp: each BM_Coro_ case (two threads) with
+    the BM_Sched_ and BM_Tbb_ case of its size at workers:2, ns per call, and the ratios of
+    the medians. None when the rounds ran no BM_Coro_ benchmark."""
+    def size(name):  # "BM_Coro_Fib/n:25/min_time:0.500/real_time" -> "n:25"
+        return next((p for p in name.split("/")[1:] if p.startswith(("n:", "depth:"))), "")
+
+    def values(lib, prefix, c, workers=""):
+        return collect(runs, lib, lambda n: n.startswith(prefix) and size(n) == c
+                       and workers in n, "ns_per_call")
+
+    lines = ["## Coroutines (CoroutineBench) beside continuations and oneTBB (RecursiveBench) "
+             "on two threads: ns per call, median of rounds (min–max)", "",
+             "| benchmark | coroutines | spread | continuations | oneTBB | coro / cont "
+             "| coro / oneTBB |", "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = 0
+    for mine, twin in CORO:
+        prefix = f"BM_Coro_{mine}/"
+        cases = sorted({size(b["name"]) for (l, _), bs in runs.items() if l == "pullsched"
+                        for b in bs if b["name"].startswith(prefix)})
+        for c in cases:
+            k = values("pullsched", prefix, c)
+            s = values("pullsched", f"BM_Sched_{twin}/", c, "/workers:2/")
+            t = values("tbb", f"BM_Tbb_{twin}/", c, "/workers:2/")
+            ratio = lambda a, b: (f"{statistics.median(a) / statistics.median(b):.2f}"
+                                  if a and b else "-")
+            lines.append(f"| {mine}/{c} | {' | '.join(spread(k, '{:.1f}'))} | "
+                         f"{spread(s, '{:.1f}')[0]} | {spread(t, '{:.1f}')[0]} | {ratio(k, s)} "
+                         f"| {ratio(k, t)} |")
+            rows += 1
+    return lines + [""] if rows else []
+
+
 def summarize(out_dir):
     runs = load_runs(out_dir)
     rounds = sorted({r for (_, r) in runs})
@@ -231,6 +270,7 @@ def summarize(out_dir):
     lines.append("")
 
     lines += recursive_section(runs, has_before)
+    lines += coroutine_section(runs)
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
     # cpu_ms_per_s: the whole process, the benchmark's own thread included;

@@ -166,6 +166,39 @@ def spawn_tables(result, backends):
     return lines
 
 
+def spawn_coroutine_table(result):
+    """pullsched's two idioms of work that jobs create side by side: its coroutines
+    (`pullsched-coro`, Tasks that spawn and co_await) beside its continuations (`pullsched`,
+    posts and join counters), with oneTBB's figure and the ratios of the medians. None when
+    the spawn run has no pullsched-coro (a result written before it existed)."""
+    def median(shape, backend, w):
+        for b in shape["backends"]:
+            if b["name"] == backend:
+                p = next((p for p in b["points"] if p["workers"] == w), {})
+                return num(p.get("ns_per_call_median"))
+        return None
+
+    def ratio(a, b):
+        return "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+    shapes = result.get("shapes", [])
+    if not any(b["name"] == "pullsched-coro" for s in shapes for b in s["backends"]):
+        return []
+    ns = lambda v: "n/a" if v is None else f"{v:.0f}"
+    lines = ["**pullsched's coroutines** in that work (`pullsched-coro`: a call is a Task that "
+             "spawns its children and co_awaits them, its job suspended meanwhile) beside its "
+             "continuations (`pullsched`: posts from the job, join counters); ns per call and "
+             "the ratios of the medians:", "",
+             "| | continuations | coroutines | coroutines / continuations | tbb "
+             "| coroutines / tbb |", "|---|---:|---:|---:|---:|---:|"]
+    for shape in shapes:
+        for w in result.get("workers", []):
+            cont, coro, tbb = (median(shape, b, w) for b in ("pullsched", "pullsched-coro", "tbb"))
+            lines.append(f"| {shape['name']}, {w} worker{'' if w == 1 else 's'} | {ns(cont)} | "
+                         f"{ns(coro)} | {ratio(coro, cont)} | {ns(tbb)} | {ratio(coro, tbb)} |")
+    return lines + [""]
+
+
 def environment_line(name, e):
     env = e.get("environment", {})
     return (
@@ -281,6 +314,7 @@ def main():
     spawn = runs["spawn"]
     if spawn:
         lines += spawn_tables(spawn["result"], backends)
+        lines += spawn_coroutine_table(spawn["result"])
 
     lines.append("Load average during each run (2 cores; above ~1 the figures include "
                  "competition for the CPU):")

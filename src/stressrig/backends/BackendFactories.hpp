@@ -25,5 +25,6 @@ std::unique_ptr<RecursionRunner> makeTbbRecursionRunner(const BackendInfo& info)
 std::unique_ptr<RecursionRunner> makeOpenMpRecursionRunner(const BackendInfo& info);
 std::unique_ptr<RecursionRunner> makeAsioRecursionRunner(const BackendInfo& info);
 std::unique_ptr<RecursionRunner> makePoolRecursionRunner(const BackendInfo& info);
+std::unique_ptr<RecursionRunner> makePullschedCoroutineRecursionRunner(const BackendInfo& info);
 
 }  // namespace pullsched::rig

@@ -4,6 +4,7 @@
 // capabilities from that entry, so a name is spelt once.
 
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "backends/StartTimes.hpp"
@@ -18,6 +19,14 @@ struct BackendInfo;
 using GraphRunnerFactory = std::unique_ptr<GraphRunner> (*)(const BackendInfo&);
 using StreamRunnerFactory = std::unique_ptr<StreamRunner> (*)(const BackendInfo&);
 using RecursionRunnerFactory = std::unique_ptr<RecursionRunner> (*)(const BackendInfo&);
+
+/// A further idiom of a backend for work that its jobs create, which --mode=spawn runs
+/// beside the backend's own under a name of its own (BackendRegistry::recursionNames()).
+/// No other mode knows the name: it is not a backend.
+struct RecursionVariant {
+    std::string_view name;  ///< --backends name in --mode=spawn, JSON name: "pullsched-coro"
+    RecursionRunnerFactory makeRunner = nullptr;  ///< given the backend's BackendInfo
+};
 
 struct BackendInfo {
     std::string_view name;     ///< --backends name, JSON key
@@ -44,6 +53,8 @@ struct BackendInfo {
     GraphRunnerFactory makeGraphRunner = nullptr;
     StreamRunnerFactory makeStreamRunner = nullptr;
     RecursionRunnerFactory makeRecursionRunner = nullptr;
+    /// Its further idioms of the same recursion (pullsched: Tasks), listed after it.
+    std::span<const RecursionVariant> recursionVariants{};
 
     bool runsGraphs() const noexcept { return makeGraphRunner != nullptr; }
     bool runsStreams() const noexcept { return makeStreamRunner != nullptr; }

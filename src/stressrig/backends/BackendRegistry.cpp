@@ -10,6 +10,11 @@ namespace pullsched::rig {
 
 namespace {
 
+constexpr std::array kPullschedVariants{
+    RecursionVariant{.name = "pullsched-coro",
+                     .makeRunner = &makePullschedCoroutineRecursionRunner},
+};
+
 constexpr std::array kBackends{
     BackendInfo{
         .name = "pullsched",
@@ -28,6 +33,7 @@ constexpr std::array kBackends{
         .makeGraphRunner = &makePullschedGraphRunner,
         .makeStreamRunner = &makePullschedStreamRunner,
         .makeRecursionRunner = &makePullschedRecursionRunner,
+        .recursionVariants = kPullschedVariants,
     },
     BackendInfo{
         .name = "tbb",
@@ -87,13 +93,37 @@ constexpr std::array kBackends{
     },
 };
 
-std::string knownList() {
+std::string knownList(const std::vector<std::string>& known) {
     std::string s;
-    for (const BackendInfo& b : kBackends) {
+    for (const std::string& name : known) {
         if (!s.empty()) s += ", ";
-        s += b.name;
+        s += name;
     }
     return s;
+}
+
+/// "a,b,c" or "all" → names of `known` in the order given (duplicates removed).
+std::vector<std::string> parseNames(std::string_view list, const std::vector<std::string>& known) {
+    if (list == "all") return known;
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t comma = list.find(',', from);
+        const std::string_view item = list.substr(
+            from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
+        if (item.empty())
+            throw std::invalid_argument("empty backend name in '" + std::string(list) +
+                                        "' (known: " + knownList(known) + ", or all)");
+        if (item == "all")
+            throw std::invalid_argument("'all' cannot be combined with other backend names");
+        if (std::find(known.begin(), known.end(), item) == known.end())
+            throw std::invalid_argument("unknown backend '" + std::string(item) +
+                                        "' (known: " + knownList(known) + ", or all)");
+        if (std::find(out.begin(), out.end(), item) == out.end()) out.emplace_back(item);
+        if (comma == std::string_view::npos) break;
+        from = comma + 1;
+    }
+    return out;
 }
 
 }  // namespace
@@ -113,7 +143,7 @@ const BackendInfo& BackendRegistry::find(std::string_view name) {
     for (const BackendInfo& b : kBackends)
         if (b.name == name) return b;
     throw std::invalid_argument("unknown backend '" + std::string(name) +
-                                "' (known: " + knownList() + ", or all)");
+                                "' (known: " + knownList(names()) + ", or all)");
 }
 
 std::unique_ptr<GraphRunner> BackendRegistry::graphRunner(std::string_view name) {
@@ -132,6 +162,9 @@ std::unique_ptr<StreamRunner> BackendRegistry::streamRunner(std::string_view nam
 }
 
 std::unique_ptr<RecursionRunner> BackendRegistry::recursionRunner(std::string_view name) {
+    for (const BackendInfo& b : kBackends)
+        for (const RecursionVariant& v : b.recursionVariants)
+            if (v.name == name) return v.makeRunner(b);
     const BackendInfo& b = find(name);
     if (!b.runsRecursion())
         throw std::invalid_argument("backend '" + std::string(name) +
@@ -139,28 +172,22 @@ std::unique_ptr<RecursionRunner> BackendRegistry::recursionRunner(std::string_vi
     return b.makeRecursionRunner(b);
 }
 
-std::vector<std::string> BackendRegistry::parseList(std::string_view list) {
-    if (list == "all") return names();
+std::vector<std::string> BackendRegistry::recursionNames() {
     std::vector<std::string> out;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t comma = list.find(',', from);
-        const std::string_view item = list.substr(
-            from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
-        if (item.empty())
-            throw std::invalid_argument("empty backend name in '" + std::string(list) +
-                                        "' (known: " + knownList() + ", or all)");
-        if (item == "all")
-            throw std::invalid_argument("'all' cannot be combined with other backend names");
-        if (std::none_of(kBackends.begin(), kBackends.end(),
-                         [&](const BackendInfo& b) { return b.name == item; }))
-            throw std::invalid_argument("unknown backend '" + std::string(item) +
-                                        "' (known: " + knownList() + ", or all)");
-        if (std::find(out.begin(), out.end(), item) == out.end()) out.emplace_back(item);
-        if (comma == std::string_view::npos) break;
-        from = comma + 1;
+    for (const BackendInfo& b : kBackends) {
+        if (b.runsRecursion()) out.emplace_back(b.name);
+        for (const RecursionVariant& v : b.recursionVariants)
+            out.emplace_back(v.name);
     }
     return out;
+}
+
+std::vector<std::string> BackendRegistry::parseList(std::string_view list) {
+    return parseNames(list, names());
+}
+
+std::vector<std::string> BackendRegistry::parseRecursionList(std::string_view list) {
+    return parseNames(list, recursionNames());
 }
 
 }  // namespace pullsched::rig

@@ -1,12 +1,7 @@
-// pullsched: a job posts its children from the job (postDetached), which keeps them with
-// its worker, newest first, and idle workers steal the oldest. Threads that run jobs:
-// `workers`, as in every backend, the caller counted as oneTBB's and OpenMP's count theirs:
-// `workers - 1` workers and the caller, which posts the root and helps in drain()
-// (helpWhileWaiting), so the recursion starts on a running thread as it does in oneTBB's
-// arena. With one thread the caller cannot help (a scheduler has a worker): one worker,
-// and the caller waits. Measured against `workers` workers and a caller that only waits
-// (--settle=20ms, medians of 7 runs, 2 threads, two sets): fib-15 96-119 -> 65-76 ns per
-// call, skynet-3 171-195 -> 96-108, fib-25 and skynet-5 alike within their spread.
+// pullsched in the continuation idiom: a job posts its children from the job
+// (postDetached), which keeps them with its worker, newest first, and idle workers steal
+// the oldest. Threads as RecursionSchedulerConfig.hpp says: the caller posts the root and
+// helps in drain().
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -16,6 +11,7 @@
 #include "backends/BackendFactories.hpp"
 #include "backends/PostedRecursion.hpp"
 #include "backends/RecursionRunner.hpp"
+#include "backends/RecursionSchedulerConfig.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::rig {
@@ -32,12 +28,7 @@ class PullschedRecursion final : public RecursionRunner {
                "worker, the caller waits)";
     }
     void prepare(unsigned workers) override {
-        if (workers == 0) throw std::invalid_argument("pullsched recursion: 0 workers");
-        SchedulerConfig cfg;
-        const bool callerHelps = workers > 1;
-        cfg.workers = callerHelps ? workers - 1 : workers;
-        cfg.helpWhileWaiting = callerHelps;
-        scheduler_ = std::make_unique<Scheduler>(cfg);
+        scheduler_ = std::make_unique<Scheduler>(recursionSchedulerConfig(workers, "pullsched"));
         post_ = Post{scheduler_.get()};
     }
     RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {

@@ -1,8 +1,9 @@
 #pragma once
 // A backend's recursion capability: running work that its own jobs create (Recursion.hpp),
 // each backend in its own idiom, so that the rig compares what a user of that runtime
-// would write: pullsched posts from the job (postDetached) and sums with join counters;
-// oneTBB runs a task_group per call and waits in it; OpenMP creates tasks and waits with
+// would write: pullsched posts from the job (postDetached) and sums with join counters,
+// or, in its coroutine idiom (pullsched-coro), spawns Tasks and co_awaits them; oneTBB
+// runs a task_group per call and waits in it; OpenMP creates tasks and waits with
 // taskwait; Boost.Asio and the pool post from the handler and sum with join counters.
 //
 //   std::unique_ptr<RecursionRunner> r = BackendRegistry::recursionRunner("tbb");

@@ -22,6 +22,10 @@ namespace pullsched::rig {
 struct BackendOptions {
     std::string backends{BackendRegistry::kDefault};
     unsigned warmup = 1;
+    /// The names --backends accepts and "all" stands for: the backends, or, for
+    /// --mode=spawn, BackendRegistry::parseRecursionList (the backends and their further
+    /// recursion idioms).
+    std::vector<std::string> (*parse)(std::string_view) = &BackendRegistry::parseList;
 
     void declare(OptionTable& t) {
         t.group("Backends");
@@ -46,10 +50,10 @@ struct BackendOptions {
 
     /// --backends alone, with a mode's own help (a mode that has no warm-up runs).
     void declareList(OptionTable& t, std::string help) {
-        t.text("backends", backends, "LIST", std::move(help), [](const std::string& v) {
+        t.text("backends", backends, "LIST", std::move(help), [read = parse](const std::string& v) {
             std::vector<std::string> names;
             try {
-                names = BackendRegistry::parseList(v);
+                names = read(v);
             } catch (const std::invalid_argument& e) {
                 throw UsageError(std::string("--backends: ") + e.what());
             }
@@ -89,7 +93,7 @@ struct BackendOptions {
         return n.size() > 1 ? n : std::vector<std::string>{};
     }
 
-    std::vector<std::string> names() const { return BackendRegistry::parseList(backends); }
+    std::vector<std::string> names() const { return parse(backends); }
 
     /// The chosen backends without `capability` (a BackendInfo flag), in --backends order.
     std::vector<std::string> lacking(bool BackendInfo::*capability) const {

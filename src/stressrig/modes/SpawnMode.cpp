@@ -140,12 +140,13 @@ class SpawnMode final : public Mode {
                    "starts from idle workers; 0: back to back");
         t.group("Backends");
         std::string names;
-        for (const BackendInfo& b : BackendRegistry::all())
-            names += (names.empty() ? "" : ", ") + std::string(b.name);
+        for (const std::string& b : BackendRegistry::recursionNames())
+            names += fmt::format("{}{} ({})", names.empty() ? "" : "; ", b,
+                                 BackendRegistry::recursionRunner(b)->idiom());
         backends_.declareList(
-            t, fmt::format("schedulers that run the recursions, each in its own idiom (the "
-                           "report says how), comma-separated, or all: {}; the ratios are taken "
-                           "against {} when it runs",
+            t, fmt::format("schedulers that run the recursions, each in its own idiom, "
+                           "comma-separated, or all: {}. The ratios are taken against {} when "
+                           "it runs",
                            names, kReference));
         t.count("backend-warmup", backends_.warmup, 0, 100,
                 "untimed runs of each shape, backend and worker count before the measured ones");
@@ -331,6 +332,9 @@ class SpawnMode final : public Mode {
             workers, reps_, backends_.warmup, durationText(settle_)));
         const bool withReference =
             std::find(backendList_.begin(), backendList_.end(), kReference) != backendList_.end();
+        std::size_t nameWidth = 10;  // the names line up (pullsched-coro is longer)
+        for (const std::string& b : backendList_)
+            nameWidth = std::max(nameWidth, b.size());
         for (const SpawnShapeResult& s : m.shapes) {
             text.push_back(fmt::format("{}: {} calls, result {}", recursionLabel(s.shape),
                                        callCount(s.shape), expectedResult(s.shape)));
@@ -339,8 +343,8 @@ class SpawnMode final : public Mode {
                     const SpawnPoint& p = series.points[wi];
                     const auto ns = [](double v) { return fmt::format("{:.1f}", v); };
                     std::string line =
-                        fmt::format("  {:<10} {:>11}: {:>7} ns per call [{} .. {}], {} runs",
-                                    series.backend, workersText(p.workers),
+                        fmt::format("  {:<{}} {:>11}: {:>7} ns per call [{} .. {}], {} runs",
+                                    series.backend, nameWidth, workersText(p.workers),
                                     textOr(p.nsPerCall.median, ns), textOr(p.nsPerCall.min, ns),
                                     textOr(p.nsPerCall.max, ns), p.nsPerCall.count);
                     if (withReference && series.backend != kReference)
@@ -504,7 +508,7 @@ class SpawnMode final : public Mode {
     std::vector<unsigned> workers_{1, 2};
     unsigned reps_ = 5;
     Duration settle_ = std::chrono::milliseconds(20);
-    BackendOptions backends_;
+    BackendOptions backends_{.parse = &BackendRegistry::parseRecursionList};
     std::vector<RecursionShape> shapeList_;
     std::vector<std::string> backendList_;
     bool traceJson_ = false;  ///< only to refuse --trace-json with a reason
