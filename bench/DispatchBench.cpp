@@ -735,6 +735,7 @@ void BM_Tbb_Exec(benchmark::State& state, GraphId id) {
     if (const auto err = tbbWarmUp(arena, dag, true); !err.empty())
         return state.SkipWithError(err.c_str());
     double timedNs = 0;
+    std::vector<double> iterationNs;
     for (auto _ : state) {
         double ns = 0;
         arena.execute([&] {
@@ -746,8 +747,10 @@ void BM_Tbb_Exec(benchmark::State& state, GraphId id) {
             ns = static_cast<double>((SteadyClock::now() - t0).count());
         });
         timedNs += ns;
+        iterationNs.push_back(ns);
         state.SetIterationTime(ns * 1e-9);
     }
+    medianCounter(state, dag.n, iterationNs);  // as pullsched's Exec, BatchExec and Timed
     jobCounters(state, dag.n, timedNs);
 }
 

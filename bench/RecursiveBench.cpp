@@ -340,7 +340,7 @@ void fibArgs(benchmark::internal::Benchmark* b) {
 }
 void skynetArgs(benchmark::internal::Benchmark* b) {
     b->ArgNames({"depth", "workers"});
-    for (const long d : {5L, 6L, largeSizes() ? 7L : 0L})
+    for (const long d : {4L, 5L, 6L, largeSizes() ? 7L : 0L})
         for (const long w : {1, 2})
             if (d) b->Args({d, w});
     b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);

@@ -187,7 +187,7 @@ TEST(FiguresMatchJson, Granularity) {
                       gb.at("plan_and_run_ns_per_job"));
             head += " " + b + " makespan";
         }
-        ASSERT_GE(lines.size(), 4u) << s.r.out;
+        ASSERT_GE(lines.size(), 5u) << s.r.out;
         EXPECT_EQ(trimmed(lines[0]), fmt::format("empty jobs (dispatch overhead per job): {}",
                                                  fmt::join(empty, ", ")));
         EXPECT_EQ(trimmed(lines[1]),
@@ -197,9 +197,18 @@ TEST(FiguresMatchJson, Granularity) {
                   fmt::format("empty jobs run by the busiest thread (prebuilt / built in the "
                               "run): {}",
                               fmt::join(shares, ", ")));
-        EXPECT_EQ(squeezed(lines[3]), head);
+        // pullsched's prebuilt graph as one batch, no gate (the pool has no such figure)
+        const json& pb = gr.at("backends").at("pullsched");
+        const double gate = pb.at("empty_ns_per_job"), batch = pb.at("empty_batch_ns_per_job");
+        EXPECT_EQ(j.at("empty_batch_ns_per_job").at(label), json({{"pullsched", batch}}));
+        EXPECT_EQ(trimmed(lines[3]),
+                  fmt::format("empty jobs, prebuilt graph submitted as one batch (no gate): "
+                              "pullsched {} ns (gate / batch {}, busiest thread {:.0f} %)",
+                              fixedText(json(batch), 0), fixedText(json(gate / batch), 2),
+                              100 * pb.at("empty_batch_busiest_thread_share").get<double>()));
+        EXPECT_EQ(squeezed(lines[4]), head);
         const json& sizes = j.at("sizes_us");
-        ASSERT_EQ(lines.size(), 4 + sizes.size() + 1) << s.r.out;  // the sizes, "sweep ended"
+        ASSERT_EQ(lines.size(), 5 + sizes.size() + 1) << s.r.out;  // the sizes, "sweep ended"
         for (std::size_t k = 0; k < sizes.size(); ++k) {
             std::string expected = usText(sizes[k]);
             for (const std::string& b : backends) {
@@ -210,7 +219,7 @@ TEST(FiguresMatchJson, Granularity) {
                                 fixedText(json(100 * p.at("efficiency").get<double>()), 1)) +
                     " " + msText(p.at("makespan_median_ms"));
             }
-            EXPECT_EQ(squeezed(lines[4 + k]), squeezed(expected)) << label << " size " << k;
+            EXPECT_EQ(squeezed(lines[5 + k]), squeezed(expected)) << label << " size " << k;
         }
         std::string ended = "sweep ended:";
         for (const std::string& b : backends) {

@@ -250,9 +250,9 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
     // saturation)
     EXPECT_EQ(res.at("sizes_us"), json({1.0, 2.5, 4.0}));
     // 2 backends × (empty jobs prebuilt and planned in the run + 3 sizes) × (1 warm-up +
-    // 2 reps), each verified
-    EXPECT_EQ(res.at("runs_total"), 30u);
-    EXPECT_EQ(res.at("runs_verified"), 30u);
+    // 2 reps), and pullsched's prebuilt empty jobs as one batch (3 runs), each verified
+    EXPECT_EQ(res.at("runs_total"), 33u);
+    EXPECT_EQ(res.at("runs_verified"), 33u);
     const json& g = res.at("graphs")[0];
     for (const char* b : {"pullsched", "pool"}) {
         SCOPED_TRACE(b);
@@ -276,15 +276,30 @@ TEST(GranularityMode, ExplicitSizesAndEmptyJobOverhead) {
             EXPECT_EQ(res.at(key).at("chain-16").at(b), share);
         }
     }
+    // pullsched's prebuilt graph also as one batch without its gate; the pool has no gate
+    // and no such figure
+    const json& batch = g.at("backends").at("pullsched");
+    const double batchNs = batch.at("empty_batch_ns_per_job");
+    EXPECT_GT(batchNs, 0);
+    EXPECT_EQ(res.at("empty_batch_ns_per_job").at("chain-16"), json({{"pullsched", batchNs}}));
+    const double batchShare = batch.at("empty_batch_busiest_thread_share");
+    EXPECT_GE(batchShare, 0.5);
+    EXPECT_LE(batchShare, 1.0);
+    EXPECT_EQ(res.at("empty_batch_busiest_thread_share").at("chain-16").at("pullsched"),
+              batchShare);
+    EXPECT_FALSE(g.at("backends").at("pool").contains("empty_batch_ns_per_job"));
     const CsvTable metg =
         CsvTable::readFile(rigtest::latestRun(dir) / "granularity-metg.csv");  // --out=.
     ASSERT_TRUE(metg.hasColumn("empty jobs ns per job"));
     ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run ns per job"));
     ASSERT_TRUE(metg.hasColumn("empty jobs: busiest thread's share"));
     ASSERT_TRUE(metg.hasColumn("empty jobs planned in the run: busiest thread's share"));
+    ASSERT_TRUE(metg.hasColumn("empty jobs as one batch ns per job"));
     const double pullschedNs = g.at("backends").at("pullsched").at("empty_ns_per_job");
     EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs ns per job")), pullschedNs,
                 1e-3 * pullschedNs);  // the CSV's significant digits
+    EXPECT_NEAR(metg.number(0, metg.columnIndex("empty jobs as one batch ns per job")), batchNs,
+                1e-3 * batchNs);
     fs::remove_all(dir);
 }
 
@@ -300,11 +315,13 @@ TEST(GranularityMode, OneWorkerRunsEveryEmptyJobOnOneThread) {
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const json e = rigtest::stdoutEnvelope(r);
     const json& res = e.at("result");
-    for (const char* key : {"empty_busiest_thread_share", "plan_and_run_busiest_thread_share"})
+    for (const char* key : {"empty_busiest_thread_share", "plan_and_run_busiest_thread_share",
+                            "empty_batch_busiest_thread_share"})
         for (const auto& [graph, backends] : res.at(key).items())
             for (const auto& [backend, share] : backends.items())
                 EXPECT_EQ(share.get<double>(), 1.0) << key << " " << graph << " " << backend;
     EXPECT_EQ(res.at("empty_busiest_thread_share").size(), 2u);
+    EXPECT_EQ(res.at("empty_batch_busiest_thread_share").size(), 2u);
     fs::remove_all(dir);
 }
 

@@ -377,6 +377,31 @@ TEST_P(EveryBackend, BuildsItsGraphInsideTheRunExactlyWhenPlanningIsTimed) {
     }
 }
 
+// BackendSetup::prebuiltBatch: a backend that can (pullsched) submits its prebuilt graph
+// as one batch, with no gate and nothing built in the timed run; the others ignore it.
+// Either way every node runs once, in order.
+TEST_P(EveryBackend, RunsEachGraphExactlyOnceAsAPrebuiltBatch) {
+    if (rigtest::skipUnderThreadSanitizer(GetParam()))
+        GTEST_SKIP() << "uninstrumented runtime under TSan";
+    auto backend = BackendRegistry::graphRunner(GetParam());
+    const bool batch = backend->info().submitsPrebuiltBatch;
+    EXPECT_EQ(batch, GetParam() == "pullsched");
+    for (const NamedGraph& ng : testGraphs()) {
+        BackendSetup setup = trivialSetup(2, ng.policy);
+        setup.prebuiltBatch = true;
+        backend->prepare(ng.graph, setup);
+        for (int rep = 0; rep < 3; ++rep) {
+            const BackendRun r = backend->run();
+            const std::string what = GetParam() + " " + ng.name + " rep " + std::to_string(rep);
+            expectExactlyOnce(r, ng.graph, what);
+            EXPECT_EQ(r.timedGraphBuilds, backend->info().buildsGraphEveryRun ? 1u : 0u) << what;
+            if (batch) {
+                EXPECT_EQ(r.gateLead, Duration::zero()) << what;  // no gate
+            }
+        }
+    }
+}
+
 TEST_P(EveryBackend, HonoursStartTimes) {
     if (rigtest::skipUnderThreadSanitizer(GetParam()))
         GTEST_SKIP() << "uninstrumented runtime under TSan";

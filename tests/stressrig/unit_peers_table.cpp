@@ -47,6 +47,7 @@ json efficiency() {
                  {"empty_busiest_thread_share", 1.0},
                  {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.5}}}}};
     b["pullsched"] = {{"empty_ns_per_job", 120.0},
+                      {"empty_batch_ns_per_job", 100.0},
                       {"plan_and_run_ns_per_job", 310.0},
                       {"empty_busiest_thread_share", 0.5625},
                       {"points", {{{"job_size_us", 1.0}, {"efficiency", 0.75}}}}};
@@ -189,6 +190,16 @@ TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     const std::size_t planning = o.find("**Planning + dispatch**");
     ASSERT_NE(planning, std::string::npos) << o;
     EXPECT_LT(o.find("**Dispatch overhead**"), planning) << o;
+    // between them, pullsched's prebuilt graph behind its gate and as one batch, per graph
+    const std::size_t gate = o.find("**Graph behind a timed gate / same graph as a submitted");
+    ASSERT_NE(gate, std::string::npos) << o;
+    EXPECT_LT(o.find("**Dispatch overhead**"), gate) << o;
+    EXPECT_LT(gate, planning) << o;
+    EXPECT_NE(o.find("| pullsched | behind the gate | as a batch | gate / batch |", gate),
+              std::string::npos)
+        << o;
+    EXPECT_NE(o.find("| chain-100 | 120 | 100 | 1.20 |", gate), std::string::npos) << o;
+    EXPECT_NE(o.find("| grid-4x4 | 100 | n/a | n/a |", gate), std::string::npos) << o;
     EXPECT_NE(o.find("| chain-100 | 310 | 290 | **150** |", planning), std::string::npos) << o;
     EXPECT_NE(o.find("| grid-4x4 | n/a | n/a | n/a |", planning), std::string::npos) << o;
     // which share of the empty jobs the busiest thread ran: a fact, nothing in bold

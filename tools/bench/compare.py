@@ -12,6 +12,8 @@ idle CPU) with the load averages of every process. Python 3 standard library onl
   tools/bench/compare.py --summarize data/results/bench      # table from saved JSON only
   tools/bench/compare.py --before /tmp/old_bench --rounds 3 --out DIR
       # also runs an older build's pullsched benchmarks in every round ("before" columns)
+  tools/bench/compare.py --bench-workers 1 --filter pullsched='^BM_Sched_(Timed|BatchExec)_' \
+      --filter tbb='^BM_Tbb_Exec_' --rounds 5 --out DIR      # timed gate vs batch, 2 threads
 """
 
 import argparse
@@ -127,6 +129,79 @@ def measured(runs, out_dir):
             f"- **Files**: `{out_dir}`: roundN-LIB.json (Google Benchmark JSON), loads.txt.",
             f"- **Regenerate**: `tools/bench/compare.py --rounds {len({r for (_, r) in runs})} "
             f"--out DIR` (a new run), `tools/bench/compare.py --summarize {out_dir}` (this table)."]
+
+
+def workers_setting(out_dir):
+    """PULLSCHED_BENCH_WORKERS of the run as loads.txt's first line records it."""
+    loads = os.path.join(out_dir, "loads.txt")
+    head = open(loads).readline() if os.path.exists(loads) else ""
+    m = re.search(r"PULLSCHED_BENCH_WORKERS=(\S+?),?\s", head + " ")
+    if not m:
+        return "PULLSCHED_BENCH_WORKERS not recorded"
+    if m.group(1) == "unset":
+        return ("PULLSCHED_BENCH_WORKERS unset: pullsched 2 workers + the helping caller "
+                "(3 threads), oneTBB an arena of 2")
+    return (f"PULLSCHED_BENCH_WORKERS={m.group(1)}: pullsched {m.group(1)} worker(s) + the "
+            f"helping caller, oneTBB an arena of 2")
+
+
+def timed_gate_section(runs, out_dir):
+    """Issue 49's first cell: a graph released by a timed gate job (BM_Sched_Timed) against
+    the same graph as a prebuilt PostBatch submitted and drained (BM_Sched_BatchExec) and
+    oneTBB's prebuilt flow graph (BM_Tbb_Exec), median ns per job of each."""
+    def median_ns(lib, prefix):
+        # the median iteration; oneTBB's Exec had only the mean before it had the median
+        pred = lambda n: n.startswith(prefix)
+        return (collect(runs, lib, pred, "median_ns_per_job")
+                or collect(runs, lib, pred, "ns_per_job"))
+
+    def ratio(a, b):
+        return f"{statistics.median(a) / statistics.median(b):.2f}" if a and b else "-"
+
+    lines = ["## Timed gate vs batch: ns/job (median iteration), median of rounds (min–max)", "",
+             f"Threads: {workers_setting(out_dir)}. Timed: the graph behind a gate job with a "
+             "real start, timed from the gate's run; BatchExec: the same graph built into a "
+             "PostBatch untimed, submit + drain timed. Target: Timed / BatchExec ≤ 1.1, "
+             "Timed / TBB ≤ 1.0.", "",
+             "| graph | Timed | spread | BatchExec | spread | TBB Exec | spread "
+             "| Timed / BatchExec | Timed / TBB |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for g in GRAPHS:
+        t = median_ns("pullsched", f"BM_Sched_Timed_{g}/")
+        if not t:
+            continue
+        b = median_ns("pullsched", f"BM_Sched_BatchExec_{g}/")
+        x = median_ns("tbb", f"BM_Tbb_Exec_{g}/")
+        lines.append(f"| {g} | {' | '.join(spread(t))} | {' | '.join(spread(b))} | "
+                     f"{' | '.join(spread(x))} | {ratio(t, b)} | {ratio(t, x)} |")
+    return lines + [""]
+
+
+# The small recursions of issue 49 (RecursiveBench.cpp): case, as in the benchmark's name.
+SMALL_RECURSIONS = [("Fib", "n:20"), ("Skynet", "depth:4"), ("Skynet", "depth:5")]
+
+
+def small_recursions_section(runs):
+    """fib(20) and skynet depth 4 and 5, pullsched against oneTBB on the same W threads."""
+    lines = ["## Small recursions: ns per call, median of rounds (min–max)", "",
+             "W threads for both: pullsched W workers (the thread in drainFor() not helping), "
+             "oneTBB an arena of W (its caller one of them); PULLSCHED_BENCH_WORKERS does not "
+             "apply.", "",
+             "| recursion | W | pullsched | spread | oneTBB | spread | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, case in SMALL_RECURSIONS:
+        for w in (1, 2):
+            tail = f"/{case}/workers:{w}/"
+            s = collect(runs, "pullsched", lambda n: n.startswith(f"BM_Sched_{name}{tail}"),
+                        "ns_per_call")
+            t = collect(runs, "tbb", lambda n: n.startswith(f"BM_Tbb_{name}{tail}"),
+                        "ns_per_call")
+            if not s and not t:
+                continue
+            ratio = f"{statistics.median(s) / statistics.median(t):.2f}" if s and t else "-"
+            lines.append(f"| {name.lower()} {case.split(':')[1]} | {w} | {' | '.join(spread(s))} "
+                         f"| {' | '.join(spread(t))} | {ratio} |")
+    return lines + [""]
 
 
 def recursive_section(runs, has_before):
@@ -269,8 +344,10 @@ def summarize(out_dir):
                      + " | ".join(cells) + " |")
     lines.append("")
 
+    lines += timed_gate_section(runs, out_dir)
     lines += recursive_section(runs, has_before)
     lines += coroutine_section(runs)
+    lines += small_recursions_section(runs)
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
     # cpu_ms_per_s: the whole process, the benchmark's own thread included;
@@ -323,6 +400,10 @@ def main():
     ap.add_argument("--filter", action="append", default=[], metavar="LIB=REGEX",
                     help="run only these benchmarks of LIB (pullsched, also for --before, or "
                          "tbb) instead of its default set, e.g. tbb='^BM_Tbb_Post_'")
+    ap.add_argument("--bench-workers", type=int, metavar="N",
+                    help="sets PULLSCHED_BENCH_WORKERS=N for every process (1: one worker "
+                         "beside the helping caller, 2 threads as oneTBB's arena); default: "
+                         "the environment's, recorded in loads.txt either way")
     ap.add_argument("extra", nargs="*", help="passed to the binary (after --)")
     args = ap.parse_args()
     if args.summarize:
@@ -336,12 +417,19 @@ def main():
         if lib not in LIBS or not regex:
             sys.exit(f"--filter {f}: expected pullsched=REGEX or tbb=REGEX")
         filters[lib] = regex
+    if args.bench_workers is not None:
+        if args.bench_workers < 1:
+            sys.exit(f"--bench-workers {args.bench_workers}: expected 1 or more")
+        os.environ["PULLSCHED_BENCH_WORKERS"] = str(args.bench_workers)  # the children's
+    workers = os.environ.get("PULLSCHED_BENCH_WORKERS", "unset")
+    print(f"compare: PULLSCHED_BENCH_WORKERS={workers}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "loads.txt"), "w") as log:
         commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
                                 text=True).stdout.strip() or "unknown"
         log.write(f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M:%S} UTC, commit {commit}, "
-                  f"{os.cpu_count()} CPUs, {args.rounds} rounds, binary {args.binary}\n")
+                  f"{os.cpu_count()} CPUs, {args.rounds} rounds, binary {args.binary}, "
+                  f"PULLSCHED_BENCH_WORKERS={workers}\n")
         for rnd in range(1, args.rounds + 1):
             binaries = {"pullsched": args.binary, "tbb": args.binary}
             if args.before:

@@ -7,8 +7,11 @@
 #
 # Four rig runs, every run of every backend verified (graph hash and exactly-once counts; the
 # recursion's result):
-#   1. granularity --overhead --sizes=1us,10us,100us   dispatch overhead (empty jobs) and
-#                                                       efficiency at 1 / 10 / 100 µs
+#   1. granularity --overhead --sizes=1us,10us,100us   dispatch overhead (empty jobs;
+#                                                       pullsched's prebuilt graph behind
+#                                                       its timed gate and as one submitted
+#                                                       batch) and efficiency at 1 / 10 /
+#                                                       100 µs
 #   2. granularity (√2 sweep)                           METG(50 %) per graph
 #   3. param-range, isolated jobs at 200 µs and 2 ms    mean concurrency of a load peak
 #   4. spawn, fibonacci and skynet on 1 and 2 workers  work that jobs create

@@ -74,6 +74,31 @@ def graph_table(title, graphs, backends, key, text, best):
     return lines + [""]
 
 
+def gate_batch_table(graphs, backends):
+    """A backend that can run its prebuilt graph both behind its timed gate and as one
+    batch submitted at the clock's start (pullsched): both ns per job per graph and their
+    ratio. None when no backend has the batch figure (a result written before it existed)."""
+    capable = [b for b in backends
+               if any("empty_batch_ns_per_job" in g["backends"].get(b, {}) for g in graphs)]
+    if not capable:
+        return []
+    ns = lambda v: "n/a" if v is None else f"{v:.0f}"
+    lines = ["**Graph behind a timed gate / same graph as a submitted batch** (empty jobs, "
+             "prebuilt: posted behind a gate job whose start opens the run, or built into one "
+             "batch submitted when the clock starts; ns per job, and gate / batch: above 1 "
+             "the gate costs):", "",
+             f"| {capable[0] if len(capable) == 1 else ''} | behind the gate | as a batch "
+             "| gate / batch |", "|---|---:|---:|---:|"]
+    for b in capable:
+        for g in graphs:
+            e = g["backends"].get(b, {})
+            gate, batch = num(e.get("empty_ns_per_job")), num(e.get("empty_batch_ns_per_job"))
+            ratio = "n/a" if gate is None or not batch else f"{gate / batch:.2f}"
+            label = g["graph"] if len(capable) == 1 else f"{b}, {g['graph']}"
+            lines.append(f"| {label} | {ns(gate)} | {ns(batch)} | {ratio} |")
+    return lines + [""]
+
+
 def metg_text(entry):
     """METG of one graph and backend from the granularity result's per-backend record."""
     kind = entry.get("metg_kind")
@@ -244,6 +269,7 @@ def main():
         lines += graph_table(
             "**Dispatch overhead** (empty jobs, median makespan / nodes, ns per job):",
             graphs, backends, "empty_ns_per_job", ns, min)
+        lines += gate_batch_table(graphs, backends)
         lines += graph_table(
             "**Planning + dispatch** (empty jobs, the graph built inside the timed run: "
             "pullsched posts it in batches of 1024, oneTBB constructs its nodes and edges; "

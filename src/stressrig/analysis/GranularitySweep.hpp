@@ -42,6 +42,12 @@ struct GranularitySweep {
     /// the whole graph), median over the measured runs; prebuilt and planned in the run.
     double emptyBusiestShare = kMissing;
     double plannedBusiestShare = kMissing;
+    /// --overhead, backends with BackendInfo::submitsPrebuiltBatch: the prebuilt graph as
+    /// one batch submitted at the clock's start instead of behind a timed gate
+    /// (BackendSetup::prebuiltBatch); missing for the others.
+    SampleStatistics batchMakespanUs;
+    double batchNsPerJob = kMissing;
+    double batchBusiestShare = kMissing;
 };
 
 /// When a sweep may end before its largest size.

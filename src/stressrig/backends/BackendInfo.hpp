@@ -45,6 +45,9 @@ struct BackendInfo {
     /// tasks and depend clauses, Asio's and the pool's per-run predecessor counts): its two
     /// timings are the same. False: planInRun moves the building into the run.
     bool buildsGraphEveryRun = false;
+    /// Can run its prebuilt graph a second way, as one batch submitted when the clock
+    /// starts (BackendSetup::prebuiltBatch), besides behind its timed gate: pullsched.
+    bool submitsPrebuiltBatch = false;
     /// One sentence each on how start times are honoured (JSON "start_times_text" and
     /// "arrival_times_text", --help).
     std::string_view graphStartTimesText;

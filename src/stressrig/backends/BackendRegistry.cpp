@@ -23,6 +23,7 @@ constexpr std::array kBackends{
         .instrumented = true,
         .deadlines = true,
         .placement = true,
+        .submitsPrebuiltBatch = true,
         .graphStartTimesText =
             "native: every node job is posted with its start time and released by its last "
             "predecessor, not before it; as fast as possible: posted untimed behind a gate, "

@@ -35,6 +35,11 @@ struct BackendSetup {
     /// run's time is planning + execution, what a program that plans as it goes pays.
     /// Off: the graph is built in prepare() and a run times execution alone.
     bool planInRun = false;
+    /// As fast as possible without planInRun, backends with
+    /// BackendInfo::submitsPrebuiltBatch only: the graph is built into one PostBatch before
+    /// the clock starts and submitted when it starts, instead of posted behind a timed gate
+    /// (the same jobs, threads and checks: what the gate costs).
+    bool prebuiltBatch = false;
     /// P of RunResult::lowerBound = max(work / P, critical path); 0 = workers.
     std::size_t parallelism = 0;
     /// Wall-clock limit of one run; a run over it is timedOut and the backend broken.

@@ -16,7 +16,9 @@
 // chains-1024 0.61-0.70 against 0.55). On a schedule every job is timed, which only
 // workers run: `workers` workers.
 // With BackendSetup::planInRun the posting is timed as well: planning + execution, the
-// graph posted in batches (PostBatch) as a planner would.
+// graph posted in batches (PostBatch) as a planner would. With BackendSetup::prebuiltBatch
+// the prebuilt graph is one PostBatch built before the clock and submitted at its start, no
+// gate, on the same threads: the two prebuilt figures differ by what the gate costs.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -151,21 +153,32 @@ class PullschedBackend final : public GraphRunner {
             jobs_.prepare(graph, setup, /*waitInJob=*/false, GraphJobs::Completion::OwnWait);
             handles_.assign(n, JobHandle{});
             planInRun_ = setup.planInRun;
+            prebuiltBatch_ = setup.prebuiltBatch && !setup.planInRun;
         }
     }
 
     /// As fast as possible: the graph posted untimed behind a timed gate job; the gate
     /// starts the run's clock. The gate's start leaves room for the posting (a run whose
     /// posting overran it would only have part of its posting timed). With planInRun the
-    /// posting is timed: no gate, the clock starts before the first post.
+    /// posting is timed: no gate, the clock starts before the first post. With
+    /// prebuiltBatch: one batch built untimed, submitted as the clock starts.
     BackendRun runGated() {
         if (broken_) throw std::logic_error("pullsched backend: an earlier run timed out");
         jobs_.beginRun();
         std::uint32_t timedBuilds = 0;
         Duration lead{0};
+        const bool gated = !planInRun_ && !prebuiltBatch_;
         if (planInRun_) {
             postAsBatch();
             ++timedBuilds;
+        } else if (prebuiltBatch_) {
+            PostBatch batch = scheduler_->batch(jobs_.size());
+            postRange(batch, 0, jobs_.size());
+            // The batch holds its jobs until submit(): no handle is needed past the posting
+            // (as behind the gate, below).
+            std::fill(handles_.begin(), handles_.end(), JobHandle{});
+            jobs_.restartClock();
+            batch.submit();
         } else {
             const TimePoint postingBegan = scheduler_->now();
             posted_.store(false, std::memory_order_relaxed);
@@ -192,7 +205,7 @@ class PullschedBackend final : public GraphRunner {
         if (!done) broken_ = true;
         BackendRun out = jobs_.finish(!done);
         out.timedGraphBuilds = timedBuilds;
-        if (!planInRun_) {
+        if (gated) {
             out.gateLead = lead;
             out.posting = lastPosting_;
             out.gateEarly = gateEarly_;  // the gate job ran: drain() saw it end
@@ -224,17 +237,22 @@ class PullschedBackend final : public GraphRunner {
     /// scheduler, in batches (PostBatch) of kPlanningBatch nodes, so that running overlaps
     /// planning; the clock runs from the first post.
     void postAsBatch() {
-        std::vector<JobHandle> preds;
         const std::size_t n = jobs_.size();
         for (std::size_t from = 0; from < n; from += kPlanningBatch) {
-            PostBatch batch = scheduler_->batch(std::min(kPlanningBatch, n - from));
-            for (std::size_t i = from; i < std::min(n, from + kPlanningBatch); ++i) {
-                handlesOfPredecessors(i, preds);
-                const auto node = static_cast<std::uint32_t>(i);
-                handles_[i] =
-                    batch.post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
-            }
+            const std::size_t to = std::min(n, from + kPlanningBatch);
+            PostBatch batch = scheduler_->batch(to - from);
+            postRange(batch, from, to);
             batch.submit();
+        }
+    }
+
+    /// Nodes [from, to) into `batch`, their predecessors posted before them.
+    void postRange(PostBatch& batch, std::size_t from, std::size_t to) {
+        std::vector<JobHandle> preds;
+        for (std::size_t i = from; i < to; ++i) {
+            handlesOfPredecessors(i, preds);
+            const auto node = static_cast<std::uint32_t>(i);
+            handles_[i] = batch.post([this, node] { jobs_.runNode(node); }, {.tag = node}, preds);
         }
     }
 
@@ -321,6 +339,7 @@ class PullschedBackend final : public GraphRunner {
     bool preparing_ = false;           // the runner's own stop check applies (see prepare())
     bool drainEvents_ = false;         // an observer wants every onJobEnd before run() returns
     bool planInRun_ = false;           // posting inside the timed region (BackendSetup::planInRun)
+    bool prebuiltBatch_ = false;       // one batch submitted at the clock's start, no gate
     Duration lastPosting_{0};          // how long the last run's posting took (see GateLead.hpp)
     std::atomic<bool> posted_{false};  // the gate job reads it on a worker
     bool gateEarly_ = false;           // written by the gate job, read after drain()

@@ -176,6 +176,11 @@ struct GraphUnderTest {
     GraphResult result;
 };
 
+/// Whether the sweep's backend also ran its prebuilt empty jobs as one batch (--overhead).
+bool submitsBatch(const GranularitySweep& s) {
+    return BackendRegistry::find(s.backend).submitsPrebuiltBatch;
+}
+
 /// "≤ 1.00µs", "> 4.00µs", "2.50µs" or "n/a".
 std::string metgValueText(const Metg& m) {
     switch (m.kind) {
@@ -233,8 +238,9 @@ class GranularityMode final : public Mode {
                "--min-size/--max-size/--step; no early end at saturation");
         t.flag("overhead", overhead_,
                "also run every graph and backend with empty jobs: the dispatch overhead "
-               "(median makespan / nodes) of a prebuilt graph, and of a graph built inside "
-               "the timed run (planning + dispatch)");
+               "(median makespan / nodes) of a prebuilt graph (pullsched's also as one batch "
+               "submitted without its gate), and of a graph built inside the timed run "
+               "(planning + dispatch)");
         t.count("reps", reps_, 1, 1000, "measured runs per size (the median makespan counts)");
         t.percent("threshold", threshold_, 1, 100, "efficiency that defines METG");
         t.percent("saturation", saturation_, 0, 100,
@@ -540,6 +546,28 @@ void GranularityMode::traceFiles(ModeResult& r, const GranularityMeasurement& m)
     }
 }
 
+/// One of --overhead's runs of empty jobs, and where its figures go.
+struct EmptyJobsRun {
+    const char* what;
+    bool planInRun;
+    bool prebuiltBatch;  ///< only on backends with BackendInfo::submitsPrebuiltBatch
+    SampleStatistics GranularitySweep::*makespans;
+    double GranularitySweep::*nsPerJob;
+    double GranularitySweep::*busiestShare;
+};
+
+// Execution of a prebuilt graph (pullsched: behind its timed gate, then as one batch
+// submitted at the clock's start), then planning + execution (the graph built inside the
+// timed run), back to back so that all meet the same machine.
+constexpr EmptyJobsRun kEmptyJobsRuns[] = {
+    {"empty jobs", false, false, &GranularitySweep::emptyMakespanUs,
+     &GranularitySweep::emptyNsPerJob, &GranularitySweep::emptyBusiestShare},
+    {"empty jobs, prebuilt as one batch", false, true, &GranularitySweep::batchMakespanUs,
+     &GranularitySweep::batchNsPerJob, &GranularitySweep::batchBusiestShare},
+    {"empty jobs, planned in the run", true, false, &GranularitySweep::plannedMakespanUs,
+     &GranularitySweep::plannedNsPerJob, &GranularitySweep::plannedBusiestShare},
+};
+
 // Empty jobs first: what a job costs the backend itself.
 void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsigned P,
                                        std::size_t step, std::size_t totalSteps,
@@ -547,24 +575,21 @@ void GranularityMode::measureEmptyJobs(RunContext& ctx, GraphUnderTest& g, unsig
     const double nodes = double(g.graph.size());
     for (std::size_t bi = 0; bi < g.backends.size() && !m.partial; ++bi) {
         GranularitySweep& sweep = g.result.sweeps[bi];
-        // Execution of a prebuilt graph, then planning + execution (the graph built inside
-        // the timed run), back to back so that both meet the same machine.
-        for (const bool planInRun : {false, true}) {
+        for (const EmptyJobsRun& run : kEmptyJobsRuns) {
+            if (run.prebuiltBatch && !g.backends[bi]->info().submitsPrebuiltBatch) continue;
             BackendSetup setup = backendSetup(workers_, placement_.placement(),
                                               BackendSetup{}.timeBase, std::nullopt, g.policy, P);
             setup.stop = ctx.stop.predicate();
-            setup.planInRun = planInRun;
+            setup.planInRun = run.planInRun;
+            setup.prebuiltBatch = run.prebuiltBatch;
             g.backends[bi]->prepare(g.graph, setup);  // untimed; no load: empty jobs
             std::vector<double> makespans;
             std::vector<double> shares;
-            measureRuns(ctx, g, bi, planInRun ? "empty jobs, planned in the run" : "empty jobs",
-                        makespans, nullptr, m, &shares);
-            SampleStatistics& stats = planInRun ? sweep.plannedMakespanUs : sweep.emptyMakespanUs;
+            measureRuns(ctx, g, bi, run.what, makespans, nullptr, m, &shares);
+            SampleStatistics& stats = sweep.*run.makespans;
             stats = SampleStatistics::of(makespans);
-            (planInRun ? sweep.plannedNsPerJob : sweep.emptyNsPerJob) = stats.median * 1e3 / nodes;
-            if (!shares.empty())
-                (planInRun ? sweep.plannedBusiestShare : sweep.emptyBusiestShare) =
-                    SampleStatistics::of(shares).median;
+            sweep.*run.nsPerJob = stats.median * 1e3 / nodes;
+            if (!shares.empty()) sweep.*run.busiestShare = SampleStatistics::of(shares).median;
             if (m.partial) break;
         }
         ctx.progress.progress(
@@ -652,6 +677,7 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     metgTable.addColumn("empty jobs planned in the run ns per job");
     metgTable.addColumn("empty jobs: busiest thread's share");
     metgTable.addColumn("empty jobs planned in the run: busiest thread's share");
+    metgTable.addColumn("empty jobs as one batch ns per job");
     for (const GraphResult& g : m.results)
         for (const GranularitySweep& s : g.sweeps) {
             for (const GranularityPoint& p : s.points)
@@ -663,7 +689,7 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
                               s.metg.boundUs, s.metg.firstReachedUs,
                               s.metg.nonMonotonic ? 1.0 : 0.0, double(s.metg.measured), s.stopped,
                               s.emptyNsPerJob, s.plannedNsPerJob, s.emptyBusiestShare,
-                              s.plannedBusiestShare});
+                              s.plannedBusiestShare, s.batchNsPerJob});
         }
     curves.setComment("units",
                       "job size: us per unit weight; makespan and ideal: ms; efficiency: fraction");
@@ -671,7 +697,8 @@ void GranularityMode::addTables(ModeResult& r, const GranularityMeasurement& m, 
     metgTable.setComment("units",
                          "metg, bound, first reached: us per unit weight; empty jobs: "
                          "ns per job (median makespan of empty jobs / nodes, --overhead; "
-                         "planned in the run: the graph built inside the timed run); busiest "
+                         "planned in the run: the graph built inside the timed run; as one "
+                         "batch: pullsched's prebuilt graph submitted without its gate); busiest "
                          "thread's share: of the jobs of a run, the share the thread that ran "
                          "the most of them ran (1: one thread ran the whole graph), median "
                          "over the measured runs");
@@ -818,6 +845,20 @@ std::vector<std::string> GranularityMode::graphLines(const GraphResult& g) const
         text.push_back(fmt::format(
             "    empty jobs run by the busiest thread (prebuilt / built in the run): {}",
             fmt::join(each, ", ")));
+        // What the timed gate costs a prebuilt graph: the same graph as one batch.
+        each.clear();
+        for (const GranularitySweep& s : g.sweeps)
+            if (submitsBatch(s))
+                each.push_back(fmt::format(
+                    "{} {} (gate / batch {}, busiest thread {})", s.backend,
+                    textOr(s.batchNsPerJob, [](double v) { return fmt::format("{:.0f} ns", v); }),
+                    textOr(s.emptyNsPerJob / s.batchNsPerJob,
+                           [](double v) { return fmt::format("{:.2f}", v); }),
+                    share(s.batchBusiestShare)));
+        if (!each.empty())
+            text.push_back(
+                fmt::format("    empty jobs, prebuilt graph submitted as one batch (no gate): {}",
+                            fmt::join(each, ", ")));
     }
     std::string h = fmt::format("    {:>10}", "job size");
     for (const GranularitySweep& s : g.sweeps)
@@ -900,6 +941,8 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
     nlohmann::json plannedByGraph = nlohmann::json::object();
     nlohmann::json emptyShareByGraph = nlohmann::json::object();
     nlohmann::json plannedShareByGraph = nlohmann::json::object();
+    nlohmann::json batchByGraph = nlohmann::json::object();  // capable backends only
+    nlohmann::json batchShareByGraph = nlohmann::json::object();
     nlohmann::json byBackend = nlohmann::json::object();
     for (const std::string& b : backendList_)
         byBackend[b] = {{"start_times", m.startTimes.at(b)}, {"metg_us", nlohmann::json::object()}};
@@ -911,6 +954,10 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
                 plannedByGraph[g.choice.label][s.backend] = jsonNumber(s.plannedNsPerJob);
                 emptyShareByGraph[g.choice.label][s.backend] = jsonNumber(s.emptyBusiestShare);
                 plannedShareByGraph[g.choice.label][s.backend] = jsonNumber(s.plannedBusiestShare);
+                if (submitsBatch(s)) {
+                    batchByGraph[g.choice.label][s.backend] = jsonNumber(s.batchNsPerJob);
+                    batchShareByGraph[g.choice.label][s.backend] = jsonNumber(s.batchBusiestShare);
+                }
             }
             metgByGraph[g.choice.label][s.backend] = jsonNumber(s.metg.valueUs);
             byBackend[s.backend]["metg_us"][g.choice.label] = jsonNumber(s.metg.valueUs);
@@ -923,6 +970,8 @@ nlohmann::json GranularityMode::resultJson(const GranularityMeasurement& m, unsi
         j["plan_and_run_ns_per_job"] = plannedByGraph;
         j["empty_busiest_thread_share"] = emptyShareByGraph;
         j["plan_and_run_busiest_thread_share"] = plannedShareByGraph;
+        j["empty_batch_ns_per_job"] = batchByGraph;
+        j["empty_batch_busiest_thread_share"] = batchShareByGraph;
     }
     j["backends"] = byBackend;
     j["graphs"] = graphs;
@@ -960,6 +1009,10 @@ nlohmann::json GranularityMode::graphJson(const GraphResult& g) const {
             bj[s.backend]["plan_and_run_ns_per_job"] = jsonNumber(s.plannedNsPerJob);
             bj[s.backend]["empty_busiest_thread_share"] = jsonNumber(s.emptyBusiestShare);
             bj[s.backend]["plan_and_run_busiest_thread_share"] = jsonNumber(s.plannedBusiestShare);
+            if (submitsBatch(s)) {
+                bj[s.backend]["empty_batch_ns_per_job"] = jsonNumber(s.batchNsPerJob);
+                bj[s.backend]["empty_batch_busiest_thread_share"] = jsonNumber(s.batchBusiestShare);
+            }
         }
     }
     gj["backends"] = bj;
