@@ -1,6 +1,7 @@
 // Boost.Asio: a handler posts its children to the thread_pool (asio::post) and leaves its
 // sum to a JoinCounter; the run ends when the count of posted handlers not yet ended
-// falls to zero.
+// falls to zero. The loop shapes: the range in four chunks per thread, each a handler
+// (PostedLoop.hpp), joined by the same count.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/PostedLoop.hpp"
 #include "backends/PostedRecursion.hpp"
 #include "backends/RecursionRunner.hpp"
 
@@ -29,6 +31,10 @@ class AsioRecursion final : public RecursionRunner {
         return "a handler posts its children to the thread_pool and leaves its sum to a join "
                "counter; the caller waits until no posted handler is open";
     }
+    std::string_view loopIdiom() const noexcept override {
+        return "the range cut into four chunks per thread, each a handler posted to the "
+               "thread_pool; the caller waits until no posted handler is open";
+    }
     ~AsioRecursion() override {
         if (pool_) pool_->join();
     }
@@ -36,11 +42,21 @@ class AsioRecursion final : public RecursionRunner {
         if (workers == 0) throw std::invalid_argument("asio recursion: 0 workers");
         if (pool_) pool_->join();
         pool_.emplace(workers);
+        workers_ = workers;
     }
-    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+
+  protected:
+    RecursionRun runRecursion(const RecursionShape& shape,
+                              const std::atomic<bool>& abandon) override {
         if (!pool_) throw std::logic_error("asio recursion: not prepared");
         return runCountedRecursion(post_, abandon, shape, mutex_, ended_,
                                    [this] { return open_.load(std::memory_order_acquire) == 0; });
+    }
+
+    void runLoop(const LoopWork& work) override {
+        if (workers_ == 0) throw std::logic_error("asio loop: not prepared");
+        postLoopChunks(post_, work, workers_);
+        waitAllEnded(mutex_, ended_, [this] { return open_.load(std::memory_order_acquire) == 0; });
     }
 
   private:
@@ -59,6 +75,7 @@ class AsioRecursion final : public RecursionRunner {
         }
     };
     std::optional<boost::asio::thread_pool> pool_;
+    unsigned workers_ = 0;
     std::atomic<long> open_{0};  ///< handlers posted and not ended
     std::mutex mutex_;
     std::condition_variable ended_;

@@ -1,6 +1,7 @@
 // OpenMP, in its idiom: a call creates its children as tasks and waits for them with
 // taskwait, fib computing fib(n-2) itself first; one thread of a parallel region of
-// `workers` threads starts the root.
+// `workers` threads starts the root. The loop shapes: `parallel for` with a static
+// schedule on a team of `workers` threads.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -49,11 +50,18 @@ class OpenMpRecursion final : public RecursionRunner {
         return "a call creates its children with omp task and waits with taskwait (fib computes "
                "fib(n-2) itself first), started by one thread of a parallel region";
     }
+    std::string_view loopIdiom() const noexcept override {
+        return "#pragma omp parallel for schedule(static) over the n indices, on a team of the "
+               "worker count whose first thread is the caller";
+    }
     void prepare(unsigned workers) override {
         if (workers == 0) throw std::invalid_argument("openmp recursion: 0 workers");
         workers_ = static_cast<int>(workers);
     }
-    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+
+  protected:
+    RecursionRun runRecursion(const RecursionShape& shape,
+                              const std::atomic<bool>& abandon) override {
         if (workers_ == 0) throw std::logic_error("openmp recursion: not prepared");
         RecursionRun r;
         const auto t0 = std::chrono::steady_clock::now();
@@ -67,6 +75,13 @@ class OpenMpRecursion final : public RecursionRunner {
             std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
         r.abandoned = abandon.load(std::memory_order_relaxed);
         return r;
+    }
+    void runLoop(const LoopWork& work) override {
+        if (workers_ == 0) throw std::logic_error("openmp loop: not prepared");
+        const auto n = static_cast<std::int64_t>(work.out.size());
+#pragma omp parallel for schedule(static) num_threads(workers_)
+        for (std::int64_t i = 0; i < n; ++i)
+            work.iteration(static_cast<std::size_t>(i));
     }
 
   private:

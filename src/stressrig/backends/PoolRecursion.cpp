@@ -1,5 +1,6 @@
 // The pool: `workers` threads take jobs from one FIFO under one mutex; a job posts its
-// children into the same FIFO and leaves its sum to a JoinCounter. The floor.
+// children into the same FIFO and leaves its sum to a JoinCounter. The floor. The loop
+// shapes: the range in four chunks per thread, each a job (PostedLoop.hpp).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "backends/BackendFactories.hpp"
+#include "backends/PostedLoop.hpp"
 #include "backends/PostedRecursion.hpp"
 #include "backends/RecursionRunner.hpp"
 
@@ -28,6 +30,10 @@ class PoolRecursion final : public RecursionRunner {
         return "a job puts its children into the pool's one FIFO (one mutex) and leaves its sum to "
                "a join counter; the caller waits until no job is open";
     }
+    std::string_view loopIdiom() const noexcept override {
+        return "the range cut into four chunks per thread, each a job in the pool's one FIFO; "
+               "the caller waits until no job is open";
+    }
     ~PoolRecursion() override { stopThreads(); }
     void prepare(unsigned workers) override {
         if (workers == 0) throw std::invalid_argument("pool recursion: 0 workers");
@@ -35,11 +41,21 @@ class PoolRecursion final : public RecursionRunner {
         stop_ = false;
         for (unsigned w = 0; w < workers; ++w)
             threads_.emplace_back([this] { work(); });
+        workers_ = workers;
     }
-    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+
+  protected:
+    RecursionRun runRecursion(const RecursionShape& shape,
+                              const std::atomic<bool>& abandon) override {
         if (threads_.empty()) throw std::logic_error("pool recursion: not prepared");
         return runCountedRecursion(post_, abandon, shape, mutex_, ended_,
                                    [this] { return open_ == 0; });
+    }
+
+    void runLoop(const LoopWork& work) override {
+        if (workers_ == 0) throw std::logic_error("pool loop: not prepared");
+        postLoopChunks(post_, work, workers_);
+        waitAllEnded(mutex_, ended_, [this] { return open_ == 0; });
     }
 
   private:
@@ -87,6 +103,7 @@ class PoolRecursion final : public RecursionRunner {
     long open_ = 0;                            ///< jobs queued or running; guarded by mutex_
     bool stop_ = false;                        ///< guarded by mutex_
     std::vector<std::thread> threads_;
+    unsigned workers_ = 0;
     Post post_{this};
 };
 

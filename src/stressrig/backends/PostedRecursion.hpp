@@ -65,6 +65,14 @@ void postRecursion(Post& post, const std::atomic<bool>& abandon, const Recursion
     }
 }
 
+/// Waits on `ended` under `mutex` until `allEnded()`: the backend notifies when its count
+/// of open jobs falls to zero.
+template <class AllEnded>
+void waitAllEnded(std::mutex& mutex, std::condition_variable& ended, AllEnded&& allEnded) {
+    std::unique_lock lock(mutex);
+    ended.wait(lock, allEnded);
+}
+
 /// One run on a backend that counts its open jobs itself (Boost.Asio, the pool): post the
 /// root, then wait on `ended` under `mutex` until `allEnded()`; the backend notifies when its
 /// count of open jobs falls to zero.
@@ -75,10 +83,7 @@ RecursionRun runCountedRecursion(Post& post, const std::atomic<bool>& abandon,
     RecursionRun r;
     const auto t0 = std::chrono::steady_clock::now();
     postRecursion(post, abandon, shape, &r.result);
-    {
-        std::unique_lock lock(mutex);
-        ended.wait(lock, allEnded);
-    }
+    waitAllEnded(mutex, ended, allEnded);
     r.wall = std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
     r.abandoned = abandon.load(std::memory_order_relaxed);
     return r;

@@ -8,7 +8,8 @@
 // average about 7 on 2 cores; nine spawned + one inline / ten spawned, awaited one by one
 // / ten spawned, one whenAll): 2 threads skynet-5 80 / 126 / 125, skynet-6 108 / 114 /
 // 142; 1 thread 122 / 99 / 123, 123 / 110 / 136, within the spread. The last child
-// inline is also fib's shape.
+// inline is also fib's shape. The loop shapes: parallelFor, as `pullsched` runs them (a
+// flat loop spawns no Task).
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "backends/BackendFactories.hpp"
 #include "backends/RecursionRunner.hpp"
 #include "backends/RecursionSchedulerConfig.hpp"
+#include "pullsched/scheduler/ParallelFor.hpp"
 #include "pullsched/scheduler/Scheduler.hpp"
 
 namespace pullsched::rig {
@@ -61,11 +63,18 @@ class PullschedCoroutineRecursion final : public RecursionRunner {
                "waits; the caller is one of the threads: it spawns the root and helps in get() "
                "(with one thread: one worker, the caller waits)";
     }
+    std::string_view loopIdiom() const noexcept override {
+        return "parallelFor(0, n, body) with its default grain and wait() on the loop's handle, "
+               "in which the caller helps, as pullsched runs it";
+    }
     void prepare(unsigned workers) override {
         scheduler_ =
             std::make_unique<Scheduler>(recursionSchedulerConfig(workers, "pullsched-coro"));
     }
-    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+
+  protected:
+    RecursionRun runRecursion(const RecursionShape& shape,
+                              const std::atomic<bool>& abandon) override {
         if (!scheduler_) throw std::logic_error("pullsched-coro recursion: not prepared");
         Scheduler& s = *scheduler_;
         RecursionRun r;
@@ -78,6 +87,11 @@ class PullschedCoroutineRecursion final : public RecursionRunner {
         r.wall = std::chrono::duration_cast<testchain::Duration>(SteadyClock::now() - t0);
         r.abandoned = abandon.load(std::memory_order_relaxed);
         return r;
+    }
+    void runLoop(const LoopWork& work) override {
+        if (!scheduler_) throw std::logic_error("pullsched-coro loop: not prepared");
+        scheduler_->wait(scheduler_->parallelFor(std::size_t{0}, work.out.size(),
+                                                 [work](std::size_t i) { work.iteration(i); }));
     }
 
   private:

@@ -17,21 +17,51 @@ std::uint64_t fibOf(unsigned n) {
     return a;
 }
 
+unsigned maxSize(RecursionKind kind) {
+    switch (kind) {
+        case RecursionKind::Fib:
+            return kMaxFib;
+        case RecursionKind::Skynet:
+            return kMaxSkynetDepth;
+        case RecursionKind::Loop:
+            return kMaxLoop;
+        case RecursionKind::Loop1us:
+            return kMaxLoop1us;
+    }
+    return 0;
+}
+
 }  // namespace
 
 std::uint64_t expectedResult(const RecursionShape& shape) {
+    if (isLoop(shape)) return shape.size;
     if (shape.kind == RecursionKind::Fib) return fibOf(shape.size);
     const std::uint64_t leaves = powerOfTen(shape.size);
     return leaves * (leaves - 1) / 2;
 }
 
 std::uint64_t callCount(const RecursionShape& shape) {
+    if (isLoop(shape)) return shape.size;
     if (shape.kind == RecursionKind::Fib) return 2 * fibOf(shape.size + 1) - 1;
     return (powerOfTen(shape.size + 1) - 1) / 9;
 }
 
+std::string_view kindName(RecursionKind kind) {
+    switch (kind) {
+        case RecursionKind::Fib:
+            return "fib";
+        case RecursionKind::Skynet:
+            return "skynet";
+        case RecursionKind::Loop:
+            return "loop";
+        case RecursionKind::Loop1us:
+            return "loop1us";
+    }
+    return "?";
+}
+
 std::string recursionLabel(const RecursionShape& shape) {
-    return (shape.kind == RecursionKind::Fib ? "fib-" : "skynet-") + std::to_string(shape.size);
+    return std::string(kindName(shape.kind)) + "-" + std::to_string(shape.size);
 }
 
 std::optional<RecursionShape> parseRecursion(std::string_view text) {
@@ -42,19 +72,28 @@ std::optional<RecursionShape> parseRecursion(std::string_view text) {
         shape.kind = RecursionKind::Fib;
     } else if (name == "skynet") {
         shape.kind = RecursionKind::Skynet;
+    } else if (name == "loop") {
+        shape.kind = RecursionKind::Loop;
+    } else if (name == "loop1us") {
+        shape.kind = RecursionKind::Loop1us;
     } else {
         return std::nullopt;
     }
     const std::string what(text);
     if (colon == std::string_view::npos)
-        throw std::invalid_argument("'" + what + "': give the size, e.g. fib:25 or skynet:6");
+        throw std::invalid_argument(
+            "'" + what + "': give the size, e.g. " +
+            (isLoop(shape) ? "loop:4096 or loop1us:64" : "fib:25 or skynet:6"));
     const std::string_view digits = text.substr(colon + 1);
     unsigned size = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), size);
     if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty())
         throw std::invalid_argument("'" + what + "': the size must be a whole number");
-    const unsigned max = shape.kind == RecursionKind::Fib ? kMaxFib : kMaxSkynetDepth;
+    const unsigned max = maxSize(shape.kind);
     if (size > max) throw std::invalid_argument("'" + what + "': at most " + std::to_string(max));
+    // a loop of no iteration has no time per iteration
+    if (size == 0 && isLoop(shape))
+        throw std::invalid_argument("'" + what + "': at least 1 iteration");
     shape.size = size;
     return shape;
 }

@@ -17,12 +17,20 @@
 // seconds, so every inner call reads `abandon` (one relaxed load of a line nobody writes
 // during the run) and, once it is set, spawns nothing more: the run ends soon, abandoned,
 // with a wrong result.
+//
+// The loop shapes (loop:N, loop1us:N) go through the same run(): the runner fills a
+// counter per index with 0, times runLoop() (each backend's parallel loop idiom: pullsched
+// parallelFor, oneTBB parallel_for, OpenMP parallel for, Asio and the pool chunks posted
+// with a join count) and returns as result the indices that ran exactly once. A loop reads
+// no stop flag (Recursion.hpp bounds its length): an abandoned run starts none.
 
 #include <atomic>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "backends/BackendInfo.hpp"
+#include "backends/LoopWork.hpp"
 #include "backends/Recursion.hpp"
 #include "pullsched/testchain/Duration.hpp"
 
@@ -44,13 +52,29 @@ class RecursionRunner {
     const BackendInfo& info() const noexcept { return *info_; }
     /// One sentence: how a user of this runtime writes the recursion (--help, JSON).
     virtual std::string_view idiom() const noexcept = 0;
+    /// One sentence: how it writes the parallel loop.
+    virtual std::string_view loopIdiom() const noexcept = 0;
     /// `workers` threads run the jobs, the calling thread waits (oneTBB's and OpenMP's
     /// calling thread is one of the `workers`, as their arenas and teams count it).
     virtual void prepare(unsigned workers) = 0;
-    virtual RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) = 0;
+    /// The work units of 1 us of the calibrated CPU load (ComputationalLoad::unitsFor), which
+    /// every iteration of loop1us:N spins; a loop1us run before this throws std::logic_error.
+    void setMicrosecondUnits(std::uint64_t units) noexcept { microsecondUnits_ = units; }
+    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon);
+
+  protected:
+    virtual RecursionRun runRecursion(const RecursionShape& shape,
+                                      const std::atomic<bool>& abandon) = 0;
+    /// Every iteration of `work` once, in this runtime's loop idiom; returns when all have
+    /// ended. Throws std::logic_error when not prepared.
+    virtual void runLoop(const LoopWork& work) = 0;
 
   private:
+    RecursionRun runLoopShape(const RecursionShape& shape, const std::atomic<bool>& abandon);
+
     const BackendInfo* info_;
+    std::uint64_t microsecondUnits_ = 0;
+    std::vector<std::uint32_t> counters_;  ///< the loop's out[], kept from run to run
 };
 
 }  // namespace pullsched::rig

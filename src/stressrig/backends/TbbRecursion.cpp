@@ -1,6 +1,7 @@
 // oneTBB, in its idiom (the Taskflow suite's shape): a call runs its children as tasks
 // of a task_group and waits for them, fib computing fib(n-2) itself before the wait. The
-// calling thread is one of the arena's `workers` threads.
+// calling thread is one of the arena's `workers` threads. The loop shapes: parallel_for
+// with its default (auto) partitioner, in the same arena.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
@@ -54,12 +56,19 @@ class TbbRecursion final : public RecursionRunner {
         return "a call runs its children as tasks of a task_group and waits in it (fib computes "
                "fib(n-2) itself first), inside a task_arena whose threads include the caller";
     }
+    std::string_view loopIdiom() const noexcept override {
+        return "parallel_for(0, n, body) with its default (auto) partitioner, inside the "
+               "task_arena whose threads include the caller";
+    }
     void prepare(unsigned workers) override {
         if (workers == 0) throw std::invalid_argument("tbb recursion: 0 workers");
         arena_.emplace(static_cast<int>(workers));
         arena_->initialize();  // its threads now, not in the first timed run
     }
-    RecursionRun run(const RecursionShape& shape, const std::atomic<bool>& abandon) override {
+
+  protected:
+    RecursionRun runRecursion(const RecursionShape& shape,
+                              const std::atomic<bool>& abandon) override {
         if (!arena_) throw std::logic_error("tbb recursion: not prepared");
         RecursionRun r;
         const auto t0 = std::chrono::steady_clock::now();
@@ -71,6 +80,13 @@ class TbbRecursion final : public RecursionRunner {
             std::chrono::duration_cast<testchain::Duration>(std::chrono::steady_clock::now() - t0);
         r.abandoned = abandon.load(std::memory_order_relaxed);
         return r;
+    }
+    void runLoop(const LoopWork& work) override {
+        if (!arena_) throw std::logic_error("tbb loop: not prepared");
+        arena_->execute([&work] {
+            tbb::parallel_for(std::size_t{0}, work.out.size(),
+                              [&work](std::size_t i) { work.iteration(i); });
+        });
     }
 
   private:

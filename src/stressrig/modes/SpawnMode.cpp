@@ -1,10 +1,13 @@
 // --mode=spawn: work that jobs create. A fibonacci and a skynet recursion whose every inner
 // call spawns its children from inside a job, on each backend in its own idiom, timed as a
 // whole from the root's spawn to the result; ns per call, against oneTBB, and the gain from
-// the first worker count to the others. Every run's result is checked.
+// the first worker count to the others. Every run's result is checked. Beside them, the
+// loop shapes: a parallel loop in each backend's idiom, ns per iteration, every index
+// checked to have run exactly once.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +23,7 @@
 #include "cli/BackendOptions.hpp"
 #include "cli/UsageError.hpp"
 #include "format/Units.hpp"
+#include "load/JobBody.hpp"
 #include "load/Progress.hpp"
 #include "load/StopRequest.hpp"
 #include "modes/Mode.hpp"
@@ -117,16 +121,19 @@ class SpawnMode final : public Mode {
         return labels;
     }
     std::string_view summary() const override {
-        return "work that jobs create: fibonacci and skynet recursions, each backend in its "
-               "own idiom; ns per call, against oneTBB, and the gain from more workers";
+        return "work that jobs create: fibonacci and skynet recursions and parallel loops, each "
+               "backend in its own idiom; ns per call (iteration), against oneTBB, and the gain "
+               "from more workers";
     }
     void declare(OptionTable& t) override {
         t.group("Recursion");
         t.text("shapes", shapes_, "LIST",
-               fmt::format("recursions, comma-separated: fib:N (fib(n) spawns fib(n-1) and goes "
+               fmt::format("shapes, comma-separated: fib:N (fib(n) spawns fib(n-1) and goes "
                            "on with fib(n-2) itself; N <= {}) and skynet:D (every call spawns 10 "
-                           "until depth D; D <= {})",
-                           kMaxFib, kMaxSkynetDepth),
+                           "until depth D; D <= {}), loop:N (a parallel loop of N iterations, "
+                           "each out[i] += 1; N <= {}) and loop1us:N (each iteration 1 us of the "
+                           "calibrated load first; N <= {})",
+                           kMaxFib, kMaxSkynetDepth, kMaxLoop, kMaxLoop1us),
                [](const std::string& v) {
                    parseShapes(v);
                    return v;
@@ -166,8 +173,15 @@ class SpawnMode final : public Mode {
     }
 
     ModeResult run(RunContext& ctx) override {
-        const SpawnMeasurement m = measure(ctx);
         ModeResult r;
+        std::uint64_t microsecondUnits = 0;
+        if (std::any_of(shapeList_.begin(), shapeList_.end(),
+                        [](const RecursionShape& s) { return s.kind == RecursionKind::Loop1us; })) {
+            const JobBody body("cpu", &ctx.progress);  // loop1us spins the rig's 1 us job body
+            microsecondUnits = body.load().unitsFor(std::chrono::microseconds(1));
+            r.calibration = body.json();
+        }
+        const SpawnMeasurement m = measure(ctx, microsecondUnits);
         r.name = "spawn";
         r.partial = m.partial;
         r.failures = m.failures;
@@ -205,7 +219,9 @@ class SpawnMode final : public Mode {
             }
             if (!shape)
                 throw UsageError(
-                    fmt::format("--shapes: '{}' is not a recursion: give fib:N or skynet:D", item));
+                    fmt::format("--shapes: '{}' is not a spawn shape: give fib:N, skynet:D, "
+                                "loop:N or loop1us:N",
+                                item));
             // measured twice, it would be reported as two shapes of one name
             if (std::any_of(out.begin(), out.end(), [&](const RecursionShape& o) {
                     return recursionLabel(o) == recursionLabel(*shape);
@@ -223,13 +239,14 @@ class SpawnMode final : public Mode {
     /// Worker counts outermost (each its own runners, prepared once), then shapes, then
     /// rounds, and the backends interleaved inside a round, so that a change in the
     /// machine's load meets every backend alike.
-    SpawnMeasurement measure(RunContext& ctx) const {
+    SpawnMeasurement measure(RunContext& ctx, std::uint64_t microsecondUnits) const {
         SpawnMeasurement m;
         for (const RecursionShape& shape : shapeList_) {
             SpawnShapeResult s{shape, {}};
             for (const std::string& b : backendList_) {
+                const auto runner = BackendRegistry::recursionRunner(b);
                 SpawnSeries series{
-                    b, std::string(BackendRegistry::recursionRunner(b)->idiom()), {}};
+                    b, std::string(isLoop(shape) ? runner->loopIdiom() : runner->idiom()), {}};
                 for (const unsigned w : workers_) {
                     series.points.emplace_back();
                     series.points.back().workers = w;
@@ -248,6 +265,7 @@ class SpawnMode final : public Mode {
             for (const std::string& b : backendList_) {
                 runners.push_back(BackendRegistry::recursionRunner(b));
                 runners.back()->prepare(workers_[wi]);  // untimed: threads, arena
+                runners.back()->setMicrosecondUnits(microsecondUnits);
             }
             for (SpawnShapeResult& s : m.shapes) {
                 ctx.progress.note(
@@ -273,10 +291,8 @@ class SpawnMode final : public Mode {
                         ++p.runs;
                         if (run.result != expectedResult(s.shape)) {
                             failed[bi] = true;
-                            m.failures.push_back(fmt::format(
-                                "{} on {} with {} computed {} instead of {}", s.series[bi].backend,
-                                recursionLabel(s.shape), workersText(workers_[wi]), run.result,
-                                expectedResult(s.shape)));
+                            m.failures.push_back(
+                                failure(s.series[bi].backend, s.shape, workers_[wi], run.result));
                             continue;
                         }
                         ++p.verified;
@@ -290,6 +306,17 @@ class SpawnMode final : public Mode {
         }
         analyse(m);
         return m;
+    }
+
+    static std::string failure(const std::string& backend, const RecursionShape& shape,
+                               unsigned workers, std::uint64_t result) {
+        if (isLoop(shape))
+            return fmt::format("{} on {} with {} ran {} of its {} indices exactly once", backend,
+                               recursionLabel(shape), workersText(workers), result,
+                               expectedResult(shape));
+        return fmt::format("{} on {} with {} computed {} instead of {}", backend,
+                           recursionLabel(shape), workersText(workers), result,
+                           expectedResult(shape));
     }
 
     // ---- analyse
@@ -326,9 +353,9 @@ class SpawnMode final : public Mode {
             workers += (workers.empty() ? "" : ",") + std::to_string(w);
         workers = workers_.size() == 1 ? workersText(workers_.front()) : workers + " workers";
         text.push_back(fmt::format(
-            "Spawn: recursions whose jobs spawn their children, on {}; {} measured runs "
-            "each after {} warm-up, backends interleaved, {} pause before each; ns per call = "
-            "median run / calls",
+            "Spawn: recursions whose jobs spawn their children and parallel loops, on {}; {} "
+            "measured runs each after {} warm-up, backends interleaved, {} pause before each; "
+            "ns per call (a loop's: per iteration) = median run / calls",
             workers, reps_, backends_.warmup, durationText(settle_)));
         const bool withReference =
             std::find(backendList_.begin(), backendList_.end(), kReference) != backendList_.end();
@@ -336,17 +363,22 @@ class SpawnMode final : public Mode {
         for (const std::string& b : backendList_)
             nameWidth = std::max(nameWidth, b.size());
         for (const SpawnShapeResult& s : m.shapes) {
-            text.push_back(fmt::format("{}: {} calls, result {}", recursionLabel(s.shape),
-                                       callCount(s.shape), expectedResult(s.shape)));
+            const std::string_view per = isLoop(s.shape) ? "iteration" : "call";
+            if (isLoop(s.shape))
+                text.push_back(fmt::format("{}: {} iterations, each index exactly once",
+                                           recursionLabel(s.shape), callCount(s.shape)));
+            else
+                text.push_back(fmt::format("{}: {} calls, result {}", recursionLabel(s.shape),
+                                           callCount(s.shape), expectedResult(s.shape)));
             for (const SpawnSeries& series : s.series)
                 for (std::size_t wi = 0; wi < series.points.size(); ++wi) {
                     const SpawnPoint& p = series.points[wi];
                     const auto ns = [](double v) { return fmt::format("{:.1f}", v); };
-                    std::string line =
-                        fmt::format("  {:<{}} {:>11}: {:>7} ns per call [{} .. {}], {} runs",
-                                    series.backend, nameWidth, workersText(p.workers),
-                                    textOr(p.nsPerCall.median, ns), textOr(p.nsPerCall.min, ns),
-                                    textOr(p.nsPerCall.max, ns), p.nsPerCall.count);
+                    std::string line = fmt::format(
+                        "  {:<{}} {:>11}: {:>7} ns per {} [{} .. {}], {} runs", series.backend,
+                        nameWidth, workersText(p.workers), textOr(p.nsPerCall.median, ns), per,
+                        textOr(p.nsPerCall.min, ns), textOr(p.nsPerCall.max, ns),
+                        p.nsPerCall.count);
                     if (withReference && series.backend != kReference)
                         line +=
                             fmt::format(", {} x {}",
@@ -361,8 +393,16 @@ class SpawnMode final : public Mode {
                     text.push_back(std::move(line));
                 }
         }
-        for (const SpawnSeries& series : m.shapes.front().series)  // the idioms, once
-            text.push_back(fmt::format("{}: {}.", series.backend, series.idiom));
+        // the idioms, once for the recursions and once for the loops
+        for (const bool loops : {false, true}) {
+            const auto s =
+                std::find_if(m.shapes.begin(), m.shapes.end(),
+                             [&](const SpawnShapeResult& x) { return isLoop(x.shape) == loops; });
+            if (s == m.shapes.end()) continue;
+            for (const SpawnSeries& series : s->series)
+                text.push_back(
+                    fmt::format("{}{}: {}.", series.backend, loops ? " loop" : "", series.idiom));
+        }
         return text;
     }
 
@@ -376,8 +416,9 @@ class SpawnMode final : public Mode {
         for (const SpawnShapeResult& s : m.shapes) {
             const SpawnPoint& p = s.series.front().points[last];
             v += fmt::format(
-                "{} {} {} {} ns per call", first ? "" : ";", recursionLabel(s.shape), lead,
-                textOr(p.nsPerCall.median, [](double x) { return fmt::format("{:.1f}", x); }));
+                "{} {} {} {} ns per {}", first ? "" : ";", recursionLabel(s.shape), lead,
+                textOr(p.nsPerCall.median, [](double x) { return fmt::format("{:.1f}", x); }),
+                isLoop(s.shape) ? "iteration" : "call");
             if (lead != kReference && !std::isnan(p.vsReference))
                 v += fmt::format(" ({:.2f} x {})", p.vsReference, kReference);
             if (last > 0 && !std::isnan(p.speedUp))
@@ -397,7 +438,7 @@ class SpawnMode final : public Mode {
         for (const SpawnShapeResult& s : m.shapes) {
             nlohmann::json js;
             js["name"] = recursionLabel(s.shape);
-            js["kind"] = s.shape.kind == RecursionKind::Fib ? "fib" : "skynet";
+            js["kind"] = kindName(s.shape.kind);
             js["size"] = s.shape.size;
             js["calls"] = callCount(s.shape);
             js["result"] = expectedResult(s.shape);
