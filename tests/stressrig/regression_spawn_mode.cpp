@@ -4,7 +4,8 @@
 // idiom (pullsched-coro) among them, with its idiom in --help and the JSON, and refused by
 // the modes that run graphs or streams; bad input exits 2 with nothing written; SIGINT inside a
 // long recursion abandons it and says so, and one in the pause before a run (--settle) ends the run
-// there. No timing is asserted.
+// there. The loop shapes: every index of every run checked, ns per iteration from the
+// runs, loop1us's calibration in the envelope. No timing is asserted.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,6 +83,7 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     EXPECT_EQ(e.at("mode"), "spawn");
     EXPECT_FALSE(e.at("partial").get<bool>());
     EXPECT_TRUE(e.at("failures").empty());
+    EXPECT_TRUE(e.at("calibration").is_null());  // no loop1us: nothing calibrated
     for (const char* f : {"spawn.csv", "spawn-runs.csv", "spawn.json"})
         EXPECT_TRUE(fs::exists(run / f)) << f;
 
@@ -163,6 +165,56 @@ TEST(SpawnMode, EveryRunIsVerifiedAndTheFiguresComeFromTheRuns) {
     fs::remove_all(dir);
 }
 
+TEST(SpawnMode, LoopShapesCheckEveryIndexAndReportNanosecondsPerIteration) {
+    const fs::path dir = rigtest::scratch("spawn", "loop");
+    const Result r =
+        rig("--mode=spawn --shapes=loop:100,fib:5,loop1us:8 --workers=2 --reps=2 "
+            "--backend-warmup=1 --settle=0ms --quiet --no-render --json --out=. " +
+                rigtest::runnableBackendsOption(),
+            dir);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    const fs::path run = rigtest::latestRun(dir);
+    const json e = rigtest::stdoutEnvelope(r);
+    EXPECT_TRUE(e.at("failures").empty()) << e.at("failures");
+    EXPECT_EQ(e.at("calibration").at("kind"), "cpu");  // loop1us spins the calibrated body
+    const json& shapes = e.at("result").at("shapes");
+    ASSERT_EQ(shapes.size(), 3u);
+    struct Want {
+        const char *name, *kind;
+        unsigned n;
+    };
+    const Want want[] = {
+        {"loop-100", "loop", 100}, {"fib-5", "fib", 15}, {"loop1us-8", "loop1us", 8}};
+    for (std::size_t si = 0; si < 3; ++si) {
+        const json& shape = shapes[si];
+        EXPECT_EQ(shape.at("name"), want[si].name);
+        EXPECT_EQ(shape.at("kind"), want[si].kind);
+        EXPECT_EQ(shape.at("calls"), want[si].n);
+        if (si != 1) {
+            EXPECT_EQ(shape.at("result"), want[si].n);  // every index exactly once
+        }
+        ASSERT_EQ(shape.at("backends").size(), backends().size());
+        for (const json& b : shape.at("backends")) {
+            const std::string what =
+                std::string(want[si].name) + " " + b.at("name").get<std::string>();
+            const json& p = b.at("points").at(0);
+            EXPECT_EQ(p.at("runs"), 3u) << what;
+            EXPECT_EQ(p.at("verified"), 3u) << what;
+            const std::vector<double> wall = p.at("wall_us");
+            ASSERT_EQ(wall.size(), 2u) << what;
+            EXPECT_DOUBLE_EQ(p.at("ns_per_call_median").get<double>(),
+                             (wall[0] + wall[1]) / 2 * 1e3 / want[si].n)
+                << what;
+        }
+    }
+    // a loop names the backend's loop, not its recursion
+    EXPECT_NE(shapes[0].at("backends")[0].at("idiom"), shapes[1].at("backends")[0].at("idiom"));
+    EXPECT_EQ(shapes[0].at("backends")[0].at("idiom"), shapes[2].at("backends")[0].at("idiom"));
+    EXPECT_EQ(CsvTable::readFile(run / "spawn.csv").rowCount(), 3 * backends().size());
+    EXPECT_EQ(CsvTable::readFile(run / "spawn-runs.csv").rowCount(), 3 * backends().size() * 2);
+    fs::remove_all(dir);
+}
+
 TEST(SpawnMode, BadInputExitsTwoWithNothingWritten) {
     struct Case {
         std::string args, message;
@@ -170,7 +222,13 @@ TEST(SpawnMode, BadInputExitsTwoWithNothingWritten) {
     for (const Case& c : std::vector<Case>{
              {"--shapes=fib:41", "--shapes: 'fib:41': at most 40"},
              {"--shapes=fib:20,stencil_1d:8x100",
-              "--shapes: 'stencil_1d:8x100' is not a recursion: give fib:N or skynet:D"},
+              "--shapes: 'stencil_1d:8x100' is not a spawn shape: give fib:N, skynet:D, loop:N or "
+              "loop1us:N"},
+             {"--shapes=loop:0", "--shapes: 'loop:0': at least 1 iteration"},
+             {"--shapes=loop1us:2000000", "--shapes: 'loop1us:2000000': at most 1048576"},
+             {"--shapes=loop:8,fib:3,loop:8",
+              "invalid --shapes='loop:8,fib:3,loop:8': loop-8 is "
+              "given twice"},
              {"--shapes=skynet:", "--shapes: 'skynet:': the size must be a whole number"},
              {"--workers=0", "--workers"},
              {"--backends=nope", "--backends: "},

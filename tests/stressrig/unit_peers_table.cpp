@@ -174,6 +174,57 @@ TEST(PeersTable, SpawnCoroutinesBesideContinuations) {
     }
 }
 
+namespace {
+
+/// The loop run (--mode=spawn --shapes=loop:N,loop1us:N --workers=2): openmp's 1 µs point
+/// missing, a recursion among the shapes left out.
+json loopRun() {
+    auto backend = [](const char* name, json ns) {
+        return json{{"name", name},
+                    {"points",
+                     {{{"workers", 2}, {"runs", 4}, {"verified", 4}, {"ns_per_call_median", ns}}}}};
+    };
+    json empty = {
+        {"name", "loop-4096"},
+        {"kind", "loop"},
+        {"size", 4096},
+        {"backends", {backend("pullsched", 2.25), backend("tbb", 1.5), backend("asio", 12.5)}}};
+    json spin = {{"name", "loop1us-65536"},
+                 {"kind", "loop1us"},
+                 {"size", 65536},
+                 {"backends",
+                  {backend("pullsched", 512.4), backend("tbb", 530.0), backend("asio", nullptr)}}};
+    json fib = {{"name", "fib-5"}, {"kind", "fib"}, {"size", 5}, {"backends", json::array()}};
+    return {{"mode", "spawn"},
+            {"environment", environment(0.5)},
+            {"result", {{"workers", {2}}, {"shapes", {empty, spin, fib}}}}};
+}
+
+}  // namespace
+
+TEST(PeersTable, ParallelLoopSectionNanosecondsPerIteration) {
+    if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
+    rigtest::TempDir dir("peers");
+    write(dir.path / "efficiency", efficiency());
+    write(dir.path / "loop", loopRun());
+    const rigtest::CommandRun r =
+        rigtest::runCommand("python3 '" + kScript.string() + "' '" + dir.path.string() + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string& o = r.output;
+    const std::size_t loop = o.find("**Parallel loop (ns per iteration)**");
+    ASSERT_NE(loop, std::string::npos) << o;
+    EXPECT_NE(o.find("| 4 096 empty iterations | 2.25 | **1.5** | 12.5 |", loop), std::string::npos)
+        << o;
+    EXPECT_NE(o.find("| 65 536 iterations of 1 µs | **512** | 530 | n/a |", loop),
+              std::string::npos)
+        << o;
+    EXPECT_EQ(o.find("fib-5", loop), std::string::npos) << o;
+    EXPECT_NE(o.find("- loop: load average 0.50 → 0.50"), std::string::npos) << o;
+    EXPECT_NE(o.find("- loop: 24 of 24 runs verified (every index exactly once)"),
+              std::string::npos)
+        << o;
+}
+
 TEST(PeersTable, RowsPerGraphBestInBoldMissingAsNa) {
     if (!rigtest::haveTool("python3")) GTEST_SKIP() << "python3 not installed";
     rigtest::TempDir dir("peers");
