@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Interleaved pullsched vs oneTBB comparison with scheduler_bench.
+"""Interleaved pullsched vs oneTBB (and, for the parallel loop, OpenMP) comparison with
+scheduler_bench.
 
 Each round runs the binary once per library (one process each, the order alternating
 between rounds so neither library always runs first), records `uptime` before and after
@@ -46,6 +47,53 @@ RECURSIVE = [("Fib", "Fib"), ("Skynet", "Skynet"), ("Spawn16", "Spawn16"),
 # (coroutine_section).
 LIBS["pullsched"] += r"|^BM_Coro_(Fib|Skynet|SkynetWhenAll)/"
 CORO = [("Fib", "Fib"), ("Skynet", "Skynet"), ("SkynetWhenAll", "Skynet")]
+
+# ---- Parallel loop (LoopBench.cpp, issue 49): BM_{Sched,Tbb,Omp}_Loop{,1us}/<n>, all in
+# scheduler_bench; OpenMP runs as a library of its own, a process per round like the others.
+LOOP_LIBS = {"pullsched": r"^BM_Sched_Loop", "tbb": r"^BM_Tbb_Loop", "openmp": r"^BM_Omp_Loop"}
+LOOP_PREFIX = {"pullsched": "BM_Sched_", "tbb": "BM_Tbb_", "openmp": "BM_Omp_"}
+LIBS = {lib: "|".join(r for r in (LIBS.get(lib), LOOP_LIBS.get(lib)) if r)
+        for lib in list(LIBS) + [lib for lib in LOOP_LIBS if lib not in LIBS]}
+
+
+def loop_section(runs):
+    """Per loop and size: the median wall time of one loop (µs) of each library over the
+    rounds, and pullsched / the better of oneTBB and OpenMP."""
+    def size_of(name, prefix):  # "BM_Sched_Loop1us/4096/real_time" -> 4096
+        if not name.startswith(prefix):
+            return None
+        n = name[len(prefix):].split("/")[0]
+        return int(n) if n.isdigit() else None
+
+    def micros(b):
+        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "ns")]
+        return float(b["real_time"]) * scale
+
+    def values(lib, prefix, n):
+        return collect(runs, lib, lambda name: size_of(name, prefix) == n, micros)
+
+    head = ("| loop | n | pullsched µs | spread | oneTBB µs | spread | OpenMP µs | spread "
+            "| pullsched / best peer |")
+    lines = ["## Parallel loop (LoopBench): µs per loop, median of rounds (min–max)", "",
+             "pullsched runs its bench workers beside a helping caller "
+             "(PULLSCHED_BENCH_WORKERS=1: the peers' thread count).", "", head,
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for loop in ("Loop", "Loop1us"):
+        prefixes = {lib: f"{p}{loop}/" for lib, p in LOOP_PREFIX.items()}
+        sizes = sorted({size_of(b["name"], prefixes[lib]) for (lib, _), bs in runs.items()
+                        if lib in prefixes for b in bs} - {None})
+        for n in sizes:
+            v = {lib: values(lib, prefixes[lib], n) for lib in LOOP_PREFIX}
+            peers = [statistics.median(v[lib]) for lib in ("tbb", "openmp") if v[lib]]
+            ratio = (f"{statistics.median(v['pullsched']) / min(peers):.2f}"
+                     if v["pullsched"] and peers else "-")
+            cells = " | ".join(" | ".join(spread(v[lib], "{:.1f}")) for lib in LOOP_PREFIX)
+            lines.append(f"| {loop} | {n} | {cells} | {ratio} |")
+    return lines + [""]
+
+
+# ---- end of the parallel loop's block
+
 GRAPHS = ["Burst16", "Burst64", "Burst1024", "Stationary256", "Chains1024", "Isolated10k", "Chain10k",
           "Grid100x100", "Fan1000"]
 SCHED_COUNTERS = ["wakeups", "parks", "contin", "steals", "token_cont", "backoff_sleeps", "moves"]
@@ -348,6 +396,7 @@ def summarize(out_dir):
     lines += recursive_section(runs, has_before)
     lines += coroutine_section(runs)
     lines += small_recursions_section(runs)
+    lines += loop_section(runs)
     lines += ["## Timing figures, median of rounds (min–max)", "",
               "| benchmark | figure | median | spread |", "|---|---|---:|---:|"]
     # cpu_ms_per_s: the whole process, the benchmark's own thread included;
@@ -415,7 +464,7 @@ def main():
     for f in args.filter:
         lib, _, regex = f.partition("=")
         if lib not in LIBS or not regex:
-            sys.exit(f"--filter {f}: expected pullsched=REGEX or tbb=REGEX")
+            sys.exit(f"--filter {f}: expected LIB=REGEX, LIB one of {', '.join(LIBS)}")
         filters[lib] = regex
     if args.bench_workers is not None:
         if args.bench_workers < 1:
@@ -431,7 +480,7 @@ def main():
                   f"{os.cpu_count()} CPUs, {args.rounds} rounds, binary {args.binary}, "
                   f"PULLSCHED_BENCH_WORKERS={workers}\n")
         for rnd in range(1, args.rounds + 1):
-            binaries = {"pullsched": args.binary, "tbb": args.binary}
+            binaries = {lib: args.binary for lib in LIBS}
             if args.before:
                 binaries = {"before": args.before, **binaries}
             run_round(binaries, rnd, args.out, args.extra, log, filters)

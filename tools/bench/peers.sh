@@ -15,6 +15,7 @@
 #   2. granularity (√2 sweep)                           METG(50 %) per graph
 #   3. param-range, isolated jobs at 200 µs and 2 ms    mean concurrency of a load peak
 #   4. spawn, fibonacci and skynet on 1 and 2 workers  work that jobs create
+#   5. spawn, loop and loop1us shapes on 2 workers     a parallel loop (run_loops below)
 # then tools/bench/peers_table.py writes OUT/compared-with.md (machine and load average
 # included) and prints it. Exit 2 on bad arguments, non-zero if a rig run failed.
 set -euo pipefail
@@ -72,5 +73,20 @@ run concurrency-2ms --mode=param-range --pattern=isolated --load=2ms --from=10 \
   --to="$to" --points="$points"
 
 run spawn --mode=spawn --shapes="$shapes" --workers=1,2 --reps="$spawn_reps"
+
+# ---- Parallel loop (issue 49): each backend's parallel loop on empty and 1 µs iterations,
+# every index checked; OUT/loop.txt and OUT/loop, the table's "Parallel loop" section.
+run_loops() {
+  local loop_shapes="loop:64,loop:4096,loop:262144,loop:1048576,loop1us:64,loop1us:4096"
+  loop_shapes+=",loop1us:65536"
+  local loop_reps=15  # a run of loop:64 is microseconds: more runs for its median
+  if [ "${PEERS_QUICK:-0}" != 0 ]; then
+    loop_shapes="loop:64,loop:4096,loop1us:64"
+    loop_reps=1
+  fi
+  run loop --mode=spawn --shapes="$loop_shapes" --workers=2 --reps="$loop_reps"
+}
+run_loops
+# ---- end of the parallel loop's block
 
 python3 "$here/peers_table.py" "$out" | tee "$out/compared-with.md"

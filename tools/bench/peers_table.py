@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Markdown "Compared with" table from the rig results tools/bench/peers.sh wrote.
 
-  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*, OUT/spawn;
-                                      in each, the newest run's folder OUT/NAME/latest)
+  tools/bench/peers_table.py OUT      (OUT/efficiency, OUT/metg, OUT/concurrency-*, OUT/spawn,
+                                      OUT/loop; in each, the newest run's folder
+                                      OUT/NAME/latest)
 
 Reads the JSON envelopes only (their `result` and `environment`), prints one table per
 figure with a column per backend, the best value of each row in bold, and the machine
@@ -224,6 +225,50 @@ def spawn_coroutine_table(result):
     return lines + [""]
 
 
+# ---- Parallel loop (issue 49): the loop shapes of --mode=spawn, in their own run OUT/loop
+
+
+def loop_tables(result, backends):
+    """A row per loop shape (loop:N, loop1us:N) and worker count: ns per iteration."""
+    loops = [s for s in result.get("shapes", []) if s.get("kind") in ("loop", "loop1us")]
+    if not loops:
+        return []
+    lines = ["**Parallel loop (ns per iteration)** (`--mode=spawn --shapes=loop:N,loop1us:N`: "
+             "N iterations, each `out[i] += 1`, or 1 µs of the calibrated load first; "
+             "pullsched `parallelFor`, oneTBB `parallel_for`, OpenMP `parallel for`, Asio "
+             "and the pool four chunks per thread posted with a join count; median run / N, "
+             "every index checked to have run exactly once):", "",
+             "| | " + " | ".join(backends) + " |", "|---|" + "---:|" * len(backends)]
+    workers = result.get("workers", [])
+    for shape in loops:
+        size = f"{shape['size']:,}".replace(",", " ")
+        what = f"{size} empty iterations" if shape["kind"] == "loop" else \
+            f"{size} iterations of 1 µs"
+        for w in workers:
+            vals = []
+            for b in backends:
+                entry = next((x for x in shape["backends"] if x["name"] == b), {})
+                p = next((p for p in entry.get("points", []) if p["workers"] == w), {})
+                vals.append(num(p.get("ns_per_call_median")))
+            label = what if len(workers) == 1 else f"{what}, {w} worker{'' if w == 1 else 's'}"
+            lines.append(fmt_row(label, vals, loop_ns, min))
+    return lines + [""]
+
+
+def loop_ns(v):
+    """1.23 ns, 45.6 ns, 1180 ns: three digits, none after the point above 100."""
+    return "n/a" if v is None else f"{v:.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def loop_verified_line(e):
+    points = [p for s in e["result"]["shapes"] for b in s["backends"] for p in b["points"]]
+    return (f"- loop: {sum(p['verified'] for p in points)} of {sum(p['runs'] for p in points)} "
+            f"runs verified (every index exactly once)")
+
+
+# ---- end of the parallel loop's block
+
+
 def environment_line(name, e):
     env = e.get("environment", {})
     return (
@@ -239,7 +284,8 @@ def main():
     out = sys.argv[1]
     runs = {
         name: envelope(os.path.join(out, name))
-        for name in ("efficiency", "metg", "concurrency-200us", "concurrency-2ms", "spawn")
+        for name in ("efficiency", "metg", "concurrency-200us", "concurrency-2ms", "spawn",
+                     "loop")
     }
     first = next((e for e in runs.values() if e), None)
     if first is None:
@@ -341,6 +387,8 @@ def main():
     if spawn:
         lines += spawn_tables(spawn["result"], backends)
         lines += spawn_coroutine_table(spawn["result"])
+    if runs["loop"]:
+        lines += loop_tables(runs["loop"]["result"], backends)
 
     lines.append("Load average during each run (2 cores; above ~1 the figures include "
                  "competition for the CPU):")
@@ -362,6 +410,8 @@ def main():
         lines.append(f"- spawn: {sum(p['verified'] for p in points)} of "
                      f"{sum(p['runs'] for p in points)} runs verified (the recursion's result "
                      f"right)")
+    if runs["loop"]:
+        lines.append(loop_verified_line(runs["loop"]))
     print("\n".join(lines))
     return 0
 
