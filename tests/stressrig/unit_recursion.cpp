@@ -19,6 +19,20 @@
 
 using namespace pullsched::rig;
 
+namespace {
+
+/// What parseRecursion says of `text`: its std::invalid_argument, or "accepted".
+std::string message(const char* text) {
+    try {
+        parseRecursion(text);
+    } catch (const std::invalid_argument& e) {
+        return std::string(e.what());
+    }
+    return std::string("accepted");
+}
+
+}  // namespace
+
 TEST(Recursion, FiguresOfTheShapes) {
     EXPECT_EQ(expectedResult({RecursionKind::Fib, 0}), 0u);
     EXPECT_EQ(expectedResult({RecursionKind::Fib, 1}), 1u);
@@ -42,14 +56,6 @@ TEST(Recursion, ParsesSizesAndSaysWhyNot) {
     ASSERT_TRUE(sky);
     EXPECT_EQ(sky->kind, RecursionKind::Skynet);
     EXPECT_FALSE(parseRecursion("stencil_1d:8x100"));  // not a recursion: somebody else's
-    auto message = [](const char* text) {
-        try {
-            parseRecursion(text);
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
     EXPECT_EQ(message("fib"), "'fib': give the size, e.g. fib:25 or skynet:6");
     EXPECT_EQ(message("fib:2x"), "'fib:2x': the size must be a whole number");
     EXPECT_EQ(message("fib:"), "'fib:': the size must be a whole number");
@@ -73,14 +79,6 @@ TEST(Recursion, LoopShapesParseAndCountTheirIterations) {
     EXPECT_EQ(expectedResult(*loop), 4096u);  // every index exactly once
     EXPECT_EQ(kindName(RecursionKind::Loop1us), "loop1us");
     EXPECT_EQ(parseRecursion("loop:16777216")->size, kMaxLoop);
-    auto message = [](const char* text) {
-        try {
-            parseRecursion(text);
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
     EXPECT_EQ(message("loop"), "'loop': give the size, e.g. loop:4096 or loop1us:64");
     EXPECT_EQ(message("loop:0"), "'loop:0': at least 1 iteration");
     EXPECT_EQ(message("loop:-3"), "'loop:-3': the size must be a whole number");
