@@ -127,101 +127,90 @@ TEST(RecursionRunners, ALoopNeedsItsMicrosecondAndStartsNoneWhenAbandoned) {
     }
 }
 
-TEST(RecursionRunners, EveryBackendComputesEveryShapeRunAfterRun) {
-    TEST(RecursionRunners, EveryRunnerComputesEveryShapeRunAfterRun) {
-        const std::atomic<bool> abandon{false};
-        for (const BackendInfo& b : BackendRegistry::all())
-            ASSERT_TRUE(b.runsRecursion()) << b.name;
-        for (const std::string& name : BackendRegistry::recursionNames()) {
-            if (rigtest::skipUnderThreadSanitizer(name)) continue;
-            for (const unsigned workers : {1u, 2u}) {
-                auto runner = BackendRegistry::recursionRunner(name);
-                runner->prepare(workers);
-                for (const RecursionShape shape :
-                     {RecursionShape{RecursionKind::Fib, 0}, RecursionShape{RecursionKind::Fib, 15},
-                      RecursionShape{RecursionKind::Skynet, 0},
-                      RecursionShape{RecursionKind::Skynet, 3}}) {
-                    for (int run = 0; run < 3; ++run) {
-                        const RecursionRun r = runner->run(shape, abandon);
-                        EXPECT_EQ(r.result, expectedResult(shape))
-                            << name << " " << workers << " workers " << recursionLabel(shape)
-                            << " run " << run;
-                        EXPECT_FALSE(r.abandoned) << name;
-                        EXPECT_GT(r.wall.count(), 0) << name;
-                    }
-                }
-            }
-        }
-    }
-
-    TEST(RecursionRunners, AnAbandonedRunSpawnsNothingAndSaysSo) {
-        const std::atomic<bool> abandon{true};  // as if a stop came before the root's first call
-        for (const std::string& name : BackendRegistry::recursionNames()) {
-            if (rigtest::skipUnderThreadSanitizer(name)) continue;
+TEST(RecursionRunners, EveryRunnerComputesEveryShapeRunAfterRun) {
+    const std::atomic<bool> abandon{false};
+    for (const BackendInfo& b : BackendRegistry::all())
+        ASSERT_TRUE(b.runsRecursion()) << b.name;
+    for (const std::string& name : BackendRegistry::recursionNames()) {
+        if (rigtest::skipUnderThreadSanitizer(name)) continue;
+        for (const unsigned workers : {1u, 2u}) {
             auto runner = BackendRegistry::recursionRunner(name);
-            runner->prepare(2);
-            for (const RecursionShape shape : {RecursionShape{RecursionKind::Fib, 30},
-                                               RecursionShape{RecursionKind::Skynet, 7}}) {
-                const RecursionRun r = runner->run(shape, abandon);
-                EXPECT_TRUE(r.abandoned) << name << " " << recursionLabel(shape);
-                EXPECT_EQ(r.result, 0u) << name << " " << recursionLabel(shape);
+            runner->prepare(workers);
+            for (const RecursionShape shape :
+                 {RecursionShape{RecursionKind::Fib, 0}, RecursionShape{RecursionKind::Fib, 15},
+                  RecursionShape{RecursionKind::Skynet, 0},
+                  RecursionShape{RecursionKind::Skynet, 3}}) {
+                for (int run = 0; run < 3; ++run) {
+                    const RecursionRun r = runner->run(shape, abandon);
+                    EXPECT_EQ(r.result, expectedResult(shape))
+                        << name << " " << workers << " workers " << recursionLabel(shape) << " run "
+                        << run;
+                    EXPECT_FALSE(r.abandoned) << name;
+                    EXPECT_GT(r.wall.count(), 0) << name;
+                }
             }
         }
     }
+}
 
-    TEST(RecursionRunners, AnUnpreparedRunnerRefusesToRun) {
-        const std::atomic<bool> abandon{false};
-        for (const BackendInfo& b : BackendRegistry::all()) {
-            auto runner = BackendRegistry::recursionRunner(b.name);
-            EXPECT_THROW(runner->run({RecursionKind::Fib, 5}, abandon), std::logic_error) << b.name;
-            EXPECT_THROW(runner->run({RecursionKind::Loop, 5}, abandon), std::logic_error)
-                << b.name;
-            EXPECT_THROW(runner->prepare(0), std::invalid_argument) << b.name;
-
-            for (const std::string& name : BackendRegistry::recursionNames()) {
-                auto runner = BackendRegistry::recursionRunner(name);
-                EXPECT_THROW(runner->run({RecursionKind::Fib, 5}, abandon), std::logic_error)
-                    << name;
-                EXPECT_THROW(runner->prepare(0), std::invalid_argument) << name;
-            }
+TEST(RecursionRunners, AnAbandonedRunSpawnsNothingAndSaysSo) {
+    const std::atomic<bool> abandon{true};  // as if a stop came before the root's first call
+    for (const std::string& name : BackendRegistry::recursionNames()) {
+        if (rigtest::skipUnderThreadSanitizer(name)) continue;
+        auto runner = BackendRegistry::recursionRunner(name);
+        runner->prepare(2);
+        for (const RecursionShape shape :
+             {RecursionShape{RecursionKind::Fib, 30}, RecursionShape{RecursionKind::Skynet, 7}}) {
+            const RecursionRun r = runner->run(shape, abandon);
+            EXPECT_TRUE(r.abandoned) << name << " " << recursionLabel(shape);
+            EXPECT_EQ(r.result, 0u) << name << " " << recursionLabel(shape);
         }
+    }
+}
 
-        // pullsched's coroutine idiom runs on pullsched beside its continuation idiom, in
-        // --mode=spawn only: "all" there takes it in, right after pullsched; no other mode's
-        // list knows the name.
-        TEST(RecursionRunners, TheCoroutineIdiomIsASpawnNameOnly) {
-            const std::vector<std::string> names = BackendRegistry::recursionNames();
-            std::vector<std::string> want = BackendRegistry::names();
-            want.insert(want.begin() + 1, "pullsched-coro");
-            EXPECT_EQ(names, want);
-            EXPECT_EQ(BackendRegistry::parseRecursionList("all"), names);
-            EXPECT_EQ(BackendRegistry::parseRecursionList("tbb,pullsched-coro"),
-                      (std::vector<std::string>{"tbb", "pullsched-coro"}));
-            EXPECT_EQ(BackendRegistry::parseList("all"), BackendRegistry::names());
-            auto message = [](auto&& f) {
-                try {
-                    f();
-                } catch (const std::invalid_argument& e) {
-                    return std::string(e.what());
-                }
-                return std::string("accepted");
-            };
-            EXPECT_EQ(
-                message([] { BackendRegistry::parseList("pullsched,pullsched-coro"); }),
-                "unknown backend 'pullsched-coro' (known: pullsched, tbb, openmp, asio, pool, or "
-                "all)");
-            EXPECT_EQ(
-                message([] { BackendRegistry::parseRecursionList("pullsched-co"); }),
-                "unknown backend 'pullsched-co' (known: pullsched, pullsched-coro, tbb, openmp, "
-                "asio, pool, or all)");
-            EXPECT_THROW(BackendRegistry::find("pullsched-coro"), std::invalid_argument);
-            EXPECT_THROW(BackendRegistry::graphRunner("pullsched-coro"), std::invalid_argument);
-            EXPECT_THROW(BackendRegistry::streamRunner("pullsched-coro"), std::invalid_argument);
-            const auto coro = BackendRegistry::recursionRunner("pullsched-coro");
-            const auto cont = BackendRegistry::recursionRunner("pullsched");
-            EXPECT_EQ(&coro->info(), &BackendRegistry::find("pullsched"));
-            EXPECT_NE(std::string(coro->idiom()).find("Task (C++20 coroutine)"), std::string::npos)
-                << coro->idiom();
-            EXPECT_NE(std::string(cont->idiom()).find("postDetached"), std::string::npos)
-                << cont->idiom();
+TEST(RecursionRunners, AnUnpreparedRunnerRefusesToRun) {
+    const std::atomic<bool> abandon{false};
+    for (const std::string& name : BackendRegistry::recursionNames()) {
+        auto runner = BackendRegistry::recursionRunner(name);
+        EXPECT_THROW(runner->run({RecursionKind::Fib, 5}, abandon), std::logic_error) << name;
+        EXPECT_THROW(runner->run({RecursionKind::Loop, 5}, abandon), std::logic_error) << name;
+        EXPECT_THROW(runner->prepare(0), std::invalid_argument) << name;
+    }
+}
+
+// pullsched's coroutine idiom runs on pullsched beside its continuation idiom, in
+// --mode=spawn only: "all" there takes it in, right after pullsched; no other mode's
+// list knows the name.
+TEST(RecursionRunners, TheCoroutineIdiomIsASpawnNameOnly) {
+    const std::vector<std::string> names = BackendRegistry::recursionNames();
+    std::vector<std::string> want = BackendRegistry::names();
+    want.insert(want.begin() + 1, "pullsched-coro");
+    EXPECT_EQ(names, want);
+    EXPECT_EQ(BackendRegistry::parseRecursionList("all"), names);
+    EXPECT_EQ(BackendRegistry::parseRecursionList("tbb,pullsched-coro"),
+              (std::vector<std::string>{"tbb", "pullsched-coro"}));
+    EXPECT_EQ(BackendRegistry::parseList("all"), BackendRegistry::names());
+    auto message = [](auto&& f) {
+        try {
+            f();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
         }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(message([] { BackendRegistry::parseList("pullsched,pullsched-coro"); }),
+              "unknown backend 'pullsched-coro' (known: pullsched, tbb, openmp, asio, pool, or "
+              "all)");
+    EXPECT_EQ(message([] { BackendRegistry::parseRecursionList("pullsched-co"); }),
+              "unknown backend 'pullsched-co' (known: pullsched, pullsched-coro, tbb, openmp, "
+              "asio, pool, or all)");
+    EXPECT_THROW(BackendRegistry::find("pullsched-coro"), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::graphRunner("pullsched-coro"), std::invalid_argument);
+    EXPECT_THROW(BackendRegistry::streamRunner("pullsched-coro"), std::invalid_argument);
+    const auto coro = BackendRegistry::recursionRunner("pullsched-coro");
+    const auto cont = BackendRegistry::recursionRunner("pullsched");
+    EXPECT_EQ(&coro->info(), &BackendRegistry::find("pullsched"));
+    EXPECT_NE(std::string(coro->idiom()).find("Task (C++20 coroutine)"), std::string::npos)
+        << coro->idiom();
+    EXPECT_NE(std::string(cont->idiom()).find("postDetached"), std::string::npos) << cont->idiom();
+}
