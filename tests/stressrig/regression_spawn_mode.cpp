@@ -170,7 +170,7 @@ TEST(SpawnMode, LoopShapesCheckEveryIndexAndReportNanosecondsPerIteration) {
     const Result r =
         rig("--mode=spawn --shapes=loop:100,fib:5,loop1us:8 --workers=2 --reps=2 "
             "--backend-warmup=1 --settle=0ms --quiet --no-render --json --out=. " +
-                rigtest::runnableBackendsOption(),
+                backendsOption(),
             dir);
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     const fs::path run = rigtest::latestRun(dir);
