@@ -48,9 +48,11 @@ RECURSIVE = [("Fib", "Fib"), ("Skynet", "Skynet"), ("Spawn16", "Spawn16"),
 LIBS["pullsched"] += r"|^BM_Coro_(Fib|Skynet|SkynetWhenAll)/"
 CORO = [("Fib", "Fib"), ("Skynet", "Skynet"), ("SkynetWhenAll", "Skynet")]
 
-# ---- Parallel loop (LoopBench.cpp, issue 49): BM_{Sched,Tbb,Omp}_Loop{,1us}/<n>, all in
-# scheduler_bench; OpenMP runs as a library of its own, a process per round like the others.
-LOOP_LIBS = {"pullsched": r"^BM_Sched_Loop", "tbb": r"^BM_Tbb_Loop", "openmp": r"^BM_Omp_Loop"}
+# ---- Parallel loop (LoopBench.cpp, MatMulBench.cpp, issue 49): BM_{Sched,Tbb,Omp}_Loop{,1us}/<n>
+# and _MatMul/<N>, all in scheduler_bench; OpenMP runs as a library of its own, a process per
+# round like the others.
+LOOP_LIBS = {"pullsched": r"^BM_Sched_(Loop|MatMul)", "tbb": r"^BM_Tbb_(Loop|MatMul)",
+             "openmp": r"^BM_Omp_(Loop|MatMul)"}
 LOOP_PREFIX = {"pullsched": "BM_Sched_", "tbb": "BM_Tbb_", "openmp": "BM_Omp_"}
 LIBS = {lib: "|".join(r for r in (LIBS.get(lib), LOOP_LIBS.get(lib)) if r)
         for lib in list(LIBS) + [lib for lib in LOOP_LIBS if lib not in LIBS]}
@@ -78,7 +80,7 @@ def loop_section(runs):
              "pullsched runs its bench workers beside a helping caller "
              "(PULLSCHED_BENCH_WORKERS=1: the peers' thread count).", "", head,
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for loop in ("Loop", "Loop1us"):
+    for loop in ("Loop", "Loop1us", "MatMul"):
         prefixes = {lib: f"{p}{loop}/" for lib, p in LOOP_PREFIX.items()}
         sizes = sorted({size_of(b["name"], prefixes[lib]) for (lib, _), bs in runs.items()
                         if lib in prefixes for b in bs} - {None})
